@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# test.sh - install what is missing, build, and run every test twice: in a
+# normal build (build/) and under AddressSanitizer + UndefinedBehaviorSanitizer
+# (build-asan/).  Prints each suite's CUnit summary and a closing count line.
+# Usage: scripts/test.sh [MESON_TEST_ARGS...]   (e.g. --suite unit)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/deps.sh
+ccsim_install_packages "${CCSIM_PACKAGES[@]}"
+
+passed=0
+failed=0
+status=0
+
+# Sum the "tests" rows of every CUnit run summary in a meson test log.
+count_cunit() {
+    awk '$1 == "tests" && NF >= 6 { ran += $3; pass += $4; fail += $5 }
+         END { printf "%d %d\n", pass, fail }' "$1"
+}
+
+run_suite() {
+    local dir=$1
+    shift
+    echo "== tests in $dir"
+    if ! meson test -C "$dir" --print-errorlogs "$@"; then
+        status=1
+    fi
+    local p f
+    read -r p f < <(count_cunit "$dir/meson-logs/testlog.txt")
+    passed=$((passed + p))
+    failed=$((failed + f))
+    echo "$dir: $p passed, $f failed"
+}
+
+scripts/build.sh build
+run_suite build "$@"
+
+scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    run_suite build-asan "$@"
+
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    failed=1   # a suite crashed before CUnit could count it
+fi
+echo "tests: $passed passed, $failed failed"
+exit $status

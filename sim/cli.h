@@ -1,0 +1,26 @@
+/* cli.h - the subcommands of the ccsim binary (sim/main.c dispatches).
+ *
+ * Each subcommand takes the arguments after its name (argv[0] is the
+ * subcommand name) and returns the process exit status: 0 ok, 1 failure,
+ * 2 usage.  Only main.c and cli_*.c print or exit.
+ */
+#ifndef CCSIM_SIM_CLI_H
+#define CCSIM_SIM_CLI_H
+
+#include <glib.h>
+
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
+
+typedef struct cli_command {
+    const char *name;    /* as typed: "run" */
+    const char *summary; /* one line for `ccsim --help` */
+    int (*main)(int argc, char **argv);
+} cli_command;
+
+/* Print "ccsim: MESSAGE" on stderr (printf-style). */
+void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* The subcommands, one per cli_*.c file (listed in main.c). */
+int cli_version_main(int argc, char **argv);
+
+#endif /* CCSIM_SIM_CLI_H */

@@ -1,0 +1,77 @@
+/* main.c - the ccsim command line: dispatch to a subcommand (DESIGN.md §6).
+ *
+ * `ccsim SUBCOMMAND [OPTIONS]`; every subcommand has --help.  Exit status:
+ * 0 ok, 1 failure, 2 usage.
+ */
+#include <igraph.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "cli.h"
+
+static const cli_command commands[] = {
+    {"version", "print the version and exit", cli_version_main},
+};
+
+int cli_version_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("ccsim %s (git %s)\n", ccs_version(), ccs_git_commit());
+    return CLI_EXIT_OK;
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "ccsim: %s\n", msg);
+}
+
+static void print_usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: ccsim COMMAND [OPTIONS]\n"
+            "\n"
+            "ccsim replays GPU training cluster traces on a flow-level network model\n"
+            "and compares communication schedulers by GPU utilization.\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n"
+            "Options:\n"
+            "  -h, --help     show this help\n"
+            "  -V, --version  show the version\n"
+            "\n"
+            "Run `ccsim COMMAND --help` for the options of a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    /* igraph's default handler aborts the process; topo/ turns igraph error
+     * codes into GErrors instead. */
+    igraph_set_error_handler(igraph_error_handler_ignore);
+    igraph_set_warning_handler(igraph_warning_handler_ignore);
+
+    if (argc < 2) {
+        print_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
+        print_usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0)
+        return cli_version_main(argc - 1, argv + 1);
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].main(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (see `ccsim --help`)", name);
+    return CLI_EXIT_USAGE;
+}
