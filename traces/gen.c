@@ -303,6 +303,8 @@ typedef struct gjob {
     int64_t submit, created, running, finished, modified; /* unix s, minute resolution */
     int pod_created_delay, pod_running_delay;             /* minutes */
     double run_key;                                        /* copula rank key */
+    bool delayed;                                          /* admission made it wait */
+    int empty_hosts;                                       /* pods with an empty host_ip */
     char name[17];
     char **hosts;     /* per GPU pod (owned strings), NULL until placed */
 } gjob;
@@ -634,12 +636,49 @@ static void admit(gen *G)
                 continue;
             int64_t dur = job_end(G, j) - j->running;
             j->running = next;
+            j->delayed = true;
             if (j->status != ST_RUNNING)
                 j->finished = MIN(next + dur, G->t_dump - 60);
             changed = true;
         }
         if (!changed)
             break;
+    }
+}
+
+static int cmp_q_desc(gconstpointer a, gconstpointer b, gpointer data)
+{
+    const int64_t *q = data;
+    int64_t x = q[*(const int *)a], y = q[*(const int *)b];
+    if (x != y)
+        return x > y ? -1 : 1;
+    return *(const int *)a - *(const int *)b;
+}
+
+/* Admission delays lengthen some queue delays.  To keep the multiset of
+ * drawn delays (and so their quantiles), each delayed job's drawn delay goes
+ * to the CPU job with the largest drawn delay: the top of the distribution
+ * is replaced by the admission delays, which are long anyway.  CPU jobs do
+ * not count against the GPU quota, so this cannot break it. */
+static void give_back_queue(gen *G, const int64_t *q0)
+{
+    size_t n = G->jobs->len;
+    g_autofree int *cpu = g_new(int, n);
+    size_t nc = 0;
+    for (size_t i = 0; i < n; i++)
+        if (J(G, i)->ran && !J(G, i)->gpu)
+            cpu[nc++] = (int)i;
+    g_qsort_with_data(cpu, (gint)nc, sizeof *cpu, cmp_q_desc, (gpointer)q0);
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < nc; i++) {
+        gjob *j = J(G, i);
+        if (!j->delayed)
+            continue;
+        gjob *c = J(G, (size_t)cpu[k++]);
+        int64_t shift = q0[i] - (c->running - c->submit);
+        c->running += shift;
+        if (c->status != ST_RUNNING)
+            c->finished += shift;
     }
 }
 
@@ -691,7 +730,11 @@ static void choose_lifecycle(gen *G)
         int64_t dur = 60 * (int64_t)floor(d[k] + 0.5);
         j->finished = MIN(j->running + dur, G->t_dump - 60);
     }
+    g_autofree int64_t *q0 = g_new(int64_t, n);
+    for (size_t i = 0; i < n; i++)
+        q0[i] = J(G, i)->running - J(G, i)->submit;
     admit(G);
+    give_back_queue(G, q0);
     for (size_t i = 0; i < n; i++) {
         gjob *j = J(G, i);
         j->created = j->submit - (g_rand_double(G->r) < 0.3 ? 60 : 0);
@@ -763,23 +806,30 @@ static void choose_outside(gen *G)
                                 : .01;
         j->outside = g_rand_double(G->r) < p;
         rows += job_rows(j);
-        if (j->outside)
-            out_rows += job_rows(j);
     }
-    /* rows with an empty host: half the pods of never-ran jobs (expected) */
+    /* rows with an empty host: each pod of a never-ran job with p .5 */
     double empty = 0;
+    for (size_t i = 0; i < n; i++) {
+        gjob *j = J(G, i);
+        if (j->ran)
+            continue;
+        for (int p = 0; p < job_rows(j); p++)
+            j->empty_hosts += g_rand_double(G->r) < 0.5;
+        empty += j->empty_hosts;
+    }
     for (size_t i = 0; i < n; i++)
-        if (!J(G, i)->ran && !J(G, i)->outside)
-            empty += 0.5 * job_rows(J(G, i));
+        if (J(G, i)->outside)
+            out_rows += job_rows(J(G, i)) - J(G, i)->empty_hosts;
     double want = (1.0 - GEN_TOPO_MATCH) * rows - empty;
     g_autofree int *idx = g_new(int, n);
     for (size_t i = 0; i < n; i++)
         idx[i] = (int)i;
     shuffle_int(G->r, idx, n);
-    for (size_t k = 0; k < n && fabs(out_rows - want) > 2; k++) {
-        gjob *j = J(G, (size_t)idx[k]);
-        int r = job_rows(j);
-        if (r == 0 || r > 4 || (j->gpu && j->g > 8))
+    /* small jobs first, then any job of up to 64 rows */
+    for (size_t k = 0; k < 2 * n && fabs(out_rows - want) > 2; k++) {
+        gjob *j = J(G, (size_t)idx[k % n]);
+        int r = job_rows(j) - j->empty_hosts;
+        if (r <= 0 || (k < n && (r > 4 || (j->gpu && j->g > 8))) || r > 64)
             continue;
         if (out_rows > want && j->outside) {
             j->outside = false;
@@ -789,6 +839,7 @@ static void choose_outside(gen *G)
             out_rows += r;
         }
     }
+    g_debug("gen-trace: %ld rows outside topo.csv, %.0f wanted", out_rows, want);
 }
 
 /* ---- placement -------------------------------------------------------- */
@@ -971,6 +1022,8 @@ static void place_jobs(gen *G)
         g_autofree int *hs = g_new(int, j->pods);
         if (!place(&P, j->pods, j->per_pod, hs)) {
             j->outside = true; /* the cluster is full: the job ran elsewhere */
+            g_debug("gen-trace: no room for %d x %d GPUs at %" G_GINT64_FORMAT, j->pods, j->per_pod,
+                    j->running);
             continue;
         }
         /* hosts[0..pods-1]: names; hosts[pods..2 pods-1]: indices */
@@ -1127,7 +1180,7 @@ static void make_rows(gen *G, trace__tables *t)
             set(w, TRACE__W_WORKER_NAME, g_strdup_printf("%s-%s-%d", j->name, type, index));
             set(w, TRACE__W_REPLICA_TYPE, g_strdup(type));
             const char *host = NULL;
-            if (!j->ran && g_rand_double(G->r) < 0.5)
+            if (p < j->empty_hosts)
                 host = "";
             else if (j->outside)
                 host = outside_host(G);
