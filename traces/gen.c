@@ -1383,3 +1383,19 @@ bool trace_gen_write(const char *dir, const trace_gen_options *opts, GError **er
     trace__tables_clear(&t);
     return ok;
 }
+
+trace *trace_gen_load(const trace_gen_options *opts, const trace_lingjun_options *lopts,
+                      GError **error)
+{
+    trace_gen_options o = opts ? *opts : trace_gen_options_default();
+    trace__tables t;
+    if (!trace__gen_tables(&t, &o, error)) {
+        trace__tables_clear(&t);
+        return NULL;
+    }
+    g_autofree char *name =
+        g_strdup_printf("synthetic:seed=%u,days=%g,scale=%g", o.seed, o.days, o.scale);
+    trace *tr = trace__from_tables(&t, name, lopts, error);
+    trace__tables_clear(&t);
+    return tr;
+}

@@ -33,6 +33,15 @@ trace_gen_options trace_gen_options_default(void);
  * parse errors.  Cost: O(jobs * hosts) for placement. */
 bool trace_gen_write(const char *dir, const trace_gen_options *opts, GError **error);
 
+/* Generate in memory and load the result as trace_lingjun_load() would
+ * (the scenario form {"synthetic": {"seed": 1, "days": 1, ...}}); lopts may
+ * be NULL.  The source name is "synthetic:seed=N,days=D,scale=X".
+ * (transfer full) */
+struct trace;
+struct trace_lingjun_options;
+struct trace *trace_gen_load(const trace_gen_options *opts,
+                             const struct trace_lingjun_options *lopts, GError **error);
+
 /* ---- statistics ------------------------------------------------------- */
 
 /* GPU-count buckets of workloads.md §3.1: b1={1}, b2={2..7}, b3={8},
