@@ -1395,7 +1395,14 @@ trace *trace_gen_load(const trace_gen_options *opts, const trace_lingjun_options
     }
     g_autofree char *name =
         g_strdup_printf("synthetic:seed=%u,days=%g,scale=%g", o.seed, o.days, o.scale);
-    trace *tr = trace__from_tables(&t, name, lopts, error);
+    /* through the CSV text, so the loader sees exactly what a file holds */
+    GString *j = trace__job_csv(&t), *w = trace__worker_csv(&t), *p = trace__topo_csv(&t);
     trace__tables_clear(&t);
+    trace_lingjun_options lo = lopts ? *lopts : trace_lingjun_options_default();
+    trace *tr = trace_lingjun_parse(j->str, j->len, w->str, w->len, p->str, p->len, name, &lo,
+                                    error);
+    g_string_free(j, TRUE);
+    g_string_free(w, TRUE);
+    g_string_free(p, TRUE);
     return tr;
 }
