@@ -36,7 +36,8 @@ static double quantile(const double *x, size_t n, double p)
 
 static void quantiles(GArray *a, double out[TRACE_SUMMARY_QUANTILES])
 {
-    qsort(a->data, a->len, sizeof(double), cmp_d);
+    if (a->len > 1)
+        qsort(a->data, a->len, sizeof(double), cmp_d);
     for (int i = 0; i < TRACE_SUMMARY_QUANTILES; i++)
         out[i] = quantile((double *)(void *)a->data, a->len, qs[i]);
 }
@@ -186,8 +187,10 @@ trace_summary *trace__summary_from_tables(const trace__tables *t)
             g_array_append_val(cj, jobs);
             g_array_append_val(cg, gp);
         }
-        qsort(cj->data, cj->len, sizeof(double), cmp_d);
-        qsort(cg->data, cg->len, sizeof(double), cmp_d);
+        if (cj->len > 1) {
+            qsort(cj->data, cj->len, sizeof(double), cmp_d);
+            qsort(cg->data, cg->len, sizeof(double), cmp_d);
+        }
         const double *a = (const double *)(void *)cj->data, *b = (const double *)(void *)cg->data;
         s->conc_jobs_median = quantile(a, cj->len, .5);
         s->conc_jobs_p95 = quantile(a, cj->len, .95);
@@ -205,7 +208,8 @@ trace_summary *trace__summary_from_tables(const trace__tables *t)
     g_hash_table_iter_init(&it, models);
     while (g_hash_table_iter_next(&it, &k, &val))
         kv[x++] = (count_kv){k, GPOINTER_TO_SIZE(val)};
-    qsort(kv, s->n_models, sizeof *kv, cmp_count);
+    if (s->n_models > 1)
+        qsort(kv, s->n_models, sizeof *kv, cmp_count);
     s->model_names = g_new0(char *, s->n_models + 1);
     s->model_counts = g_new0(size_t, MAX(s->n_models, 1));
     for (size_t i = 0; i < s->n_models; i++) {
@@ -219,7 +223,8 @@ trace_summary *trace__summary_from_tables(const trace__tables *t)
     g_hash_table_iter_init(&it, gvals);
     while (g_hash_table_iter_next(&it, &k, &val))
         s->gpu_values[x++] = GPOINTER_TO_INT(k);
-    qsort(s->gpu_values, s->n_gpu_values, sizeof(int), cmp_int);
+    if (s->n_gpu_values > 1)
+        qsort(s->gpu_values, s->n_gpu_values, sizeof(int), cmp_int);
     for (size_t i = 0; i < s->n_gpu_values; i++)
         s->gpu_value_jobs[i] =
             GPOINTER_TO_SIZE(g_hash_table_lookup(gvals, GINT_TO_POINTER(s->gpu_values[i])));
