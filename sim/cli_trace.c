@@ -84,8 +84,10 @@ static int run_stats(const char *dir, const stats_args *a)
         g_error_free(e);
         return CLI_EXIT_FAILURE;
     }
-    g_autofree char *table = trace_summary_table(s);
-    printf("trace statistics of %s\n%s", dir, table);
+    if (!a->csv || strcmp(a->csv, "-") != 0) {
+        g_autofree char *table = trace_summary_table(s);
+        printf("trace statistics of %s\n%s", dir, table);
+    }
     if (a->csv) {
         g_autofree char *csv = trace_summary_csv(s);
         if (strcmp(a->csv, "-") == 0) {
