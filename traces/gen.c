@@ -22,25 +22,13 @@
  *    free hosts of the rack with most free hosts, then the same PSW, then
  *    any; smaller pods first-fit on partly used hosts.
  */
-#include "gen.h"
+#include "gen-private.h"
 
-#include <glib/gstdio.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "ccs.h"
 #include "traces-private.h"
-
-/* ---- the published numbers ------------------------------------------ */
-
-#define GEN_JOBS 5180
-#define GEN_WORKER_ROWS 23742
-#define GEN_GPU_JOBS 2816
-#define GEN_NO_WORKER_JOBS 129
-#define GEN_OUTSIDE_HOSTS 150
-#define GEN_TOPO_MATCH 0.863
 
 typedef struct model_row {
     const char *name;
@@ -66,6 +54,8 @@ static const model_row models[] = {
     {"66b", 6, 'A', .95},            {"layer_attn", 4, 'B', .95},
 };
 #define N_MODELS G_N_ELEMENTS(models)
+
+const char *gen__model_name(int m) { return models[m].name; }
 
 /* Bucket priors by group (b1..b9). */
 static const double prior_A[9] = {0, 0, .05, .10, .30, .15, .03, .30, .07};
@@ -144,19 +134,6 @@ static void default_shape(int g, int *pods, int *per)
     }
 }
 
-/* Synthetic topology: rack sizes per PSW with the real histogram
- * {8: 68, 7: 23, 6: 15, 5: 7, 4: 2, 3: 1, 2: 3} and per-PSW totals
- * P10 362 hosts / 48 racks, P12 306 / 42, P8 179 / 29 (workloads.md §1.4). */
-typedef struct psw_racks {
-    const char *psw;
-    int n_racks;
-    int sizes[9]; /* racks with 0..8 hosts */
-} psw_racks;
-static const psw_racks synth_topo[] = {
-    {"P10", 48, {0, 0, 3, 0, 1, 0, 0, 0, 44}},
-    {"P12", 42, {0, 0, 0, 1, 1, 2, 1, 13, 24}},
-    {"P8", 29, {0, 0, 0, 0, 0, 5, 14, 10, 0}},
-};
 
 /* Knots (u, minutes) of the queue delay and run time (workloads.md §3.3). */
 static const double queue_u[] = {0, .25, .5, .75, .9, .95, .99, 1};
@@ -186,7 +163,7 @@ static double knots_inverse(const double *u, const double *q, size_t n, double x
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static void shuffle_int(GRand *r, int *a, size_t n)
+void gen__shuffle_int(GRand *r, int *a, size_t n)
 {
     for (size_t i = n; i > 1; i--) {
         size_t j = (size_t)g_rand_int_range(r, 0, (gint32)i);
@@ -242,11 +219,6 @@ static void scale_counts(const int *counts, size_t n, double f, long total, int 
     g_free(rem);
 }
 
-static char *hash_hex(const char *kind, guint32 seed, guint64 n)
-{
-    g_autofree char *s = g_strdup_printf("%s:%u:%" G_GUINT64_FORMAT, kind, seed, n);
-    return g_compute_checksum_for_string(G_CHECKSUM_SHA256, s, -1);
-}
 
 /* Zipf(s) sampler over n items: cumulative weights. */
 typedef struct zipf {
@@ -288,47 +260,6 @@ trace_gen_options trace_gen_options_default(void)
 
 /* ---- the job population ------------------------------------------------ */
 
-enum { ST_SUCCEEDED, ST_STOPPED, ST_FAILED, ST_RUNNING };
-
-typedef struct gjob {
-    int model;        /* index into models[] */
-    int burst;
-    int status;       /* ST_* */
-    bool ran;         /* gmt_job_running set */
-    bool gpu;
-    int g, pods, per_pod;
-    int cpu_pods;     /* CPU-only pods (CPU jobs) */
-    bool aimaster, no_workers, outside;
-    int user, workspace, cluster;
-    int64_t submit, created, running, finished, modified; /* unix s, minute resolution */
-    int pod_created_delay, pod_running_delay;             /* minutes */
-    double run_key;                                        /* copula rank key */
-    bool delayed;                                          /* admission made it wait */
-    int empty_hosts;                                       /* pods with an empty host_ip */
-    char name[17];
-    char **hosts;     /* per GPU pod (owned strings), NULL until placed */
-} gjob;
-
-typedef struct gburst {
-    int model, size, first; /* first job index */
-    bool gpu;
-    int g;
-    int64_t start;
-} gburst;
-
-typedef struct gen {
-    GRand *r;
-    trace_gen_options o;
-    double f; /* count scale = scale * days / 16 */
-    int64_t t0, t_end, t_dump;
-    GArray *jobs;   /* gjob */
-    GArray *bursts; /* gburst */
-    GPtrArray *topo_rows;
-    GPtrArray *outside_hosts;
-} gen;
-
-static gjob *J(gen *G, size_t i) { return &g_array_index(G->jobs, gjob, i); }
-static gburst *B(gen *G, size_t i) { return &g_array_index(G->bursts, gburst, i); }
 
 /* Bursts with exact model counts. */
 static void make_bursts(gen *G)
@@ -378,7 +309,7 @@ static void choose_gpu(gen *G)
     g_autofree int *order = g_new(int, nb);
     for (size_t i = 0; i < nb; i++)
         order[i] = (int)i;
-    shuffle_int(G->r, order, nb);
+    gen__shuffle_int(G->r, order, nb);
     for (size_t m = 0; m < N_MODELS; m++) {
         int total = 0;
         for (size_t i = 0; i < nb; i++)
@@ -431,7 +362,7 @@ static void choose_gpus(gen *G)
     g_autofree int *order = g_new(int, nb);
     for (size_t i = 0; i < nb; i++)
         order[i] = (int)i;
-    shuffle_int(G->r, order, nb);
+    gen__shuffle_int(G->r, order, nb);
     for (int pass = 0; pass < 2; pass++) {
         for (size_t k = 0; k < nb; k++) {
             gburst *b = B(G, (size_t)order[k]);
@@ -499,7 +430,7 @@ static void choose_shapes(gen *G)
         for (size_t i = 0; i < n; i++)
             if (J(G, i)->gpu && J(G, i)->g == shapes[s].g)
                 idx[k++] = (int)i;
-        shuffle_int(G->r, idx, k);
+        gen__shuffle_int(G->r, idx, k);
         int quota[3];
         int w[3];
         for (int c = 0; c < 3; c++)
@@ -533,7 +464,7 @@ static void choose_status(gen *G)
     for (int c = 0; c < 7; c++)
         for (int q = 0; q < cnt[c]; q++)
             cat[k++] = c;
-    shuffle_int(G->r, cat, n);
+    gen__shuffle_int(G->r, cat, n);
     /* inside a burst, the earlier attempts fail or are stopped and the
      * successful one comes last */
     for (size_t b = 0; b < G->bursts->len; b++) {
@@ -703,7 +634,7 @@ static void choose_lifecycle(gen *G)
     g_autofree int *perm = g_new(int, MAX(nr, 1));
     for (size_t k = 0; k < nr; k++)
         perm[k] = (int)k;
-    shuffle_int(G->r, perm, nr);
+    gen__shuffle_int(G->r, perm, nr);
     for (size_t k = 0; k < nr; k++) {
         gjob *j = J(G, (size_t)ran[k]);
         /* rounding to whole minutes, as truncated timestamps do */
@@ -759,7 +690,7 @@ static void choose_pods(gen *G)
     for (size_t i = 0; i < n; i++)
         if (!J(G, i)->ran && !J(G, i)->gpu)
             cand[nc++] = (int)i;
-    shuffle_int(G->r, cand, nc);
+    gen__shuffle_int(G->r, cand, nc);
     for (size_t k = 0; k < nc && (int)k < no_workers; k++)
         J(G, (size_t)cand[k])->no_workers = true;
     for (size_t i = 0; i < n; i++) {
@@ -783,473 +714,8 @@ static void choose_pods(gen *G)
     }
 }
 
-static int job_rows(const gjob *j)
-{
-    if (j->no_workers)
-        return 0;
-    return (j->gpu ? j->pods : j->cpu_pods) + (j->aimaster ? 1 : 0);
-}
 
-/* Whole jobs outside topo.csv (workloads.md §3.5), then corrected so that
- * 86.3% of the worker rows match topo.csv. */
-static void choose_outside(gen *G)
-{
-    size_t n = G->jobs->len;
-    long rows = 0, out_rows = 0;
-    for (size_t i = 0; i < n; i++) {
-        gjob *j = J(G, i);
-        double p = !j->gpu     ? .32
-                   : j->g == 1 ? .20
-                   : j->g == 2 ? .40
-                   : j->g <= 6 ? .15
-                   : j->g <= 48 ? .06
-                                : .01;
-        j->outside = g_rand_double(G->r) < p;
-        rows += job_rows(j);
-    }
-    /* rows with an empty host: each pod of a never-ran job with p .5 */
-    double empty = 0;
-    for (size_t i = 0; i < n; i++) {
-        gjob *j = J(G, i);
-        if (j->ran)
-            continue;
-        for (int p = 0; p < job_rows(j); p++)
-            j->empty_hosts += g_rand_double(G->r) < 0.5;
-        empty += j->empty_hosts;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (J(G, i)->outside)
-            out_rows += job_rows(J(G, i)) - J(G, i)->empty_hosts;
-    double want = (1.0 - GEN_TOPO_MATCH) * rows - empty;
-    g_autofree int *idx = g_new(int, n);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = (int)i;
-    shuffle_int(G->r, idx, n);
-    /* small jobs first, then any job of up to 64 rows */
-    for (size_t k = 0; k < 2 * n && fabs(out_rows - want) > 2; k++) {
-        gjob *j = J(G, (size_t)idx[k % n]);
-        int r = job_rows(j) - j->empty_hosts;
-        if (r <= 0 || (k < n && (r > 4 || (j->gpu && j->g > 8))) || r > 64)
-            continue;
-        if (out_rows > want && j->outside) {
-            j->outside = false;
-            out_rows -= r;
-        } else if (out_rows < want && !j->outside) {
-            j->outside = true;
-            out_rows += r;
-        }
-    }
-    g_debug("gen-trace: %ld rows outside topo.csv, %.0f wanted", out_rows, want);
-}
 
-/* ---- placement -------------------------------------------------------- */
-
-typedef struct phost {
-    int used;  /* GPUs in use */
-    int rack;
-} phost;
-
-typedef struct prack {
-    int psw;
-    GArray *hosts; /* int host indices */
-    int free_hosts;
-} prack;
-
-typedef struct placer {
-    phost *hosts;
-    size_t n_hosts;
-    prack *racks;
-    size_t n_racks;
-    char **ips; /* borrowed from the topo rows */
-} placer;
-
-static void placer_init(placer *P, GPtrArray *topo)
-{
-    P->n_hosts = topo->len;
-    P->hosts = g_new0(phost, P->n_hosts);
-    P->ips = g_new0(char *, P->n_hosts);
-    g_autoptr(GHashTable) racks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    g_autoptr(GHashTable) psws = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    GArray *rk = g_array_new(FALSE, TRUE, sizeof(prack));
-    for (size_t h = 0; h < P->n_hosts; h++) {
-        trace__row *row = g_ptr_array_index(topo, h);
-        P->ips[h] = row->f[TRACE__T_IP];
-        gpointer pv;
-        if (!g_hash_table_lookup_extended(psws, row->f[TRACE__T_PSW], NULL, &pv)) {
-            pv = GUINT_TO_POINTER(g_hash_table_size(psws));
-            g_hash_table_insert(psws, g_strdup(row->f[TRACE__T_PSW]), pv);
-        }
-        g_autofree char *key = g_strdup_printf("%s/%s", row->f[TRACE__T_PSW], row->f[TRACE__T_ASW]);
-        gpointer rv;
-        if (!g_hash_table_lookup_extended(racks, key, NULL, &rv)) {
-            rv = GUINT_TO_POINTER(rk->len);
-            g_hash_table_insert(racks, g_strdup(key), rv);
-            prack r = {.psw = (int)GPOINTER_TO_UINT(pv), .hosts = g_array_new(FALSE, FALSE, sizeof(int))};
-            g_array_append_val(rk, r);
-        }
-        prack *r = &g_array_index(rk, prack, GPOINTER_TO_UINT(rv));
-        int hi = (int)h;
-        g_array_append_val(r->hosts, hi);
-        r->free_hosts++;
-        P->hosts[h].rack = (int)GPOINTER_TO_UINT(rv);
-    }
-    P->n_racks = rk->len;
-    P->racks = (prack *)(void *)g_array_free(rk, FALSE);
-}
-
-static void placer_clear(placer *P)
-{
-    for (size_t r = 0; r < P->n_racks; r++)
-        g_array_unref(P->racks[r].hosts);
-    g_free(P->racks);
-    g_free(P->hosts);
-    g_free(P->ips);
-}
-
-static void host_use(placer *P, int h, int g)
-{
-    if (P->hosts[h].used == 0 && g > 0)
-        P->racks[P->hosts[h].rack].free_hosts--;
-    P->hosts[h].used += g;
-    if (P->hosts[h].used == 0)
-        P->racks[P->hosts[h].rack].free_hosts++;
-}
-
-/* The best rack for whole hosts: most free hosts, in psw if psw >= 0. */
-static int best_rack(const placer *P, int psw)
-{
-    int best = -1;
-    for (size_t r = 0; r < P->n_racks; r++) {
-        if (P->racks[r].free_hosts == 0 || (psw >= 0 && P->racks[r].psw != psw))
-            continue;
-        if (best < 0 || P->racks[r].free_hosts > P->racks[best].free_hosts)
-            best = (int)r;
-    }
-    return best;
-}
-
-/* Place pods; out[k] = host index.  false (nothing used) if it does not fit. */
-static bool place(placer *P, int pods, int per, int *out)
-{
-    int k = 0;
-    if (per >= 8) {
-        int free_total = 0;
-        for (size_t r = 0; r < P->n_racks; r++)
-            free_total += P->racks[r].free_hosts;
-        if (free_total < pods)
-            return false;
-        int psw = -1;
-        while (k < pods) {
-            int r = best_rack(P, psw);
-            if (r < 0)
-                r = best_rack(P, -1);
-            psw = P->racks[r].psw;
-            prack *rk = &P->racks[r];
-            for (guint x = 0; x < rk->hosts->len && k < pods; x++) {
-                int h = g_array_index(rk->hosts, int, x);
-                if (P->hosts[h].used == 0) {
-                    host_use(P, h, per);
-                    out[k++] = h;
-                }
-            }
-        }
-        return true;
-    }
-    for (; k < pods; k++) {
-        int h = -1;
-        for (size_t x = 0; x < P->n_hosts && h < 0; x++)
-            if (P->hosts[x].used > 0 && P->hosts[x].used + per <= 8)
-                h = (int)x;
-        if (h < 0) {
-            int r = best_rack(P, -1);
-            prack *rk = r >= 0 ? &P->racks[r] : NULL;
-            for (guint x = 0; rk && x < rk->hosts->len && h < 0; x++)
-                if (P->hosts[g_array_index(rk->hosts, int, x)].used == 0)
-                    h = g_array_index(rk->hosts, int, x);
-        }
-        if (h < 0) {
-            for (int q = 0; q < k; q++)
-                host_use(P, out[q], -per);
-            return false;
-        }
-        host_use(P, h, per);
-        out[k] = h;
-    }
-    return true;
-}
-
-static int cmp_running(gconstpointer a, gconstpointer b, gpointer data)
-{
-    gen *G = data;
-    const gjob *x = J(G, (size_t) * (const int *)a), *y = J(G, (size_t) * (const int *)b);
-    if (x->running != y->running)
-        return x->running < y->running ? -1 : 1;
-    return *(const int *)a - *(const int *)b;
-}
-
-static const char *outside_host(gen *G)
-{
-    return g_ptr_array_index(G->outside_hosts,
-                             (guint)g_rand_int_range(G->r, 0, (gint32)G->outside_hosts->len));
-}
-
-static void place_jobs(gen *G)
-{
-    placer P;
-    placer_init(&P, G->topo_rows);
-    size_t n = G->jobs->len;
-    g_autofree int *order = g_new(int, n);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (J(G, i)->ran && J(G, i)->gpu && !J(G, i)->outside && !J(G, i)->no_workers)
-            order[m++] = (int)i;
-    g_qsort_with_data(order, (gint)m, sizeof *order, cmp_running, G);
-    g_autoptr(GArray) active = g_array_new(FALSE, FALSE, sizeof(int));
-    for (size_t k = 0; k < m; k++) {
-        gjob *j = J(G, (size_t)order[k]);
-        /* release the jobs that ended */
-        for (guint a = 0; a < active->len;) {
-            gjob *x = J(G, (size_t)g_array_index(active, int, a));
-            int64_t end = x->status == ST_RUNNING ? G->t_dump : x->finished;
-            if (end <= j->running) {
-                for (int p = 0; p < x->pods; p++)
-                    host_use(&P, GPOINTER_TO_INT(x->hosts[x->pods + p]), -x->per_pod);
-                g_array_remove_index_fast(active, a);
-            } else {
-                a++;
-            }
-        }
-        g_autofree int *hs = g_new(int, j->pods);
-        if (!place(&P, j->pods, j->per_pod, hs)) {
-            j->outside = true; /* the cluster is full: the job ran elsewhere */
-            g_debug("gen-trace: no room for %d x %d GPUs at %" G_GINT64_FORMAT, j->pods, j->per_pod,
-                    j->running);
-            continue;
-        }
-        /* hosts[0..pods-1]: names; hosts[pods..2 pods-1]: indices */
-        j->hosts = g_new0(char *, 2 * (size_t)j->pods + 1);
-        for (int p = 0; p < j->pods; p++) {
-            j->hosts[p] = g_strdup(P.ips[hs[p]]);
-            j->hosts[j->pods + p] = GINT_TO_POINTER(hs[p]);
-        }
-        int idx = order[k];
-        g_array_append_val(active, idx);
-    }
-    /* keep only the names */
-    for (size_t i = 0; i < n; i++) {
-        gjob *j = J(G, i);
-        if (j->hosts)
-            for (int p = 0; p < j->pods; p++)
-                j->hosts[j->pods + p] = NULL;
-    }
-    placer_clear(&P);
-}
-
-/* ---- rows ------------------------------------------------------------- */
-
-static void set(trace__row *r, int c, char *v)
-{
-    g_free(r->f[c]);
-    r->f[c] = v;
-}
-
-static char *fmt_time(int64_t t)
-{
-    char buf[32];
-    trace__time_format(t, buf);
-    return g_strdup(buf);
-}
-
-static char *res_json(gen *G, const gjob *j, bool multi)
-{
-    int g = j->per_pod;
-    int cpu = 12 * g;
-    const char *mem = NULL;
-    g_autofree char *memv = g_strdup_printf("%dGi", 200 * g);
-    if (g == 8) {
-        double u = g_rand_double(G->r);
-        if (u < 0.1) {
-            cpu = 48;
-        } else if (u < 0.2) {
-            cpu = 90;
-            mem = "1Ti";
-        }
-    }
-    GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "{\"cpu\": \"%d\", \"memory\": \"%s\", \"nvidia.com/gpu\": \"%d\", "
-                              "\"ephemeral-storage\": \"%dGi\"",
-                           cpu, mem ? mem : memv, g, 600 * g);
-    if (multi)
-        g_string_append(s, ", \"koordinator.sh/rdma\": \"1\"");
-    g_string_append_c(s, '}');
-    return g_string_free(s, FALSE);
-}
-
-static void make_rows(gen *G, trace__tables *t)
-{
-    size_t n = G->jobs->len;
-    /* ids by submit time: 10288 + rank, plus a gap with p .06 */
-    g_autofree int *order = g_new(int, n);
-    for (size_t i = 0; i < n; i++)
-        order[i] = (int)i;
-    g_autofree int64_t *sub = g_new(int64_t, n);
-    for (size_t i = 0; i < n; i++)
-        sub[i] = J(G, i)->submit;
-    /* stable sort by submit */
-    for (size_t i = 1; i < n; i++) {
-        int x = order[i];
-        size_t k = i;
-        while (k > 0 && sub[order[k - 1]] > sub[x]) {
-            order[k] = order[k - 1];
-            k--;
-        }
-        order[k] = x;
-    }
-    long id = 10288, wid = 28613;
-    static const char *const status_names[] = {"Succeeded", "Stopped", "Failed", "Running"};
-    for (size_t k = 0; k < n; k++) {
-        gjob *j = J(G, (size_t)order[k]);
-        trace__row *r = trace__row_new(TRACE__J_NCOLS);
-        const char *st = status_names[j->status];
-        set(r, TRACE__J_ID, g_strdup_printf("%ld", id));
-        id += 1 + (g_rand_double(G->r) < 0.06 ? 1 : 0);
-        set(r, TRACE__J_UID, hash_hex("uid", G->o.seed, (guint64)k));
-        set(r, TRACE__J_JOB_NAME, g_strdup(j->name));
-        set(r, TRACE__J_KIND, g_strdup("PyTorchJob"));
-        set(r, TRACE__J_NAMESPACE, hash_hex("namespace", 0, (guint64)j->workspace));
-        set(r, TRACE__J_MODEL, g_strdup(models[j->model].name));
-        set(r, TRACE__J_STATUS, g_strdup(st));
-        if (j->status == ST_SUCCEEDED) {
-            set(r, TRACE__J_REASON, g_strdup_printf("PyTorchJob %s is successfully completed.", j->name));
-            set(r, TRACE__J_REASON_CODE, g_strdup("JobSucceeded"));
-        } else if (j->status == ST_FAILED) {
-            set(r, TRACE__J_REASON,
-                g_strdup_printf("PyTorchJob %s failed because 1 %s replica(s) failed.", j->name,
-                                g_rand_double(G->r) < 0.5 ? "Master" : "Worker"));
-            set(r, TRACE__J_REASON_CODE, g_strdup("JobFailed"));
-        } else if (j->status == ST_STOPPED) {
-            set(r, TRACE__J_REASON, g_strdup("Job is stopped by user"));
-            set(r, TRACE__J_REASON_CODE, g_strdup("StoppedByUser"));
-        } else {
-            set(r, TRACE__J_REASON, g_strdup_printf("PyTorchJob %s is running.", j->name));
-            set(r, TRACE__J_REASON_CODE, g_strdup("JobRunning"));
-        }
-        set(r, TRACE__J_ETCD_VERSION, hash_hex("etcd", G->o.seed, (guint64)k));
-        set(r, TRACE__J_CLUSTER_ID, hash_hex("cluster", 0, (guint64)j->cluster));
-        set(r, TRACE__J_TENANT_ID, hash_hex("tenant", 0, (guint64)(j->user % 60)));
-        set(r, TRACE__J_USER_ID, hash_hex("user", 0, (guint64)j->user));
-        set(r, TRACE__J_IS_ENABLE_GPU_TOPO_AWARE, g_strdup("0"));
-        set(r, TRACE__J_IS_DELETED, g_strdup(g_rand_double(G->r) < 0.17 ? "1" : "0"));
-        set(r, TRACE__J_IS_IN_K8S, g_strdup(g_rand_double(G->r) < 0.26 ? "1" : "0"));
-        double u = g_rand_double(G->r);
-        set(r, TRACE__J_JOB_MAX_RUNNING_TIME_MINUTES,
-            g_strdup_printf("%d", u < .70 ? 0 : u < .85 ? 20160 : u < .93 ? 14400 : u < .97 ? 11520
-                                                                      : 1440 * g_rand_int_range(G->r, 1, 8)));
-        set(r, TRACE__J_WORKSPACE_ID, hash_hex("workspace", 0, (guint64)j->workspace));
-        set(r, TRACE__J_RESOURCE_ID, hash_hex("resource", 0, (guint64)j->workspace));
-        set(r, TRACE__J_WORKSPACE_NAME, hash_hex("workspace_name", 0, (guint64)j->workspace));
-        if (j->ran) {
-            u = g_rand_double(G->r);
-            set(r, TRACE__J_PRIORITY,
-                g_strdup_printf("%d", u < .80 ? 1 : u < .95 ? 9 : g_rand_int_range(G->r, 2, 9)));
-            set(r, TRACE__J_RESOURCE_LEVEL, g_strdup("L0"));
-            set(r, TRACE__J_SUB_STATUS, g_strdup("Normal"));
-            set(r, TRACE__J_GMT_JOB_SUBMITTED, fmt_time(j->submit));
-            set(r, TRACE__J_GMT_JOB_RUNNING, fmt_time(j->running));
-            set(r, TRACE__J_GMT_CREATED, fmt_time(j->created));
-            set(r, TRACE__J_GMT_MODIFIED, fmt_time(j->modified));
-            if (j->status != ST_RUNNING) {
-                set(r, TRACE__J_GMT_JOB_FINISHED, fmt_time(j->finished));
-                if (j->status == ST_STOPPED)
-                    set(r, TRACE__J_GMT_JOB_STOPPED, fmt_time(j->finished));
-            }
-        }
-        r->line = t->jobs->len + 2;
-        g_ptr_array_add(t->jobs, r);
-        if (j->no_workers)
-            continue;
-        /* worker rows: master-0, worker-0..k-1, then aimaster-0 */
-        int pods = j->gpu ? j->pods : j->cpu_pods;
-        for (int p = 0; p < pods + (j->aimaster ? 1 : 0); p++) {
-            trace__row *w = trace__row_new(TRACE__W_NCOLS);
-            bool aim = p == pods;
-            const char *type = aim ? "aimaster" : p == 0 ? "master" : "worker";
-            int index = aim || p == 0 ? 0 : p - 1;
-            set(w, TRACE__W_ID, g_strdup_printf("%ld", wid++));
-            set(w, TRACE__W_JOB_NAME, g_strdup(j->name));
-            set(w, TRACE__W_WORKER_NAME, g_strdup_printf("%s-%s-%d", j->name, type, index));
-            set(w, TRACE__W_REPLICA_TYPE, g_strdup(type));
-            const char *host = NULL;
-            if (p < j->empty_hosts)
-                host = "";
-            else if (j->outside)
-                host = outside_host(G);
-            else if (j->gpu && !aim && j->hosts)
-                host = j->hosts[p];
-            else
-                host = ((trace__row *)g_ptr_array_index(
-                            G->topo_rows, (guint)g_rand_int_range(G->r, 0, (gint32)G->topo_rows->len)))
-                           ->f[TRACE__T_IP];
-            set(w, TRACE__W_HOST_IP, g_strdup(host));
-            set(w, TRACE__W_GMT_CREATED, fmt_time(j->created + 60 * j->pod_created_delay));
-            if (j->ran)
-                set(w, TRACE__W_GMT_POD_RUNNING, fmt_time(j->running + 60 * j->pod_running_delay));
-            if (j->status != ST_RUNNING || !j->ran)
-                set(w, TRACE__W_GMT_POD_FINISHED, fmt_time(j->finished));
-            if (aim)
-                set(w, TRACE__W_RES,
-                    g_strdup("{\"cpu\": \"1\", \"memory\": \"1Gi\", \"ephemeral-storage\": \"10Gi\"}"));
-            else if (j->gpu)
-                set(w, TRACE__W_RES, res_json(G, j, j->pods > 1));
-            else
-                set(w, TRACE__W_RES,
-                    g_strdup("{\"cpu\": \"4\", \"memory\": \"40Gi\", \"ephemeral-storage\": \"100Gi\"}"));
-            w->line = t->workers->len + 2;
-            g_ptr_array_add(t->workers, w);
-        }
-    }
-}
-
-/* ---- topology ----------------------------------------------------------- */
-
-static void synth_topology(GPtrArray *rows)
-{
-    /* Seed-independent, so traces of different seeds share one cluster. */
-    g_autoptr(GRand) r = g_rand_new_with_seed(847);
-    guint64 n = 0;
-    for (size_t p = 0; p < G_N_ELEMENTS(synth_topo); p++) {
-        const psw_racks *ps = &synth_topo[p];
-        int sizes[64], k = 0;
-        for (int s = 8; s >= 1; s--)
-            for (int c = 0; c < ps->sizes[s]; c++)
-                sizes[k++] = s;
-        /* ASW labels S1..S<n>, except P8 which uses 29 labels up to S33 */
-        int labels[64];
-        int nl = 0;
-        for (int l = 1; nl < ps->n_racks; l++)
-            if (!(strcmp(ps->psw, "P8") == 0 && (l == 5 || l == 12 || l == 19 || l == 27)))
-                labels[nl++] = l;
-        shuffle_int(r, sizes, (size_t)k);
-        for (int rk = 0; rk < k; rk++)
-            for (int h = 0; h < sizes[rk]; h++) {
-                trace__row *row = trace__row_new(TRACE__T_NCOLS);
-                set(row, TRACE__T_IP, hash_hex("topo-host", 0, n++));
-                set(row, TRACE__T_DSW, g_strdup("G6"));
-                set(row, TRACE__T_PSW, g_strdup(ps->psw));
-                set(row, TRACE__T_ASW, g_strdup_printf("S%d", labels[rk]));
-                g_ptr_array_add(rows, row);
-            }
-    }
-    /* rows are unordered in the real file */
-    for (guint i = rows->len; i > 1; i--) {
-        guint j = (guint)g_rand_int_range(r, 0, (gint32)i);
-        gpointer t = rows->pdata[i - 1];
-        rows->pdata[i - 1] = rows->pdata[j];
-        rows->pdata[j] = t;
-    }
-    for (guint i = 0; i < rows->len; i++)
-        ((trace__row *)rows->pdata[i])->line = i + 2;
-}
 
 bool trace__gen_tables(trace__tables *out, const trace_gen_options *opts, GError **error)
 {
@@ -1292,7 +758,7 @@ bool trace__gen_tables(trace__tables *out, const trace_gen_options *opts, GError
             return false;
         }
     } else {
-        synth_topology(out->topo);
+        gen__synth_topology(out->topo);
     }
     gen G = {.o = o, .f = o.scale * o.days / 16.0};
     G.r = g_rand_new_with_seed(o.seed);
@@ -1305,7 +771,7 @@ bool trace__gen_tables(trace__tables *out, const trace_gen_options *opts, GError
     G.topo_rows = out->topo;
     G.outside_hosts = g_ptr_array_new_with_free_func(g_free);
     for (guint64 h = 0; h < GEN_OUTSIDE_HOSTS; h++)
-        g_ptr_array_add(G.outside_hosts, hash_hex("outside-host", 0, h));
+        g_ptr_array_add(G.outside_hosts, gen__hash_hex("outside-host", 0, h));
     make_bursts(&G);
     choose_gpu(&G);
     choose_gpus(&G);
@@ -1314,9 +780,9 @@ bool trace__gen_tables(trace__tables *out, const trace_gen_options *opts, GError
     choose_times(&G);
     choose_lifecycle(&G);
     choose_pods(&G);
-    choose_outside(&G);
-    place_jobs(&G);
-    make_rows(&G, out);
+    gen__choose_outside(&G);
+    gen__place_jobs(&G);
+    gen__make_rows(&G, out);
     for (size_t i = 0; i < G.jobs->len; i++)
         g_strfreev(J(&G, i)->hosts);
     g_array_unref(G.jobs);
@@ -1324,85 +790,4 @@ bool trace__gen_tables(trace__tables *out, const trace_gen_options *opts, GError
     g_ptr_array_unref(G.outside_hosts);
     g_rand_free(G.r);
     return true;
-}
-
-bool trace__write_file(const char *path, const char *data, size_t len, bool gz, GError **error)
-{
-    g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
-    bool ok = true;
-    if (gz) {
-        gzFile f = gzopen(tmp, "wb9");
-        /* no timestamp or name in the header: same input, same bytes */
-        ok = f != NULL;
-        size_t off = 0;
-        while (ok && off < len) {
-            unsigned chunk = (unsigned)MIN(len - off, (size_t)1 << 30);
-            ok = gzwrite(f, data + off, chunk) == (int)chunk;
-            off += chunk;
-        }
-        if (f && gzclose(f) != Z_OK)
-            ok = false;
-    } else {
-        GError *e = NULL;
-        ok = g_file_set_contents(tmp, data, (gssize)len, &e);
-        if (e)
-            g_error_free(e);
-    }
-    if (!ok || rename(tmp, path) != 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot write", path);
-        g_unlink(tmp);
-        return false;
-    }
-    return true;
-}
-
-bool trace_gen_write(const char *dir, const trace_gen_options *opts, GError **error)
-{
-    g_return_val_if_fail(dir != NULL, false);
-    trace_gen_options o = opts ? *opts : trace_gen_options_default();
-    if (g_mkdir_with_parents(dir, 0755) != 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot create the directory", dir);
-        return false;
-    }
-    trace__tables t;
-    if (!trace__gen_tables(&t, &o, error)) {
-        trace__tables_clear(&t);
-        return false;
-    }
-    GString *(*writers[3])(const trace__tables *) = {trace__job_csv, trace__worker_csv,
-                                                      trace__topo_csv};
-    const char *names[3] = {"job.csv", "worker.csv", "topo.csv"};
-    bool ok = true;
-    for (int i = 0; i < 3 && ok; i++) {
-        GString *s = writers[i](&t);
-        g_autofree char *base = g_strconcat(names[i], o.gzip ? ".gz" : "", NULL);
-        g_autofree char *path = g_build_filename(dir, base, NULL);
-        ok = trace__write_file(path, s->str, s->len, o.gzip, error);
-        g_string_free(s, TRUE);
-    }
-    trace__tables_clear(&t);
-    return ok;
-}
-
-trace *trace_gen_load(const trace_gen_options *opts, const trace_lingjun_options *lopts,
-                      GError **error)
-{
-    trace_gen_options o = opts ? *opts : trace_gen_options_default();
-    trace__tables t;
-    if (!trace__gen_tables(&t, &o, error)) {
-        trace__tables_clear(&t);
-        return NULL;
-    }
-    g_autofree char *name =
-        g_strdup_printf("synthetic:seed=%u,days=%g,scale=%g", o.seed, o.days, o.scale);
-    /* through the CSV text, so the loader sees exactly what a file holds */
-    GString *j = trace__job_csv(&t), *w = trace__worker_csv(&t), *p = trace__topo_csv(&t);
-    trace__tables_clear(&t);
-    trace_lingjun_options lo = lopts ? *lopts : trace_lingjun_options_default();
-    trace *tr = trace_lingjun_parse(j->str, j->len, w->str, w->len, p->str, p->len, name, &lo,
-                                    error);
-    g_string_free(j, TRUE);
-    g_string_free(w, TRUE);
-    g_string_free(p, TRUE);
-    return tr;
 }
