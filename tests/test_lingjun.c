@@ -493,6 +493,59 @@ static void test_lingjun_default(void)
     }
 }
 
+/* Scenario "trace" values: jobs, synthetic (0.5 day: 5180 x 0.5 / 16 =
+ * 162 job rows), a Lingjun directory relative to base_dir, NULL (the
+ * sample), and shapes that must fail. */
+static void test_lingjun_spec(void)
+{
+    GError *err = NULL;
+    cJSON *j = cJSON_Parse("{\"jobs\": [{\"gpus\": 2, \"start_s\": 0, \"end_s\": 1}]}");
+    g_autoptr(trace) a = trace_load_spec(j, NULL, "s.json", NULL, &err);
+    cJSON_Delete(j);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT(a && trace_job_count(a) == 1);
+    j = cJSON_Parse("{\"synthetic\": {\"seed\": 4, \"days\": 0.5}}");
+    g_autoptr(trace) b = trace_load_spec(j, NULL, "s.json", NULL, &err);
+    cJSON_Delete(j);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT(b && trace_get_stats(b)->job_rows == 162);
+    g_autofree char *tmp = g_dir_make_tmp("ccsim-spec-XXXXXX", NULL);
+    g_autofree char *sub = g_build_filename(tmp, "lj", NULL);
+    g_mkdir(sub, 0755);
+    g_autofree char *job = job_csv();
+    const char *names[3] = {"job.csv", "worker.csv", "topo.csv"};
+    const char *texts[3] = {job, worker_csv, topo_csv};
+    for (int i = 0; i < 3; i++) {
+        g_autofree char *p = g_build_filename(sub, names[i], NULL);
+        CU_ASSERT(g_file_set_contents(p, texts[i], -1, NULL));
+    }
+    j = cJSON_Parse("{\"lingjun\": \"lj\"}");
+    g_autoptr(trace) c = trace_load_spec(j, tmp, "s.json", NULL, &err);
+    cJSON_Delete(j);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT(c && trace_job_count(c) == 4);
+    for (int i = 0; i < 3; i++) {
+        g_autofree char *p = g_build_filename(sub, names[i], NULL);
+        g_unlink(p);
+    }
+    g_rmdir(sub);
+    g_rmdir(tmp);
+    g_autoptr(trace) d = trace_load_spec(NULL, NULL, "s.json", NULL, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT(d && trace_job_count(d) > 50);
+    static const char *const bad[] = {"{\"lingjun\": 3}", "{\"csv\": \"x\"}",
+                                      "{\"synthetic\": {\"days\": -1}}", "[1]"};
+    for (size_t k = 0; k < G_N_ELEMENTS(bad); k++) {
+        j = cJSON_Parse(bad[k]);
+        trace *t = trace_load_spec(j, NULL, "s.json", NULL, &err);
+        cJSON_Delete(j);
+        CU_ASSERT_PTR_NULL(t);
+        trace_free(t);
+        CU_ASSERT(err && g_str_has_prefix(err->message, "s.json: "));
+        TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -507,6 +560,7 @@ int main(void)
         {"json_errors", test_lingjun_json_errors},
         {"json_file", test_lingjun_json_file},
         {"default", test_lingjun_default},
+        {"spec", test_lingjun_spec},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("lingjun", cases);

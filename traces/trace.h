@@ -113,6 +113,16 @@ trace *trace_json_load(const char *path, GError **error);
  * GResource), loaded with the default options. */
 trace *trace_load_default(GError **error);
 
+/* The "trace" value of a scenario (DESIGN.md §8): {"lingjun": DIR},
+ * {"synthetic": {"seed": 1, "days": 1, "scale": 1, "topo": PATH}}, or
+ * {"jobs": [...]}; NULL means the bundled sample.  A relative DIR or topo
+ * PATH is taken relative to base_dir (the scenario file's directory) when
+ * base_dir is not NULL.  opts (may be NULL) applies to Lingjun and synthetic
+ * traces.  name prefixes messages.  CCS_ERROR_INVALID for any other shape.
+ * (transfer full) */
+trace *trace_load_spec(const cJSON *spec, const char *base_dir, const char *name,
+                       const trace_lingjun_options *opts, GError **error);
+
 void trace_free(trace *t);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(trace, trace_free)

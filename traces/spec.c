@@ -1,0 +1,84 @@
+/* spec.c - the "trace" key of a scenario (DESIGN.md §8) turned into a
+ * trace: a Lingjun directory, a synthetic trace generated in memory, jobs
+ * written out, or the bundled sample.
+ */
+#include "trace.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "gen.h"
+
+static char *resolve(const char *base_dir, const char *path)
+{
+    if (!base_dir || g_path_is_absolute(path))
+        return g_strdup(path);
+    return g_build_filename(base_dir, path, NULL);
+}
+
+static bool number(const cJSON *o, const char *key, double lo, double hi, double *out,
+                   const char *name, GError **error)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v)
+        return true;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: trace.synthetic.%s: expected a number in [%g, %g]", name, key, lo, hi);
+        return false;
+    }
+    *out = v->valuedouble;
+    return true;
+}
+
+trace *trace_load_spec(const cJSON *spec, const char *base_dir, const char *name,
+                       const trace_lingjun_options *opts, GError **error)
+{
+    if (!name)
+        name = "(scenario)";
+    if (!spec || cJSON_IsNull(spec))
+        return trace_load_default(error);
+    const cJSON *lj = cJSON_GetObjectItemCaseSensitive(spec, "lingjun");
+    const cJSON *sy = cJSON_GetObjectItemCaseSensitive(spec, "synthetic");
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(spec, "jobs");
+    if (cJSON_IsObject(spec) && cJSON_GetArraySize(spec) == 1 && cJSON_IsString(lj)) {
+        g_autofree char *dir = resolve(base_dir, lj->valuestring);
+        return trace_lingjun_load(dir, opts, error);
+    }
+    if (cJSON_IsObject(spec) && cJSON_GetArraySize(spec) == 1 && cJSON_IsObject(sy)) {
+        trace_gen_options o = trace_gen_options_default();
+        double seed = o.seed;
+        if (!number(sy, "seed", 0, 4294967295.0, &seed, name, error) ||
+            !number(sy, "days", 1e-3, 366, &o.days, name, error) ||
+            !number(sy, "scale", 1e-3, 100, &o.scale, name, error) ||
+            !number(sy, "gpu_run_tilt", -10, 10, &o.gpu_run_tilt, name, error) ||
+            !number(sy, "gpu_cap", 1, 1e9, &o.gpu_cap, name, error))
+            return NULL;
+        if (seed != floor(seed)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: trace.synthetic.seed: expected an integer", name);
+            return NULL;
+        }
+        o.seed = (guint32)seed;
+        const cJSON *tp = cJSON_GetObjectItemCaseSensitive(sy, "topo");
+        g_autofree char *topo = NULL;
+        if (tp) {
+            if (!cJSON_IsString(tp)) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "%s: trace.synthetic.topo: expected a path", name);
+                return NULL;
+            }
+            topo = resolve(base_dir, tp->valuestring);
+            o.topo_path = topo;
+        }
+        return trace_gen_load(&o, opts, error);
+    }
+    if (cJSON_IsObject(spec) && cJSON_GetArraySize(spec) == 1 && cJSON_IsArray(jobs))
+        return trace_json_from_cjson(jobs, name, error);
+    g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                "%s: trace: expected {\"lingjun\": DIR}, {\"synthetic\": {...}} or "
+                "{\"jobs\": [...]}",
+                name);
+    return NULL;
+}
