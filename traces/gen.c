@@ -563,7 +563,7 @@ static void admit(gen *G)
                 load += x->g;
                 next = MIN(next, job_end(G, x));
             }
-            if (load <= G->o.gpu_cap || next == INT64_MAX)
+            if (load <= G->o.gpu_cap * G->o.scale || next == INT64_MAX)
                 continue;
             int64_t dur = job_end(G, j) - j->running;
             j->running = next;

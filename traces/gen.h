@@ -21,8 +21,8 @@ typedef struct trace_gen_options {
     const char *topo_path; /* a real topo.csv to use (copied to the output), NULL: synthetic */
     bool gzip;             /* write FILE.csv.gz instead of FILE.csv */
     double gpu_run_tilt;   /* rank correlation lifting GPU jobs' run times (default 0.7) */
-    double gpu_cap;        /* GPUs the trace's jobs may hold at once; later GPU jobs
-                            * queue (default 2000) */
+    double gpu_cap;        /* GPUs the trace's jobs may hold at once, times scale;
+                            * later GPU jobs queue (default 2000) */
 } trace_gen_options;
 
 trace_gen_options trace_gen_options_default(void);
