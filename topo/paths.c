@@ -4,8 +4,9 @@
  * Candidates between NIC a (on first switch A) and NIC b (on B) are
  *   a -> A  +  every fewest-hop path A ~> B in the switch graph  +  B -> b,
  * so they depend on (A, B) only and are cached per switch pair: the first
- * query of a pair runs igraph_get_all_shortest_paths from A to B
- * (O(V + E) plus the paths' size), later ones are O(1).  When there are more
+ * query with source A runs igraph_get_all_shortest_paths from A once and
+ * caches the candidates from A to every first switch (cost: O(V + E) plus
+ * the size of all fewest-hop paths from A); later queries are O(1).  When there are more
  * than max_paths, the kept ones are evenly spaced in igraph's enumeration
  * order (index floor(i * total / max_paths)), which spreads them over the
  * first hops instead of keeping only the paths through the first uplink.
@@ -31,46 +32,95 @@ static const topo__nic_attach *nic_get(const topo *t, uint32_t nic, GError **err
     return a;
 }
 
+/* Keep at most max paths of the `total` in list (all ending at one target),
+ * evenly spaced: path floor(i * total / n) for i < n. */
+static topo__pathset *pathset_from(const topo *t, const igraph_vector_int_list_t *list,
+                                   const GArray *idx)
+{
+    topo__pathset *ps = g_new0(topo__pathset, 1);
+    size_t total = idx->len;
+    ps->n = MIN(total, t->opts.max_paths);
+    ps->hops = (size_t)igraph_vector_int_size(
+        igraph_vector_int_list_get_ptr(list, g_array_index(idx, igraph_integer_t, 0)));
+    ps->links = g_new(uint32_t, ps->n * ps->hops + 1);
+    for (size_t i = 0; i < ps->n; i++) {
+        igraph_integer_t src = g_array_index(idx, igraph_integer_t, i * total / ps->n);
+        const igraph_vector_int_t *e = igraph_vector_int_list_get_ptr(list, src);
+        g_assert((size_t)igraph_vector_int_size(e) == ps->hops);
+        for (size_t k = 0; k < ps->hops; k++)
+            ps->links[i * ps->hops + k] = g_array_index(t->sw_edge_link, uint32_t, VECTOR(*e)[k]);
+    }
+    return ps;
+}
+
+static void cache_put(topo *t, uint32_t sw_a, uint32_t sw_b, topo__pathset *ps)
+{
+    gint64 *k = g_new(gint64, 1);
+    *k = ((gint64)sw_a << 32) | sw_b;
+    g_hash_table_replace(t->path_cache, k, ps);
+}
+
+/* Fill the cache for every pair (sw_a, first switch): one igraph search from
+ * sw_a enumerates the fewest-hop paths to all switches at once (igraph keeps
+ * them all internally whatever the target set, so one call per source
+ * instead of one per pair). */
+static bool fill_from(topo *t, uint32_t sw_a, GError **error)
+{
+    igraph_vector_int_list_t edges;
+    if (!topo__igraph_error(igraph_vector_int_list_init(&edges, 0), "vector list", error))
+        return false;
+    igraph_error_t rc = igraph_get_all_shortest_paths(
+        &t->sw_graph, NULL, &edges, NULL, t->node_to_sw[sw_a], igraph_vss_all(), IGRAPH_OUT);
+    if (!topo__igraph_error(rc, "all shortest paths", error)) {
+        igraph_vector_int_list_destroy(&edges);
+        return false;
+    }
+    /* bucket the paths by their last switch vertex */
+    size_t nsw = t->sw_to_node->len;
+    GArray **by_target = g_new0(GArray *, nsw);
+    igraph_integer_t npaths = igraph_vector_int_list_size(&edges);
+    for (igraph_integer_t i = 0; i < npaths; i++) {
+        const igraph_vector_int_t *e = igraph_vector_int_list_get_ptr(&edges, i);
+        igraph_integer_t len = igraph_vector_int_size(e);
+        if (len == 0)
+            continue; /* the empty path to sw_a itself */
+        igraph_integer_t target = IGRAPH_TO(&t->sw_graph, VECTOR(*e)[len - 1]);
+        uint32_t node = g_array_index(t->sw_to_node, uint32_t, target);
+        if (!t->first_switch[node])
+            continue;
+        if (!by_target[target])
+            by_target[target] = g_array_new(FALSE, FALSE, sizeof(igraph_integer_t));
+        g_array_append_val(by_target[target], i);
+    }
+    for (size_t v = 0; v < nsw; v++) {
+        if (!by_target[v])
+            continue;
+        cache_put(t, sw_a, g_array_index(t->sw_to_node, uint32_t, v),
+                  pathset_from(t, &edges, by_target[v]));
+        g_array_free(by_target[v], TRUE);
+    }
+    g_free(by_target);
+    igraph_vector_int_list_destroy(&edges);
+    /* the pair (sw_a, sw_a): NIC -> switch -> NIC */
+    topo__pathset *self = g_new0(topo__pathset, 1);
+    self->n = 1;
+    cache_put(t, sw_a, sw_a, self);
+    return true;
+}
+
 static const topo__pathset *pathset_get(topo *t, uint32_t sw_a, uint32_t sw_b, GError **error)
 {
     gint64 key = ((gint64)sw_a << 32) | sw_b;
     topo__pathset *ps = g_hash_table_lookup(t->path_cache, &key);
     if (ps)
         return ps;
-    ps = g_new0(topo__pathset, 1);
-    if (sw_a == sw_b) {
-        ps->n = 1;
-        ps->hops = 0;
-    } else {
-        igraph_integer_t va = t->node_to_sw[sw_a], vb = t->node_to_sw[sw_b];
-        igraph_vector_int_list_t edges;
-        if (!topo__igraph_error(igraph_vector_int_list_init(&edges, 0), "vector list", error)) {
-            g_free(ps);
-            return NULL;
-        }
-        igraph_error_t rc = igraph_get_all_shortest_paths(&t->sw_graph, NULL, &edges, NULL, va,
-                                                          igraph_vss_1(vb), IGRAPH_OUT);
-        if (!topo__igraph_error(rc, "all shortest paths", error)) {
-            igraph_vector_int_list_destroy(&edges);
-            g_free(ps);
-            return NULL;
-        }
-        size_t total = (size_t)igraph_vector_int_list_size(&edges);
-        ps->n = MIN(total, t->opts.max_paths);
-        ps->hops = total ? (size_t)igraph_vector_int_size(igraph_vector_int_list_get_ptr(&edges, 0)) : 0;
-        ps->links = g_new(uint32_t, ps->n * ps->hops + 1);
-        for (size_t i = 0; i < ps->n; i++) {
-            size_t src = i * total / ps->n;
-            const igraph_vector_int_t *e = igraph_vector_int_list_get_ptr(&edges, (igraph_integer_t)src);
-            g_assert((size_t)igraph_vector_int_size(e) == ps->hops);
-            for (size_t k = 0; k < ps->hops; k++)
-                ps->links[i * ps->hops + k] = g_array_index(t->sw_edge_link, uint32_t, VECTOR(*e)[k]);
-        }
-        igraph_vector_int_list_destroy(&edges);
-    }
-    gint64 *k = g_new(gint64, 1);
-    *k = key;
-    g_hash_table_insert(t->path_cache, k, ps);
+    if (!fill_from(t, sw_a, error))
+        return NULL;
+    ps = g_hash_table_lookup(t->path_cache, &key);
+    if (!ps) /* validation guarantees reachability between first switches */
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL, "no path from %s to %s",
+                    g_array_index(t->nodes, topo__node, sw_a).name,
+                    g_array_index(t->nodes, topo__node, sw_b).name);
     return ps;
 }
 

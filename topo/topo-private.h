@@ -62,6 +62,7 @@ struct topo {
     bool has_sw_graph;
     igraph_t sw_graph;        /* network switches, one edge per switch-switch link */
     uint32_t *node_to_sw;     /* [nodes] switch vertex or TOPO__NONE */
+    bool *first_switch;       /* [nodes] a NIC attaches to this switch */
     GArray *sw_to_node;       /* uint32_t: vertex -> node id */
     GArray *sw_edge_link;     /* uint32_t: igraph edge -> link id */
     GHashTable *path_cache;   /* (sw_a << 32 | sw_b) -> topo__pathset* */

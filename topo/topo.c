@@ -110,6 +110,7 @@ void topo_free(topo *t)
     g_array_free(t->sw_edge_link, TRUE);
     g_array_free(t->sw_to_node, TRUE);
     g_free(t->node_to_sw);
+    g_free(t->first_switch);
     if (t->has_sw_graph)
         igraph_destroy(&t->sw_graph);
     g_hash_table_destroy(t->nic_attach);
@@ -294,6 +295,7 @@ bool topo__host_add(topo *t, const char *name, const topo__server *server, size_
 
 static bool attach_nics(topo *t, GError **error)
 {
+    t->first_switch = g_new0(bool, t->nodes->len);
     for (uint32_t id = 0; id < t->links->len; id++) {
         const topo_link *l = &g_array_index(t->links, topo_link, id);
         topo__node *s = &g_array_index(t->nodes, topo__node, l->src);
@@ -316,6 +318,7 @@ static bool attach_nics(topo *t, GError **error)
             *a = (topo__nic_attach){.sw = sw, .up = TOPO__NONE, .down = TOPO__NONE};
             g_hash_table_insert(t->nic_attach, GUINT_TO_POINTER(nic), a);
         }
+        t->first_switch[sw] = true;
         uint32_t *slot = s_nic ? &a->up : &a->down;
         if (a->sw != sw || *slot != TOPO__NONE) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
