@@ -178,6 +178,16 @@ static void test_topo_server_model(void)
     TEST_ASSERT_CLOSE(topo_link_get(t, g_array_index(p, uint32_t, 0))->latency_s, 1e-6, 1e-12);
     CU_ASSERT_STRING_EQUAL(topo_node_name(t, topo_host_gpu_node(t, 1, 3)), "h1/gpu3");
     CU_ASSERT_EQUAL(topo_node_host(t, topo_host_gpu_node(t, 1, 3)), 1);
+    CU_ASSERT_EQUAL(topo_node_index(t, topo_host_gpu_node(t, 1, 3)), 3);
+    CU_ASSERT_EQUAL(topo_node_index(t, topo_host_nic_node(t, 1, 2)), 2);
+    CU_ASSERT_EQUAL(topo_node_index(t, topo_host_pcie_node(t, 0, 1)), 1);
+    /* one ToR: every NIC's first switch is it, a GPU has none */
+    uint32_t tor = topo_nic_first_switch(t, topo_host_nic_node(t, 0, 0));
+    CU_ASSERT_EQUAL(topo_node_get_kind(t, tor), TOPO_NODE_TOR);
+    CU_ASSERT_EQUAL(topo_node_host(t, tor), SIZE_MAX);
+    CU_ASSERT_EQUAL(topo_node_index(t, tor), SIZE_MAX);
+    CU_ASSERT_EQUAL(topo_nic_first_switch(t, topo_host_nic_node(t, 1, 3)), tor);
+    CU_ASSERT_EQUAL(topo_nic_first_switch(t, topo_host_gpu_node(t, 1, 3)), TOPO_NODE_NONE);
 }
 
 /* Other NIC counts.  nics=8 with 4 PCIe switches: switch p carries GPUs 2p,

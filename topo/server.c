@@ -103,16 +103,19 @@ static void add_nodes(topo *t, topo__host *h, uint32_t hi)
     for (size_t g = 0; g < G; g++) {
         g_autofree char *nm = g_strdup_printf("%s/gpu%zu", h->name, g);
         h->gpu_node[g] = topo__node_add(t, TOPO_NODE_GPU, nm, hi);
+        g_array_index(t->nodes, topo__node, h->gpu_node[g]).index = (uint32_t)g;
     }
     g_autofree char *nvs = g_strdup_printf("%s/nvswitch", h->name);
     h->nvswitch = topo__node_add(t, TOPO_NODE_NVSWITCH, nvs, hi);
     for (size_t p = 0; p < P; p++) {
         g_autofree char *nm = g_strdup_printf("%s/pcie%zu", h->name, p);
         h->pcie_node[p] = topo__node_add(t, TOPO_NODE_PCIE, nm, hi);
+        g_array_index(t->nodes, topo__node, h->pcie_node[p]).index = (uint32_t)p;
     }
     for (size_t i = 0; i < N; i++) {
         g_autofree char *nm = g_strdup_printf("%s/nic%zu", h->name, i);
         h->nic_node[i] = topo__node_add(t, TOPO_NODE_NIC, nm, hi);
+        g_array_index(t->nodes, topo__node, h->nic_node[i]).index = (uint32_t)i;
     }
 }
 

@@ -9,12 +9,13 @@
 #include "ccs.h"
 #include "topo.h"
 
-#define TOPO__NONE UINT32_MAX
+#define TOPO__NONE TOPO_NODE_NONE
 
 typedef struct topo__node {
     topo_node_kind kind;
     char *name;    /* owned */
     uint32_t host; /* host index, TOPO__NONE for network switches */
+    uint32_t index; /* GPU/NIC/PCIe index within the host (set by server.c) */
 } topo__node;
 
 /* The server model of one host (DESIGN.md §3 "Hosts"). */

@@ -141,7 +141,7 @@ bool topo__igraph_error(igraph_error_t rc, const char *what, GError **error)
 
 uint32_t topo__node_add(topo *t, topo_node_kind kind, const char *name, uint32_t host)
 {
-    topo__node n = {.kind = kind, .name = g_strdup(name), .host = host};
+    topo__node n = {.kind = kind, .name = g_strdup(name), .host = host, .index = 0};
     g_array_append_val(t->nodes, n);
     return t->nodes->len - 1;
 }
@@ -383,6 +383,20 @@ size_t topo_node_host(const topo *t, uint32_t node)
     g_return_val_if_fail(node < t->nodes->len, SIZE_MAX);
     uint32_t h = g_array_index(t->nodes, topo__node, node).host;
     return h == TOPO__NONE ? SIZE_MAX : h;
+}
+
+size_t topo_node_index(const topo *t, uint32_t node)
+{
+    g_return_val_if_fail(node < t->nodes->len, SIZE_MAX);
+    const topo__node *n = &g_array_index(t->nodes, topo__node, node);
+    return n->host == TOPO__NONE ? SIZE_MAX : n->index;
+}
+
+uint32_t topo_nic_first_switch(const topo *t, uint32_t nic)
+{
+    g_return_val_if_fail(nic < t->nodes->len, TOPO_NODE_NONE);
+    const topo__nic_attach *a = g_hash_table_lookup(t->nic_attach, GUINT_TO_POINTER(nic));
+    return a ? a->sw : TOPO_NODE_NONE;
 }
 
 size_t topo_link_count(const topo *t) { return t->links->len; }

@@ -100,6 +100,16 @@ topo_node_kind topo_node_get_kind(const topo *t, uint32_t node);
 const char *topo_node_name(const topo *t, uint32_t node);
 /* Host index of a node inside a host, or SIZE_MAX for a network switch. */
 size_t topo_node_host(const topo *t, uint32_t node);
+/* Index of a node among its host's nodes of its kind (GPU g, NIC i, PCIe
+ * switch p; 0 for the NVSwitch), or SIZE_MAX for a network switch. */
+size_t topo_node_index(const topo *t, uint32_t node);
+
+/* "No node": returned by lookups that find nothing. */
+#define TOPO_NODE_NONE UINT32_MAX
+
+/* The network switch NIC node nic is cabled to, or TOPO_NODE_NONE (not a
+ * NIC, or a NIC of a lone host without network).  O(1). */
+uint32_t topo_nic_first_switch(const topo *t, uint32_t nic);
 
 /* ---- links ---------------------------------------------------------------- */
 
