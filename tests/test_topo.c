@@ -556,6 +556,8 @@ static void test_topo_bad_specs(void)
         {"fat-tree:nic_gbps=0", CCS_ERROR_INVALID, "topology 'fat-tree:nic_gbps=0': nic_gbps, nvlink_gbps and pcie_gbps must be positive"},
         {"clos2:attach=dual,nics=1", CCS_ERROR_INVALID, "topology 'clos2:attach=dual,nics=1': attach=dual needs at least 2 NICs"},
         {"clos2:tors=0", CCS_ERROR_INVALID, "topology 'clos2:tors=0': tors (0) must be a positive multiple"},
+        {"clos2:tors=10000000000000", CCS_ERROR_INVALID, "topology 'clos2:tors=10000000000000': tors must be at most 1000000"},
+        {"clos2:hosts_per_tor=200000", CCS_ERROR_INVALID, "topology 'clos2:hosts_per_tor=200000': more than 1048576 hosts"},
         {"clos3:cores=6", CCS_ERROR_INVALID, "topology 'clos3:cores=6': cores (6) must be a multiple"},
         {"torus:x=0", CCS_ERROR_INVALID, "topology 'torus:x=0': x, y, z"},
         {"dragonfly:groups=9", CCS_ERROR_INVALID, "topology 'dragonfly:groups=9': groups must be 2..routers*global_links+1 = 5"},

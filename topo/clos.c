@@ -140,8 +140,19 @@ static bool check_plan(const topo__clos *c, GError **error)
         return false;
     }
     size_t total = 0;
-    for (size_t r = 0; r < c->racks; r++)
-        total += c->rack_hosts[r];
+    for (size_t r = 0; r < c->racks && total <= TOPO__MAX_HOSTS; r++)
+        total += MIN(c->rack_hosts[r], TOPO__MAX_HOSTS + 1);
+    if (total > TOPO__MAX_HOSTS) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "more than %zu hosts", TOPO__MAX_HOSTS);
+        return false;
+    }
+    /* switch-switch cables: first switches x aggs per pod, aggs x core links */
+    double cables = (double)c->racks * (double)rack_switches(c) * (double)c->aggs_per_pod +
+                    (double)c->pods * (double)c->aggs_per_pod * (double)MAX(c->cores, 1);
+    if (cables > 1e7) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "more than 10^7 switch links");
+        return false;
+    }
     if (total == 0) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "no hosts");
         return false;

@@ -94,6 +94,11 @@ bool topo__params_size(topo__params *p, const char *key, size_t def, size_t *out
                     "%s must be a non-negative integer, got '%s'", key, v);
         return false;
     }
+    if (x > 1000000) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s must be at most 1000000, got '%s'",
+                    key, v);
+        return false;
+    }
     *out = (size_t)x;
     return true;
 }

@@ -10,6 +10,9 @@
 #include "topo.h"
 
 #define TOPO__NONE TOPO_NODE_NONE
+/* Largest host count a builder accepts (a guard against typos like
+ * hosts_per_tor=1000000 that would exhaust memory). */
+#define TOPO__MAX_HOSTS ((size_t)1 << 20)
 
 typedef struct topo__node {
     topo_node_kind kind;
