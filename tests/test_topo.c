@@ -274,6 +274,74 @@ static void test_topo_clos3(void)
     CU_ASSERT_EQUAL(paths_between_hosts(f64, 0, 16), 128);
 }
 
+/* Use count of every link over all candidate paths from host a to host b. */
+static GHashTable *link_use(topo *t, size_t a, size_t b, size_t *n_out)
+{
+    GHashTable *use = g_hash_table_new(g_direct_hash, g_direct_equal);
+    uint32_t na = topo_host_nic_node(t, a, 0), nb = topo_host_nic_node(t, b, 0);
+    GError *err = NULL;
+    size_t n = topo_path_count(t, na, nb, &err);
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_TRUE(topo_path_links(t, na, nb, i, p, &err));
+        for (guint k = 0; k < p->len; k++) {
+            gpointer key = GUINT_TO_POINTER(g_array_index(p, uint32_t, k) + 1);
+            g_hash_table_insert(use, key,
+                                GSIZE_TO_POINTER(GPOINTER_TO_SIZE(g_hash_table_lookup(use, key)) + 1));
+        }
+    }
+    TEST_ASSERT_NO_ERROR(err);
+    *n_out = n;
+    return use;
+}
+
+/* When there are more equal-cost paths than max_paths the kept ones spread
+ * over the links.  crux-double-sided, host 0 (pod 0) to host 846 (pod 2):
+ * ToR a -> 4 aggs -> 8 cores of the agg's plane -> the far agg -> ToR: 32
+ * paths, 16 kept; 16 paths over 4 uplinks is 4 each, and the 32 agg->core
+ * links are enough for no core link to be used twice, so 16 distinct cores.
+ * clos3 with core_mesh=full, host 0 to host 16: 4 x 8 x 4 = 128 paths, 16
+ * kept: 4 per ToR uplink, 4 per far downlink, each agg-core link at most
+ * once (there are 32 up and 32 down). */
+static void test_topo_path_spread(void)
+{
+    g_autoptr(topo) t = build_ok("crux-double-sided");
+    size_t n = 0;
+    g_autoptr(GHashTable) use = link_use(t, 0, 846, &n);
+    CU_ASSERT_EQUAL(n, 16);
+    size_t cores = 0;
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, use);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        const topo_link *l = topo_link_get(t, GPOINTER_TO_UINT(k) - 1);
+        if (l->tier == TOPO_TIER_TOR_AGG)
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 4);
+        if (l->tier == TOPO_TIER_AGG_CORE) {
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 1);
+            cores += topo_node_get_kind(t, l->dst) == TOPO_NODE_CORE;
+        }
+    }
+    CU_ASSERT_EQUAL(cores, 16);
+    g_autoptr(topo) f = build_ok("clos3:core_mesh=full");
+    g_autoptr(GHashTable) fu = link_use(f, 0, 16, &n);
+    CU_ASSERT_EQUAL(n, 16);
+    size_t up = 0, down = 0;
+    g_hash_table_iter_init(&it, fu);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        const topo_link *l = topo_link_get(f, GPOINTER_TO_UINT(k) - 1);
+        if (l->tier == TOPO_TIER_TOR_AGG) {
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 4);
+            up += topo_node_get_kind(f, l->src) == TOPO_NODE_TOR;
+            down += topo_node_get_kind(f, l->dst) == TOPO_NODE_TOR;
+        }
+        if (l->tier == TOPO_TIER_AGG_CORE)
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 1);
+    }
+    CU_ASSERT_EQUAL(up, 4);
+    CU_ASSERT_EQUAL(down, 4);
+}
+
 /* Rail attachment, fat-tree k=4: a pod's k/2 = 2 ToRs become rail switches
  * and its 4 hosts share them; NIC i goes to rail i mod 2.  NIC 0 of h0 to
  * NIC 0 of h3 (same rail): 1 path NIC -> rail -> NIC, only host_tor links,
@@ -816,6 +884,7 @@ int main(void)
         {"server_variants", test_topo_server_variants},
         {"clos2", test_topo_clos2},
         {"clos3", test_topo_clos3},
+        {"path_spread", test_topo_path_spread},
         {"rail", test_topo_rail},
         {"dual", test_topo_dual},
         {"crux_clos2", test_topo_crux_clos2},

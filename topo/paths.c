@@ -6,10 +6,9 @@
  * so they depend on (A, B) only and are cached per switch pair: the first
  * query with source A runs igraph_get_all_shortest_paths from A once and
  * caches the candidates from A to every first switch (cost: O(V + E) plus
- * the size of all fewest-hop paths from A); later queries are O(1).  When there are more
- * than max_paths, the kept ones are evenly spaced in igraph's enumeration
- * order (index floor(i * total / max_paths)), which spreads them over the
- * first hops instead of keeping only the paths through the first uplink.
+ * the size of all fewest-hop paths from A); later queries are O(1).  When
+ * there are more than max_paths, spread_pick() keeps a subset that spreads
+ * over the links.
  */
 #include "topo-private.h"
 
@@ -32,10 +31,58 @@ static const topo__nic_attach *nic_get(const topo *t, uint32_t nic, GError **err
     return a;
 }
 
-/* Keep at most max paths of the `total` in list (all ending at one target),
- * evenly spaced: path floor(i * total / n) for i < n. */
+/* Choose which n of the `total` candidate paths to keep (total > n): a
+ * greedy spread.  Each step keeps the path whose links are least used by the
+ * paths kept so far: smallest (highest use of any of its links, total use),
+ * ties to igraph's order.  In a symmetric Clos this keeps every uplink and
+ * downlink equally often and no core link twice while it can, which an
+ * index-based pick does not (igraph's order groups paths by later hops).
+ * Cost O(n * total * hops) per switch pair.  use[] is a zeroed counter per
+ * switch-graph edge, left zeroed on return. */
+static void spread_pick(const igraph_vector_int_list_t *list, const GArray *idx, size_t n,
+                        size_t *chosen, uint32_t *use)
+{
+    size_t total = idx->len;
+    g_autofree bool *taken = g_new0(bool, total);
+    for (size_t step = 0; step < n; step++) {
+        size_t best = SIZE_MAX, best_max = SIZE_MAX, best_sum = SIZE_MAX;
+        for (size_t c = 0; c < total; c++) {
+            if (taken[c])
+                continue;
+            const igraph_vector_int_t *e =
+                igraph_vector_int_list_get_ptr(list, g_array_index(idx, igraph_integer_t, c));
+            size_t mx = 0, sum = 0;
+            for (igraph_integer_t k = 0; k < igraph_vector_int_size(e); k++) {
+                size_t u = use[VECTOR(*e)[k]];
+                mx = MAX(mx, u);
+                sum += u;
+            }
+            if (mx < best_max || (mx == best_max && sum < best_sum)) {
+                best = c;
+                best_max = mx;
+                best_sum = sum;
+            }
+        }
+        g_assert(best != SIZE_MAX);
+        taken[best] = true;
+        chosen[step] = best;
+        const igraph_vector_int_t *e =
+            igraph_vector_int_list_get_ptr(list, g_array_index(idx, igraph_integer_t, best));
+        for (igraph_integer_t k = 0; k < igraph_vector_int_size(e); k++)
+            use[VECTOR(*e)[k]]++;
+    }
+    for (size_t step = 0; step < n; step++) {
+        const igraph_vector_int_t *e =
+            igraph_vector_int_list_get_ptr(list, g_array_index(idx, igraph_integer_t, chosen[step]));
+        for (igraph_integer_t k = 0; k < igraph_vector_int_size(e); k++)
+            use[VECTOR(*e)[k]] = 0;
+    }
+}
+
+/* The pathset of one target from the paths idx (indexes into list), kept
+ * to at most max_paths by spread_pick. */
 static topo__pathset *pathset_from(const topo *t, const igraph_vector_int_list_t *list,
-                                   const GArray *idx)
+                                   const GArray *idx, uint32_t *use)
 {
     topo__pathset *ps = g_new0(topo__pathset, 1);
     size_t total = idx->len;
@@ -43,8 +90,14 @@ static topo__pathset *pathset_from(const topo *t, const igraph_vector_int_list_t
     ps->hops = (size_t)igraph_vector_int_size(
         igraph_vector_int_list_get_ptr(list, g_array_index(idx, igraph_integer_t, 0)));
     ps->links = g_new(uint32_t, ps->n * ps->hops + 1);
+    g_autofree size_t *chosen = g_new(size_t, ps->n);
+    if (total > ps->n)
+        spread_pick(list, idx, ps->n, chosen, use);
+    else
+        for (size_t i = 0; i < ps->n; i++)
+            chosen[i] = i;
     for (size_t i = 0; i < ps->n; i++) {
-        igraph_integer_t src = g_array_index(idx, igraph_integer_t, i * total / ps->n);
+        igraph_integer_t src = g_array_index(idx, igraph_integer_t, chosen[i]);
         const igraph_vector_int_t *e = igraph_vector_int_list_get_ptr(list, src);
         g_assert((size_t)igraph_vector_int_size(e) == ps->hops);
         for (size_t k = 0; k < ps->hops; k++)
@@ -92,11 +145,12 @@ static bool fill_from(topo *t, uint32_t sw_a, GError **error)
             by_target[target] = g_array_new(FALSE, FALSE, sizeof(igraph_integer_t));
         g_array_append_val(by_target[target], i);
     }
+    g_autofree uint32_t *use = g_new0(uint32_t, (gsize)igraph_ecount(&t->sw_graph) + 1);
     for (size_t v = 0; v < nsw; v++) {
         if (!by_target[v])
             continue;
         cache_put(t, sw_a, g_array_index(t->sw_to_node, uint32_t, v),
-                  pathset_from(t, &edges, by_target[v]));
+                  pathset_from(t, &edges, by_target[v], use));
         g_array_free(by_target[v], TRUE);
     }
     g_free(by_target);
