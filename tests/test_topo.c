@@ -342,6 +342,98 @@ static void test_topo_path_spread(void)
     CU_ASSERT_EQUAL(down, 4);
 }
 
+static gint strcmp_ptr(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The candidate paths from host a to host b as a sorted list of strings
+ * "l1,l2,...", each checked to be contiguous from NIC to NIC. */
+static GPtrArray *path_strings(topo *t, size_t a, size_t b)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    uint32_t na = topo_host_nic_node(t, a, 0), nb = topo_host_nic_node(t, b, 0);
+    GError *err = NULL;
+    size_t n = topo_path_count(t, na, nb, &err);
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_TRUE(topo_path_links(t, na, nb, i, p, &err));
+        GString *s = g_string_new(NULL);
+        uint32_t at = na;
+        for (guint k = 0; k < p->len; k++) {
+            const topo_link *l = topo_link_get(t, g_array_index(p, uint32_t, k));
+            CU_ASSERT_EQUAL(l->src, at);
+            at = l->dst;
+            g_string_append_printf(s, "%u,", g_array_index(p, uint32_t, k));
+        }
+        CU_ASSERT_EQUAL(at, nb);
+        g_ptr_array_add(out, g_string_free(s, FALSE));
+    }
+    TEST_ASSERT_NO_ERROR(err);
+    g_ptr_array_sort(out, strcmp_ptr);
+    return out;
+}
+
+/* Path-rich graphs are sampled instead of enumerated (enum_limit = 0 forces
+ * it).  fat-tree k=8: between pods (k/2)^2 = 16 paths, within a pod across
+ * ToRs k/2 = 4: at most max_paths, so both ways must keep the very same
+ * sets.  4x4 torus (0,0) -> (2,2): 2 directions in x, 2 in y, C(4,2) = 6
+ * orders = 24 paths of 4 switch hops; 16 kept either way, each contiguous
+ * with 4 + 2 links.  crux-double-sided sampled keeps the spread of the
+ * enumerated case: 4 per uplink. */
+static void test_topo_path_sampling(void)
+{
+    topo_options o = topo_options_default();
+    CU_ASSERT_EQUAL(o.enum_limit, 100000);
+    o.enum_limit = 0;
+    GError *err = NULL;
+    g_autoptr(topo) e = build_ok("fat-tree:k=8");
+    g_autoptr(topo) s = topo_build("fat-tree:k=8", &o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    size_t pairs[][2] = {{0, 127}, {0, 8}, {0, 1}, {5, 70}};
+    for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
+        g_autoptr(GPtrArray) pe = path_strings(e, pairs[i][0], pairs[i][1]);
+        g_autoptr(GPtrArray) ps = path_strings(s, pairs[i][0], pairs[i][1]);
+        CU_ASSERT_EQUAL_FATAL(pe->len, ps->len);
+        for (guint k = 0; k < pe->len; k++)
+            CU_ASSERT_STRING_EQUAL(g_ptr_array_index(pe, k), g_ptr_array_index(ps, k));
+    }
+    g_autoptr(topo) te = build_ok("torus");
+    g_autoptr(topo) ts = topo_build("torus", &o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ts);
+    o.max_paths = 64;
+    g_autoptr(topo) tall = topo_build("torus", &o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_EQUAL(paths_between_hosts(tall, 0, 10), 24);
+    g_autoptr(GPtrArray) a = path_strings(te, 0, 10);
+    g_autoptr(GPtrArray) b = path_strings(ts, 0, 10);
+    CU_ASSERT_EQUAL(a->len, 16);
+    CU_ASSERT_EQUAL(b->len, 16);
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    CU_ASSERT_TRUE(topo_path_links(ts, topo_host_nic_node(ts, 0, 0), topo_host_nic_node(ts, 10, 0),
+                                   15, p, &err));
+    CU_ASSERT_EQUAL(p->len, 6);
+    o.max_paths = 16;
+    g_autoptr(topo) c = topo_build("crux-double-sided", &o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    size_t n = 0;
+    g_autoptr(GHashTable) use = link_use(c, 0, 846, &n);
+    CU_ASSERT_EQUAL(n, 16);
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, use);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        const topo_link *l = topo_link_get(c, GPOINTER_TO_UINT(k) - 1);
+        if (l->tier == TOPO_TIER_TOR_AGG)
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 4);
+        if (l->tier == TOPO_TIER_AGG_CORE)
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 1);
+    }
+}
+
 /* Rail attachment, fat-tree k=4: a pod's k/2 = 2 ToRs become rail switches
  * and its 4 hosts share them; NIC i goes to rail i mod 2.  NIC 0 of h0 to
  * NIC 0 of h3 (same rail): 1 path NIC -> rail -> NIC, only host_tor links,
@@ -885,6 +977,7 @@ int main(void)
         {"clos2", test_topo_clos2},
         {"clos3", test_topo_clos3},
         {"path_spread", test_topo_path_spread},
+        {"path_sampling", test_topo_path_sampling},
         {"rail", test_topo_rail},
         {"dual", test_topo_dual},
         {"crux_clos2", test_topo_crux_clos2},

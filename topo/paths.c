@@ -8,7 +8,10 @@
  * caches the candidates from A to every first switch (cost: O(V + E) plus
  * the size of all fewest-hop paths from A); later queries are O(1).  When
  * there are more than max_paths, spread_pick() keeps a subset that spreads
- * over the links.
+ * over the links.  In path-rich graphs (more than opts.enum_limit fewest-hop
+ * paths from A, counted by one BFS first) full enumeration would take
+ * seconds and gigabytes, so a pool of paths at evenly spaced ranks is drawn
+ * by unranking the BFS path counts instead (fill_sample).
  */
 #include "topo-private.h"
 
@@ -61,6 +64,8 @@ static void spread_pick(const igraph_vector_int_list_t *list, const GArray *idx,
                 best = c;
                 best_max = mx;
                 best_sum = sum;
+                if (mx == 0)
+                    break; /* all its links unused: nothing can beat it */
             }
         }
         g_assert(best != SIZE_MAX);
@@ -106,6 +111,13 @@ static topo__pathset *pathset_from(const topo *t, const igraph_vector_int_list_t
     return ps;
 }
 
+/* Hash of a cache key (sw_a << 32 | sw_b); g_int64_hash folds the halves
+ * with XOR, so pairs (a, b) and (b, a) and many more would collide. */
+guint topo__pair_hash(gconstpointer key)
+{
+    return (guint)topo_hash64((uint64_t) * (const gint64 *)key);
+}
+
 static void cache_put(topo *t, uint32_t sw_a, uint32_t sw_b, topo__pathset *ps)
 {
     gint64 *k = g_new(gint64, 1);
@@ -113,11 +125,11 @@ static void cache_put(topo *t, uint32_t sw_a, uint32_t sw_b, topo__pathset *ps)
     g_hash_table_replace(t->path_cache, k, ps);
 }
 
-/* Fill the cache for every pair (sw_a, first switch): one igraph search from
- * sw_a enumerates the fewest-hop paths to all switches at once (igraph keeps
- * them all internally whatever the target set, so one call per source
- * instead of one per pair). */
-static bool fill_from(topo *t, uint32_t sw_a, GError **error)
+/* Enumerate with igraph: one igraph_get_all_shortest_paths search from sw_a
+ * lists the fewest-hop paths to all switches at once (igraph keeps them all
+ * internally whatever the target set, so one call per source instead of one
+ * per pair); bucket them by target and keep a spread subset per target. */
+static bool fill_enumerate(topo *t, uint32_t sw_a, GError **error)
 {
     igraph_vector_int_list_t edges;
     if (!topo__igraph_error(igraph_vector_int_list_init(&edges, 0), "vector list", error))
@@ -128,7 +140,6 @@ static bool fill_from(topo *t, uint32_t sw_a, GError **error)
         igraph_vector_int_list_destroy(&edges);
         return false;
     }
-    /* bucket the paths by their last switch vertex */
     size_t nsw = t->sw_to_node->len;
     GArray **by_target = g_new0(GArray *, nsw);
     igraph_integer_t npaths = igraph_vector_int_list_size(&edges);
@@ -155,6 +166,160 @@ static bool fill_from(topo *t, uint32_t sw_a, GError **error)
     }
     g_free(by_target);
     igraph_vector_int_list_destroy(&edges);
+    return true;
+}
+
+/* Fewest-hop structure from one source: BFS order and layers (igraph), the
+ * hop distance of every vertex and its number of fewest-hop paths from the
+ * source (saturating at TOPO__COUNT_MAX). */
+#define TOPO__COUNT_MAX ((uint64_t)1 << 62)
+typedef struct geodesics {
+    igraph_vector_int_t order, layers;
+    igraph_integer_t *dist; /* [vertices], -1 unreachable */
+    uint64_t *count;        /* [vertices] */
+    uint64_t total;         /* sum of count over reached vertices (saturating) */
+} geodesics;
+
+static void geodesics_clear(geodesics *g)
+{
+    igraph_vector_int_destroy(&g->order);
+    igraph_vector_int_destroy(&g->layers);
+    g_free(g->dist);
+    g_free(g->count);
+}
+
+static bool in_edges(topo *t, GError **error)
+{
+    if (t->has_in_edges)
+        return true;
+    t->has_in_edges = topo__igraph_error(
+        igraph_inclist_init(&t->sw_graph, &t->in_edges, IGRAPH_IN, IGRAPH_LOOPS_ONCE),
+        "incidence list", error);
+    return t->has_in_edges;
+}
+
+static bool geodesics_init(topo *t, igraph_integer_t src, geodesics *g, GError **error)
+{
+    igraph_integer_t nv = igraph_vcount(&t->sw_graph);
+    if (!in_edges(t, error) ||
+        !topo__igraph_error(igraph_vector_int_init(&g->order, 0), "vector", error))
+        return false;
+    if (!topo__igraph_error(igraph_vector_int_init(&g->layers, 0), "vector", error)) {
+        igraph_vector_int_destroy(&g->order);
+        return false;
+    }
+    g->dist = g_new(igraph_integer_t, (gsize)nv);
+    g->count = g_new0(uint64_t, (gsize)nv);
+    g->total = 0;
+    if (!topo__igraph_error(igraph_bfs_simple(&t->sw_graph, src, IGRAPH_OUT, &g->order,
+                                              &g->layers, NULL),
+                            "BFS", error)) {
+        geodesics_clear(g);
+        return false;
+    }
+    for (igraph_integer_t v = 0; v < nv; v++)
+        g->dist[v] = -1;
+    igraph_integer_t nl = igraph_vector_int_size(&g->layers) - 1;
+    for (igraph_integer_t l = 0; l < nl; l++)
+        for (igraph_integer_t i = VECTOR(g->layers)[l]; i < VECTOR(g->layers)[l + 1]; i++)
+            g->dist[VECTOR(g->order)[i]] = l;
+    g->count[src] = 1;
+    for (igraph_integer_t i = 1; i < igraph_vector_int_size(&g->order); i++) {
+        igraph_integer_t v = VECTOR(g->order)[i];
+        const igraph_vector_int_t *in = igraph_inclist_get(&t->in_edges, v);
+        uint64_t c = 0;
+        for (igraph_integer_t k = 0; k < igraph_vector_int_size(in); k++) {
+            igraph_integer_t u = IGRAPH_FROM(&t->sw_graph, VECTOR(*in)[k]);
+            if (g->dist[u] == g->dist[v] - 1)
+                c = MIN(TOPO__COUNT_MAX, c + g->count[u]);
+        }
+        g->count[v] = c;
+        g->total = MIN(TOPO__COUNT_MAX, g->total + c);
+    }
+    return true;
+}
+
+/* Fewest-hop path number r (0 <= r < count[target]) from the source to
+ * target, as igraph edge ids in *path (cleared first): walk back from the
+ * target, taking at each vertex the predecessor whose count range holds r
+ * (predecessors in incidence-list order). */
+static void geodesic_unrank(topo *t, const geodesics *g, igraph_integer_t target, uint64_t r,
+                            igraph_vector_int_t *path)
+{
+    igraph_integer_t hops = g->dist[target];
+    igraph_vector_int_resize(path, hops); /* cannot fail: capacity reserved */
+    igraph_integer_t v = target;
+    for (igraph_integer_t h = hops - 1; h >= 0; h--) {
+        const igraph_vector_int_t *in = igraph_inclist_get(&t->in_edges, v);
+        igraph_integer_t pick = -1;
+        for (igraph_integer_t k = 0; k < igraph_vector_int_size(in); k++) {
+            igraph_integer_t e = VECTOR(*in)[k], u = IGRAPH_FROM(&t->sw_graph, e);
+            if (g->dist[u] != g->dist[v] - 1)
+                continue;
+            pick = e; /* the last one absorbs saturated counts */
+            if (r < g->count[u])
+                break;
+            r -= g->count[u];
+        }
+        g_assert(pick >= 0);
+        VECTOR(*path)[h] = pick;
+        v = IGRAPH_FROM(&t->sw_graph, pick);
+    }
+}
+
+/* Sample instead of enumerating (path-rich graphs: big tori, big
+ * fat-trees): per target, a pool of at most TOPO__POOL fewest-hop paths at
+ * evenly spaced ranks (all of them when there are fewer), then the same
+ * spread pick.  Cost per source: one BFS plus O(targets * pool * hops). */
+#define TOPO__POOL 256
+static bool fill_sample(topo *t, uint32_t sw_a, const geodesics *g, GError **error)
+{
+    g_autofree uint32_t *use = g_new0(uint32_t, (gsize)igraph_ecount(&t->sw_graph) + 1);
+    igraph_vector_int_t path;
+    if (!topo__igraph_error(igraph_vector_int_init(&path, 0), "vector", error))
+        return false;
+    bool ok = topo__igraph_error(igraph_vector_int_reserve(&path, igraph_vector_int_size(&g->layers)),
+                                 "vector", error);
+    for (igraph_integer_t i = 1; ok && i < igraph_vector_int_size(&g->order); i++) {
+        igraph_integer_t v = VECTOR(g->order)[i];
+        uint32_t node = g_array_index(t->sw_to_node, uint32_t, v);
+        if (!t->first_switch[node])
+            continue;
+        uint64_t total = g->count[v], pool = MIN(total, (uint64_t)TOPO__POOL);
+        igraph_vector_int_list_t list;
+        ok = topo__igraph_error(igraph_vector_int_list_init(&list, 0), "vector list", error);
+        if (!ok)
+            break;
+        g_autoptr(GArray) idx = g_array_new(FALSE, FALSE, sizeof(igraph_integer_t));
+        for (uint64_t j = 0; ok && j < pool; j++) {
+            uint64_t r = pool == total ? j : (uint64_t)((double)j * (double)total / (double)pool);
+            geodesic_unrank(t, g, v, MIN(r, total - 1), &path);
+            igraph_integer_t at = igraph_vector_int_list_size(&list);
+            ok = topo__igraph_error(igraph_vector_int_list_push_back_copy(&list, &path),
+                                    "vector list", error);
+            g_array_append_val(idx, at);
+        }
+        if (ok)
+            cache_put(t, sw_a, node, pathset_from(t, &list, idx, use));
+        igraph_vector_int_list_destroy(&list);
+    }
+    igraph_vector_int_destroy(&path);
+    return ok;
+}
+
+/* Fill the cache for every pair (sw_a, first switch).  Count the fewest-hop
+ * paths first (one BFS); igraph enumerates them when there are at most
+ * opts.enum_limit from sw_a (to all switches), else they are sampled. */
+static bool fill_from(topo *t, uint32_t sw_a, GError **error)
+{
+    geodesics g;
+    if (!geodesics_init(t, t->node_to_sw[sw_a], &g, error))
+        return false;
+    bool ok = g.total <= t->opts.enum_limit ? fill_enumerate(t, sw_a, error)
+                                            : fill_sample(t, sw_a, &g, error);
+    geodesics_clear(&g);
+    if (!ok)
+        return false;
     /* the pair (sw_a, sw_a): NIC -> switch -> NIC */
     topo__pathset *self = g_new0(topo__pathset, 1);
     self->n = 1;

@@ -70,6 +70,8 @@ struct topo {
     GArray *sw_to_node;       /* uint32_t: vertex -> node id */
     GArray *sw_edge_link;     /* uint32_t: igraph edge -> link id */
     GHashTable *path_cache;   /* (sw_a << 32 | sw_b) -> topo__pathset* */
+    bool has_in_edges;
+    igraph_inclist_t in_edges; /* switch graph in-edges, built on first sampling */
 };
 
 /* Candidate switch-level paths between two switches (the cache entry). */
@@ -78,6 +80,9 @@ typedef struct topo__pathset {
     size_t hops;     /* links per path (equal-cost) */
     uint32_t *links; /* [n][hops] link ids, switch a -> switch b */
 } topo__pathset;
+
+/* Hash of a path-cache key (paths.c). */
+guint topo__pair_hash(gconstpointer key);
 
 /* ---- construction (topo.c) ---- */
 topo *topo__new(const char *name, const topo_options *opts);

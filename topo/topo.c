@@ -48,7 +48,7 @@ bool topo_tier_parse(const char *name, topo_tier *out)
 
 topo_options topo_options_default(void)
 {
-    return (topo_options){.max_paths = 16};
+    return (topo_options){.max_paths = 16, .enum_limit = 100000};
 }
 
 static void host_free(gpointer p)
@@ -98,7 +98,7 @@ topo *topo__new(const char *name, const topo_options *opts)
     t->nic_attach = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     t->sw_to_node = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     t->sw_edge_link = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    t->path_cache = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, pathset_free);
+    t->path_cache = g_hash_table_new_full(topo__pair_hash, g_int64_equal, g_free, pathset_free);
     return t;
 }
 
@@ -111,6 +111,8 @@ void topo_free(topo *t)
     g_array_free(t->sw_to_node, TRUE);
     g_free(t->node_to_sw);
     g_free(t->first_switch);
+    if (t->has_in_edges)
+        igraph_inclist_destroy(&t->in_edges);
     if (t->has_sw_graph)
         igraph_destroy(&t->sw_graph);
     g_hash_table_destroy(t->nic_attach);

@@ -32,10 +32,12 @@ typedef struct topo topo;
 /* ---- options ------------------------------------------------------------ */
 
 typedef struct topo_options {
-    size_t max_paths; /* cap on equal-cost candidate paths per switch pair (16) */
+    size_t max_paths;  /* cap on equal-cost candidate paths per switch pair (16) */
+    size_t enum_limit; /* fewest-hop paths from one switch up to which igraph
+                          enumerates them all; above, they are sampled (100000) */
 } topo_options;
 
-/* Defaults: max_paths = 16. */
+/* Defaults: max_paths = 16, enum_limit = 100000. */
 topo_options topo_options_default(void);
 
 /* ---- building ------------------------------------------------------------ */
