@@ -185,9 +185,10 @@ size_t topo_path_nvlink(const topo *t, size_t h, size_t g1, size_t g2, const uin
  * equal-cost (fewest-hop) paths between their first switches, at most
  * max_paths (when there are more, a greedy pick keeps the paths that share
  * the fewest links, see docs/topologies.md).  Cached per (first switch, last
- * switch) pair: the first call from a switch costs one igraph
- * all-shortest-paths search that fills the cache for all its pairs, later
- * calls O(1).  Two NICs under one switch: 1 path (NIC -> switch -> NIC).
+ * switch) pair: the first call from a switch costs one BFS and one igraph
+ * all-shortest-paths search (or, above opts.enum_limit paths, a sample drawn
+ * from the BFS counts) that fills the cache for all its pairs; later calls
+ * are O(1).  Two NICs under one switch: 1 path (NIC -> switch -> NIC).
  * Returns 0 and sets error when a node is not a NIC or igraph fails. */
 size_t topo_path_count(topo *t, uint32_t nic_a, uint32_t nic_b, GError **error);
 
