@@ -24,5 +24,6 @@ void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 int cli_version_main(int argc, char **argv);
 int cli_gen_trace_main(int argc, char **argv);
 int cli_trace_main(int argc, char **argv);
+int cli_topo_main(int argc, char **argv);
 
 #endif /* CCSIM_SIM_CLI_H */

@@ -1,0 +1,121 @@
+/* sched.h - the scheduler interface (DESIGN.md §4).
+ *
+ * A scheduler is a table of functions plus private state.  The engine calls
+ * it on every job start and end (reschedule) and, optionally, at the start
+ * and end of each communication phase (on_comm).  Through sched_ctx it reads
+ * the running jobs, their flows, candidate paths and link capacities, and it
+ * decides paths, priority levels and time shifts.  What it leaves undecided
+ * keeps its default: the ECMP path, level 0 for every job, no shift.
+ *
+ * A scheduler never touches the engine's internals; sched_ctx is valid only
+ * during the call that received it.  All randomness comes from sched_rng().
+ *
+ * Vocabulary.  Job j (0..sched_job_count-1, the running jobs at this call,
+ * in arrival order).  A job's network traffic per iteration is a list of
+ * flows: each flow is NIC-to-NIC traffic between two hosts (a ring hop, an
+ * all-to-all pair, a pipeline boundary) with a number of bytes per
+ * iteration and a set of candidate paths (equal-cost shortest paths of the
+ * topology).  Each job also has fixed links (inside hosts: NVLink, PCIe)
+ * with bytes per iteration.  M_{j,e}, the bytes job j puts on link e per
+ * iteration, is the sum over its flows of bytes x multiplicity on the
+ * links of the chosen path, plus its fixed links.
+ */
+#ifndef CCSIM_SCHEDULERS_SCHED_H
+#define CCSIM_SCHEDULERS_SCHED_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sched_ctx sched_ctx;
+
+/* Options the engine passes to create(). */
+typedef struct sched_options {
+    int priority_levels;   /* K, number of usable levels (level 0 highest) */
+    uint64_t seed;         /* the run's seed */
+    const void *config;    /* (transfer none) (nullable) the scheduler's cJSON object
+                              from the scenario (`"scheduler": {...}`) */
+} sched_options;
+
+typedef struct sched_ops {
+    const char *name;      /* as typed on the command line: "crux" */
+    const char *summary;   /* one line for `ccsim list` */
+    bool unlimited_levels; /* wants as many levels as running jobs (crux-pa, crux-ps-pa) */
+    void *(*create)(const sched_options *opts, GError **error);
+    void (*destroy)(void *self);
+    /* Every job start and end: decide for all running jobs. */
+    void (*reschedule)(void *self, sched_ctx *ctx);
+    /* Optional (NULL): job j starts (starting = true) or finishes its
+     * communication phase of an iteration. */
+    void (*on_comm)(void *self, sched_ctx *ctx, size_t j, bool starting);
+} sched_ops;
+
+/* ---- What a scheduler reads ------------------------------------------ */
+
+typedef struct sched_job_info {
+    const char *id;          /* the trace's job id */
+    uint64_t uid;            /* stable for the job's life, unique in the run (arrival sequence) */
+    double arrival_s;        /* when the job started running */
+    int gpus;                /* n_j */
+    size_t n_hosts;          /* hosts it occupies */
+    const char *model;       /* catalog entry name */
+    double compute_s;        /* C_j: compute per iteration (forward + backward) */
+    double fwd_frac;         /* f_j: share of C_j done when communication starts */
+    double opt_s;            /* optimizer step after compute and communication */
+    double isolated_iter_s;  /* iteration time when alone in the cluster */
+    double work_gpu_s;       /* W_j = n_j * C_j, GPU-seconds of compute per iteration */
+    size_t n_flows;          /* network flows per iteration */
+    int priority;            /* current level */
+    double shift_s;          /* current time shift */
+} sched_job_info;
+
+typedef struct sched_flow_info {
+    uint32_t src_nic, dst_nic; /* topology node ids of the NICs */
+    double bytes;            /* bytes per iteration */
+    size_t n_paths;          /* candidate paths (>= 1) */
+    size_t path;             /* chosen candidate (ECMP until set) */
+} sched_flow_info;
+
+size_t sched_job_count(const sched_ctx *ctx);
+void sched_job_get(const sched_ctx *ctx, size_t j, sched_job_info *out);
+void sched_flow_get(const sched_ctx *ctx, size_t j, size_t f, sched_flow_info *out);
+
+/* Links (topology link ids, as uint32_t) of candidate path p of flow f of
+ * job j, appended to out after clearing it.  Each path is NIC -> NIC. */
+void sched_flow_path_links(sched_ctx *ctx, size_t j, size_t f, size_t p, GArray *out);
+
+/* Fixed links of job j (intra-host, independent of path choices) and the
+ * bytes per iteration on each; arrays owned by the engine. */
+size_t sched_job_fixed_links(const sched_ctx *ctx, size_t j, const uint32_t **links,
+                             const double **bytes);
+
+/* M_{j,e} under the current path choices, flows and fixed links together:
+ * out_links (uint32_t) and out_bytes (double) are cleared, then filled in
+ * parallel with one entry per distinct link, in increasing link order. */
+void sched_job_link_bytes(sched_ctx *ctx, size_t j, GArray *out_links, GArray *out_bytes);
+
+size_t sched_link_count(const sched_ctx *ctx);
+double sched_link_capacity_Bps(const sched_ctx *ctx, uint32_t link);
+int sched_priority_levels(const sched_ctx *ctx);
+double sched_now_s(const sched_ctx *ctx);
+GRand *sched_rng(sched_ctx *ctx);
+
+/* ---- What a scheduler decides ---------------------------------------- */
+
+/* Use candidate p for flow f of job j (taking effect at once). */
+void sched_set_path(sched_ctx *ctx, size_t j, size_t f, size_t p);
+/* Put every transfer of job j at level (0 highest, < sched_priority_levels). */
+void sched_set_priority(sched_ctx *ctx, size_t j, int level);
+/* Delay job j's next iteration start by shift_s seconds (>= 0). */
+void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s);
+
+/* ---- Registry (schedulers/registry.c) -------------------------------- */
+
+/* The scheduler called name, or NULL. */
+const sched_ops *sched_registry_find(const char *name);
+/* All registered schedulers, in a stable order (ecmp first). */
+size_t sched_registry_count(void);
+const sched_ops *sched_registry_get(size_t i);
+
+#endif /* CCSIM_SCHEDULERS_SCHED_H */
