@@ -253,12 +253,12 @@ cluster_alloc *cluster_place(cluster *c, const char *const *hosts, const int *ho
         g_autofree uint32_t *counts = g_new0(uint32_t, n_hosts);
         bool ok = true;
         for (size_t i = 0; i < n_hosts && ok; i++) {
-            uint32_t h = 0;
+            size_t h = 0;
             if (!hosts[i] || !topo_host_find(c->t, hosts[i], &h))
                 ok = false;
-            ids[i] = h;
+            ids[i] = (uint32_t)h;
             for (size_t j = 0; j < i && ok; j++)
-                if (ids[j] == h)
+                if (ids[j] == ids[i])
                     ok = false; /* a host listed twice: let the policy decide */
         }
         if (ok && host_gpus) {
