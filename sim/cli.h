@@ -25,5 +25,6 @@ int cli_version_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
 int cli_compare_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
+int cli_topo_main(int argc, char **argv);
 
 #endif /* CCSIM_SIM_CLI_H */

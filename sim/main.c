@@ -15,6 +15,7 @@ static const cli_command commands[] = {
     {"run", "replay a trace on a topology under one scheduler", cli_run_main},
     {"compare", "run every scheduler on one scenario and compare them", cli_compare_main},
     {"list", "list schedulers, topology builders and catalog models", cli_list_main},
+    {"topo", "describe or export a topology (fat-tree, Clos, torus, Lingjun, file)", cli_topo_main},
 };
 
 int cli_version_main(int argc, char **argv)
