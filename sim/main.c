@@ -12,6 +12,7 @@
 
 static const cli_command commands[] = {
     {"version", "print the version and exit", cli_version_main},
+    {"demo", "run a small built-in network engine demo", cli_demo_main},
 };
 
 int cli_version_main(int argc, char **argv)
