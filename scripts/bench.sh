@@ -4,8 +4,9 @@
 # case) and writes the figures to docs/performance.md.
 # Usage: scripts/bench.sh
 # Environment: SEED (default 1), CHURN8_EVENTS (100000), CHURN64_EVENTS
-# (20000), CHURN512_EVENTS (3000) - the defaults keep the run near 5 minutes
-# on a 2-core machine; set them to 100000 for the full-length churn runs.
+# (50000), CHURN512_EVENTS (10000) - the defaults keep the run near 4 minutes
+# on a 2-core machine; set them to 100000 for the full-length churn runs
+# (about 2 and 10 minutes more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -14,8 +15,8 @@ scripts/build.sh build-bench --buildtype=release -Dtests=true
 bench=build-bench/tests/bench_net
 seed=${SEED:-1}
 ev8=${CHURN8_EVENTS:-100000}
-ev64=${CHURN64_EVENTS:-20000}
-ev512=${CHURN512_EVENTS:-3000}
+ev64=${CHURN64_EVENTS:-50000}
+ev512=${CHURN512_EVENTS:-10000}
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 load=$(cut -d' ' -f1-3 /proc/loadavg)
