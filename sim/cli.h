@@ -28,5 +28,6 @@ int cli_list_main(int argc, char **argv);
 int cli_topo_main(int argc, char **argv);
 int cli_gen_trace_main(int argc, char **argv);
 int cli_trace_main(int argc, char **argv);
+int cli_demo_main(int argc, char **argv);
 
 #endif /* CCSIM_SIM_CLI_H */

@@ -18,6 +18,7 @@ static const cli_command commands[] = {
     {"topo", "describe or export a topology (fat-tree, Clos, torus, Lingjun, file)", cli_topo_main},
     {"gen-trace", "write a synthetic Lingjun trace (job.csv, worker.csv, topo.csv)", cli_gen_trace_main},
     {"trace", "statistics of a Lingjun trace (stats) or what loading it keeps (load)", cli_trace_main},
+    {"demo", "run a small built-in network engine demo", cli_demo_main},
 };
 
 int cli_version_main(int argc, char **argv)
