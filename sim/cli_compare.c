@@ -79,6 +79,7 @@ int cli_compare_main(int argc, char **argv)
         cli_inputs_clear(&in);
         return fail(&o, e, CLI_EXIT_FAILURE);
     }
+    cli_default_window(cfg, &in);
     g_autofree char *base = o.out ? g_strdup(o.out) : g_build_filename("results", cfg->name, NULL);
     output_dir *d = output_dir_open(base, &e);
     output_csv *combined = d ? output_csv_open(d, "summary.csv", false, replay_summary_columns(), &e)

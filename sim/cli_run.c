@@ -48,6 +48,7 @@ int cli_run_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return CLI_EXIT_FAILURE;
     }
+    cli_default_window(cfg, &in);
     g_autofree char *out = o.out ? g_strdup(o.out) : cli_default_out(cfg, cfg->scheduler);
     replay_summary s;
     bool ok = cli_run_one(cfg, &in, out, o.quiet, &s, NULL, &e);

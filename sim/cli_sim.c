@@ -181,9 +181,8 @@ static int demand_cmp(const void *a, const void *b)
     return (x->d > y->d) - (x->d < y->d); /* ends first */
 }
 
-/* fat-tree:k=K with the smallest even K >= 4 whose k^3/4 hosts of 8 GPUs
- * hold the trace's peak GPU demand (as the replay counts it). */
-static char *default_topology(const trace *tr)
+/* Peak concurrent GPU demand of a trace and when it is reached. */
+static double trace_peak(const trace *tr, double *when)
 {
     size_t n = trace_job_count(tr);
     g_autofree demand_edge *e = g_new(demand_edge, 2 * n + 1);
@@ -194,10 +193,34 @@ static char *default_topology(const trace *tr)
     }
     qsort(e, 2 * n, sizeof *e, demand_cmp);
     double cur = 0, peak = 0;
+    *when = 0;
     for (size_t i = 0; i < 2 * n; i++) {
         cur += e[i].d;
-        peak = fmax(peak, cur);
+        if (cur > peak) {
+            peak = cur;
+            *when = e[i].t;
+        }
     }
+    return peak;
+}
+
+void cli_default_window(config *cfg, const cli_inputs *in)
+{
+    if (cfg->path || cfg->trace_path || cfg->trace_obj || !isnan(cfg->sim.start_s) ||
+        !isnan(cfg->sim.end_s) || trace_job_count(in->tr) == 0)
+        return;
+    double when = 0;
+    trace_peak(in->tr, &when);
+    double lo = trace_job_get(in->tr, 0)->start_s;
+    cfg->sim.start_s = fmax(lo, when - CLI_DEFAULT_WINDOW_S / 2);
+    cfg->sim.end_s = cfg->sim.start_s + CLI_DEFAULT_WINDOW_S;
+}
+
+/* fat-tree:k=K with the smallest even K >= 4 whose k^3/4 hosts of 8 GPUs
+ * hold the trace's peak GPU demand (as the replay counts it). */
+static char *default_topology(const trace *tr)
+{
+    double when = 0, peak = trace_peak(tr, &when);
     int k = 4;
     while ((double)k * k * k / 4.0 * 8.0 < peak)
         k += 2;

@@ -38,6 +38,12 @@ typedef struct cli_inputs {
     catalog *cat;
 } cli_inputs;
 bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error);
+
+/* The bundled default (no scenario, no --trace, no --start/--end) replays
+ * the CLI_DEFAULT_WINDOW_S seconds centred on the sample's peak GPU demand
+ * (the whole day takes minutes per scheduler); sets cfg->sim.start_s/end_s. */
+#define CLI_DEFAULT_WINDOW_S 7200.0
+void cli_default_window(config *cfg, const cli_inputs *in);
 void cli_inputs_clear(cli_inputs *in);
 
 /* The default output folder: results/SCENARIO/SCHEDULER. */
