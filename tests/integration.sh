@@ -98,7 +98,7 @@ fi
 if "$ccsim" "${default_args[@]}" >"$tmp/stdout" 2>"$tmp/stderr"; then
     [ -s "$tmp/default/summary.csv" ] && ok || bad "default: no summary.csv"
     grep -q ',lingjun:path=' "$tmp/default/summary.csv" && ok || bad "default topology: $(tail -1 "$tmp/default/summary.csv")"
-    grep -q '"jobs_placed_by_policy": 0' "$tmp/default/run.json" && ok || bad "default: jobs not on their recorded hosts"
+    grep -Eq '"jobs_on_recorded_hosts":[[:space:]]*[1-9]' "$tmp/default/run.json" && ok || bad "default: no job on its recorded hosts"
 else
     bad "default run: $(cat "$tmp/stderr")"
 fi
