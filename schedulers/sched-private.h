@@ -178,6 +178,9 @@ void sched__affinity_shifts(size_t n_jobs, const double *iter_s, const sched__af
 
 /* ---- Reads from sched_ctx (sched-common.c) ------------------------------ */
 
+/* qsort/g_array_sort comparator of uint32_t. */
+int sched__cmp_u32(const void *a, const void *b);
+
 /* Standalone communication time t_j = max_e M_{j,e}/B_e under the current
  * paths (sched_job_link_bytes) and its bottleneck link; 0 and UINT32_MAX for
  * a job without traffic. */
