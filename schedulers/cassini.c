@@ -123,21 +123,12 @@ static void solve_link(uint32_t e, double cap_Bps, const GArray *uses, const cjo
     }
 }
 
-static void cassini_reschedule(void *self, sched_ctx *ctx)
+/* Profiles of every job and, per link, the jobs with bytes on it. */
+static void collect_uses(sched_ctx *ctx, cjob *jobs, size_t n, GHashTable *by_link)
 {
-    cassini_sched *s = self;
-    g_hash_table_remove_all(s->targets);
-    size_t n = sched_job_count(ctx);
-    if (n == 0)
-        return;
-    g_autofree cjob *jobs = g_new0(cjob, n);
-    /* link id -> GArray of link_use */
-    g_autoptr(GHashTable) by_link =
-        g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref);
     g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     g_autoptr(GArray) bytes = g_array_new(FALSE, FALSE, sizeof(double));
     for (size_t j = 0; j < n; j++) {
-        sched_set_priority(ctx, j, 0);
         sched_job_get(ctx, j, &jobs[j].info);
         jobs[j].t_s = sched__job_comm_s(ctx, j, NULL);
         if (!(jobs[j].t_s > 0.0) || !(jobs[j].info.isolated_iter_s > 0.0))
@@ -157,7 +148,11 @@ static void cassini_reschedule(void *self, sched_ctx *ctx)
             g_array_append_val(uses, u);
         }
     }
-    /* Shared links in increasing id order, for determinism. */
+}
+
+/* Per-link shifts of every link with two jobs or more, links in id order. */
+static GArray *solve_links(sched_ctx *ctx, const cjob *jobs, GHashTable *by_link)
+{
     g_autoptr(GArray) shared = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     GHashTableIter it;
     gpointer key, val;
@@ -168,14 +163,31 @@ static void cassini_reschedule(void *self, sched_ctx *ctx)
             g_array_append_val(shared, e);
         }
     g_array_sort(shared, (GCompareFunc)sched__cmp_u32);
-
     g_autoptr(GHashTable) memo = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    g_autoptr(GArray) edges = g_array_new(FALSE, FALSE, sizeof(sched__affinity_edge));
+    GArray *edges = g_array_new(FALSE, FALSE, sizeof(sched__affinity_edge));
     for (guint i = 0; i < shared->len; i++) {
         uint32_t e = g_array_index(shared, uint32_t, i);
         GArray *uses = g_hash_table_lookup(by_link, GUINT_TO_POINTER(e + 1));
         solve_link(e, sched_link_capacity_Bps(ctx, e), uses, jobs, memo, edges);
     }
+    return edges;
+}
+
+static void cassini_reschedule(void *self, sched_ctx *ctx)
+{
+    cassini_sched *s = self;
+    g_hash_table_remove_all(s->targets);
+    size_t n = sched_job_count(ctx);
+    if (n == 0)
+        return;
+    for (size_t j = 0; j < n; j++)
+        sched_set_priority(ctx, j, 0);
+    g_autofree cjob *jobs = g_new0(cjob, n);
+    g_autoptr(GHashTable) by_link = /* link id + 1 -> GArray of link_use */
+        g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref);
+    collect_uses(ctx, jobs, n, by_link);
+    g_autoptr(GArray) edges = solve_links(ctx, jobs, by_link);
+
     g_autofree double *iter = g_new(double, n);
     g_autofree double *shift = g_new(double, n);
     g_autofree bool *linked = g_new0(bool, n);

@@ -225,6 +225,28 @@ static bool share_link(const crux_job *a, const crux_job *b)
     return false;
 }
 
+/* Levels from the P ranking `by`: one per rank, or the max K-cut. */
+static void crux_levels(const crux_sched *s, sched_ctx *ctx, crux_job *const *by, size_t n,
+                        int *level)
+{
+    int K = sched_priority_levels(ctx);
+    if (!s->compress) {
+        for (size_t rank = 0; rank < n; rank++)
+            level[by[rank]->j] = rank < (size_t)K ? (int)rank : K - 1;
+        return;
+    }
+    /* The DAG in P order: rank a -> rank b (a < b) when they share. */
+    g_autofree double *w = g_new0(double, n * n);
+    g_autofree size_t *p_order = g_new(size_t, n);
+    for (size_t a = 0; a < n; a++) {
+        p_order[a] = by[a]->j;
+        for (size_t b = a + 1; b < n; b++)
+            if (share_link(by[a], by[b]))
+                w[by[a]->j * n + by[b]->j] = by[a]->I;
+    }
+    sched__compress(n, w, p_order, K, CRUX_RANDOM_ORDERS, sched_rng(ctx), level);
+}
+
 static void crux_reschedule(void *self, sched_ctx *ctx)
 {
     crux_sched *s = self;
@@ -260,23 +282,8 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
     crux_assign(ctx, jobs, n);
     qsort(by, n, sizeof *by, cmp_by_P);
 
-    int K = sched_priority_levels(ctx);
     g_autofree int *level = g_new(int, n);
-    if (!s->compress) {
-        for (size_t rank = 0; rank < n; rank++)
-            level[by[rank]->j] = rank < (size_t)K ? (int)rank : K - 1;
-    } else {
-        /* The DAG in P order: rank a -> rank b (a < b) when they share. */
-        g_autofree double *w = g_new0(double, n * n);
-        g_autofree size_t *p_order = g_new(size_t, n);
-        for (size_t a = 0; a < n; a++) {
-            p_order[a] = by[a]->j;
-            for (size_t b = a + 1; b < n; b++)
-                if (share_link(by[a], by[b]))
-                    w[by[a]->j * n + by[b]->j] = by[a]->I;
-        }
-        sched__compress(n, w, p_order, K, CRUX_RANDOM_ORDERS, sched_rng(ctx), level);
-    }
+    crux_levels(s, ctx, by, n, level);
     for (size_t i = 0; i < n; i++) {
         sched_set_priority(ctx, i, level[i]);
         g_array_unref(jobs[i].links);

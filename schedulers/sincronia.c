@@ -27,6 +27,8 @@
  */
 #include "sched.h"
 
+#include <stdlib.h>
+
 #include "sched-private.h"
 
 typedef struct sincronia_sched {
@@ -59,61 +61,51 @@ static void sincronia_destroy(void *self)
     g_free(s);
 }
 
+/* Demands d[i][p] = M_{i,e}/B_e of the jobs `members` on the links they
+ * use, ports numbered by increasing link id (D18 ties to the lowest link).
+ * Returns the matrix (m x *n_ports, transfer full). */
+static double *demand_matrix(sched_ctx *ctx, const size_t *members, size_t m, size_t *n_ports)
+{
+    g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    g_autoptr(GPtrArray) bytes = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    g_autoptr(GArray) all = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (size_t i = 0; i < m; i++) {
+        GArray *l = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        GArray *b = g_array_new(FALSE, FALSE, sizeof(double));
+        sched_job_link_bytes(ctx, members[i], l, b);
+        g_array_append_vals(all, l->data, l->len);
+        g_ptr_array_add(links, l);
+        g_ptr_array_add(bytes, b);
+    }
+    g_array_sort(all, (GCompareFunc)sched__cmp_u32);
+    size_t P = 0; /* distinct links, in increasing order */
+    for (guint k = 0; k < all->len; k++)
+        if (k == 0 || g_array_index(all, uint32_t, k) != g_array_index(all, uint32_t, P - 1))
+            g_array_index(all, uint32_t, P++) = g_array_index(all, uint32_t, k);
+    double *d = g_new0(double, m * P + 1);
+    for (size_t i = 0; i < m; i++) {
+        GArray *l = links->pdata[i], *b = bytes->pdata[i];
+        for (guint k = 0; k < l->len; k++) {
+            uint32_t e = g_array_index(l, uint32_t, k);
+            const uint32_t *hit = bsearch(&e, all->data, P, sizeof e, sched__cmp_u32);
+            size_t p = (size_t)(hit - (const uint32_t *)(void *)all->data);
+            d[i * P + p] = g_array_index(b, double, k) / sched_link_capacity_Bps(ctx, e);
+        }
+    }
+    *n_ports = P;
+    return d;
+}
+
 /* Order the jobs in `members` (indices) by BSSI and set their levels by
  * D12; jobs not in `members` go to the lowest level. */
 static void order_jobs(sched_ctx *ctx, const size_t *members, size_t m)
 {
     size_t n = sched_job_count(ctx);
     int K = sched_priority_levels(ctx);
-    g_autoptr(GHashTable) port_of = g_hash_table_new(g_direct_hash, g_direct_equal);
-    g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
-    g_autoptr(GPtrArray) bytes = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
-    for (size_t i = 0; i < m; i++) {
-        GArray *l = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        GArray *b = g_array_new(FALSE, FALSE, sizeof(double));
-        sched_job_link_bytes(ctx, members[i], l, b);
-        for (guint k = 0; k < l->len; k++) {
-            gpointer key = GUINT_TO_POINTER(g_array_index(l, uint32_t, k) + 1);
-            if (!g_hash_table_contains(port_of, key))
-                g_hash_table_insert(port_of, key, GSIZE_TO_POINTER(g_hash_table_size(port_of)));
-        }
-        g_ptr_array_add(links, l);
-        g_ptr_array_add(bytes, b);
-    }
-    size_t P = g_hash_table_size(port_of);
-    g_autofree double *d = g_new0(double, m * P + 1);
-    for (size_t i = 0; i < m; i++) {
-        GArray *l = links->pdata[i], *b = bytes->pdata[i];
-        for (guint k = 0; k < l->len; k++) {
-            uint32_t e = g_array_index(l, uint32_t, k);
-            size_t p = GPOINTER_TO_SIZE(g_hash_table_lookup(port_of, GUINT_TO_POINTER(e + 1)));
-            d[i * P + p] = g_array_index(b, double, k) / sched_link_capacity_Bps(ctx, e);
-        }
-    }
-    /* Ports were numbered in first-seen order; BSSI breaks bottleneck ties
-     * by port index, so renumber by link id for D18's "lowest link". */
-    g_autofree uint32_t *link_of = g_new(uint32_t, P + 1);
-    GHashTableIter it;
-    gpointer key, val;
-    g_hash_table_iter_init(&it, port_of);
-    while (g_hash_table_iter_next(&it, &key, &val))
-        link_of[GPOINTER_TO_SIZE(val)] = GPOINTER_TO_UINT(key) - 1;
-    g_autofree size_t *perm = g_new(size_t, P + 1); /* perm[new] = old */
-    for (size_t p = 0; p < P; p++)
-        perm[p] = p;
-    for (size_t a = 1; a < P; a++) /* insertion sort: P is small */
-        for (size_t b = a; b > 0 && link_of[perm[b - 1]] > link_of[perm[b]]; b--) {
-            size_t t = perm[b];
-            perm[b] = perm[b - 1];
-            perm[b - 1] = t;
-        }
-    g_autofree double *ds = g_new0(double, m * P + 1);
-    for (size_t i = 0; i < m; i++)
-        for (size_t p = 0; p < P; p++)
-            ds[i * P + p] = d[i * P + perm[p]];
-
+    size_t P;
+    g_autofree double *d = demand_matrix(ctx, members, m, &P);
     g_autofree size_t *order = g_new(size_t, m + 1);
-    sched__bssi(m, P, ds, NULL, false, order);
+    sched__bssi(m, P, d, NULL, false, order);
     g_autofree int *rank_level = g_new(int, m + 1);
     sched__rank_levels(order, m, K, rank_level);
     g_autofree int *level = g_new(int, n + 1);
