@@ -1,0 +1,2 @@
+/* describe.c - (in progress) */
+#include "topo-private.h"

@@ -1,0 +1,2 @@
+/* export.c - (in progress) */
+#include "topo-private.h"
