@@ -16,9 +16,12 @@ bool topo__build_fat_tree(topo *t, topo__params *p, GError **error)
     topo__clos c = topo__clos_default();
     if (!topo__params_size(p, "k", 4, &k, error))
         return false;
-    if (k < 2 || k % 2 != 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "k must be even (and at least 2), got %zu",
-                    k);
+    if (k % 2 != 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "k must be even, got %zu", k);
+        return false;
+    }
+    if (k < 2) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "k must be at least 2, got %zu", k);
         return false;
     }
     if (k > 64) {

@@ -218,7 +218,9 @@ bool topo__clos_build(topo *t, const topo__clos *c, GError **error)
     for (size_t p = 0; p < c->pods && ok; p++)
         for (size_t j = 0; j < c->aggs_per_pod; j++) {
             g_autofree char *nm =
-                three ? g_strdup_printf("pod%zu/agg%zu", p, j) : g_strdup_printf("agg%zu", j);
+                c->pod_name ? g_strdup_printf("%s/agg%zu", c->pod_name[p], j)
+                : three     ? g_strdup_printf("pod%zu/agg%zu", p, j)
+                            : g_strdup_printf("agg%zu", j);
             agg[p * c->aggs_per_pod + j] = topo__node_add(t, TOPO_NODE_AGG, nm, TOPO__NONE);
             for (size_t s = 0; s < pod_sw[p]->len; s++)
                 topo__cable_add(t, g_array_index(pod_sw[p], uint32_t, s),

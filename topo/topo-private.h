@@ -136,6 +136,7 @@ typedef struct topo__clos {
     const size_t *rack_pod;  /* [racks] pod of each rack */
     const size_t *rack_hosts; /* [racks] hosts in each rack */
     const char *const *rack_name; /* [racks] or NULL: "podP/rackR" */
+    const char *const *pod_name;  /* [pods] or NULL: "podP" (names the aggs) */
     const char *const *host_name; /* [sum hosts] or NULL: "hI" */
     topo__attach attach;
     size_t rails;            /* first switches per rack under rail (>= 1) */
@@ -173,6 +174,16 @@ bool topo__build_file(topo *t, topo__params *p, GError **error);
 /* Object form into t (file builder and topo_from_json). */
 bool topo__build_json(topo *t, const cJSON *obj, GError **error);
 bool topo__build_graphml(topo *t, const char *path, GError **error);
+
+/* One row of a Lingjun topo.csv. */
+typedef struct topo__lingjun_row {
+    char *ip, *dsw, *psw, *asw; /* owned */
+    size_t line;                /* 1-based line in the file */
+} topo__lingjun_row;
+/* Parse topo.csv text (columns found by header name: ip, DSW, PSW, ASW;
+ * others ignored) into rows (GPtrArray of topo__lingjun_row*, owning).
+ * Errors name `name:line:`.  (transfer full) */
+GPtrArray *topo__lingjun_parse(const char *buf, size_t len, const char *name, GError **error);
 
 /* Spread n items over k bins as evenly as possible: bin b gets n/k, the first
  * n%k bins one more. */
