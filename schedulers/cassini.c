@@ -22,12 +22,20 @@
  *    cycles cannot be rejected: a BFS spanning tree from the lowest-index
  *    job of each component sets the shifts, non-tree links keep their
  *    violation;
- *  - the shifts are relative to the reschedule time T0: job j's iterations
- *    should start at T0 + t_j + n iter_j.  At the start of each
- *    communication phase (on_comm) the job's iteration start is estimated
- *    as now - f_j C_j; the first time after a reschedule, or when the phase
- *    error exceeds 5% of iter_j, its next iteration is delayed to the next
- *    target slot through sched_set_shift;
+ *  - a link joins the affinity graph only if its jobs can overflow it
+ *    (the sum of their Up demands exceeds its capacity); on the others any
+ *    rotation scores 1 and would only add needless constraints;
+ *  - enforcement keeps each job's phase relative to its component's
+ *    reference job (Algorithm 1's shift-0 job), which is never delayed:
+ *    at each communication start (on_comm) a job's iteration start is
+ *    estimated as now - f_j C_j; job k's target is the reference's latest
+ *    start + t_k, modulo g = gcd(iter_k, iter_ref) on a 1 ms grid (the
+ *    reference's pattern repeats relative to k with that period).  The
+ *    first time after a reschedule, or when the error exceeds 5% of
+ *    iter_k, k's next iteration is delayed to the next target (a delay
+ *    < g) through sched_set_shift.  Anchoring on the reference rather
+ *    than on absolute slots T0 + t_k + n iter_k keeps jobs that all slow
+ *    down under contention from being re-aligned every iteration;
  *  - ECMP paths, one priority level; jobs sharing no link are left alone.
  * Cost per reschedule: O(links x prod(72) x p x m) for m <= 3 jobs on a
  * link (p <= 1440 angles), plus the BFS.
@@ -42,10 +50,13 @@
 #define CASSINI_DRIFT_FRAC 0.05
 
 typedef struct cassini_target {
-    double anchor_s; /* T0 + t_j */
-    double iter_s;   /* iteration period used for the slots */
-    double lead_s;   /* f_j C_j: from iteration start to communication */
-    bool aligned;    /* a shift was issued since the last reschedule */
+    double shift_s;      /* t_j, relative to the component's root job */
+    double iter_s;       /* isolated iteration time */
+    double lead_s;       /* f_j C_j: from iteration start to communication */
+    double period_s;     /* the root's pattern repeats relative to j with this period */
+    gint64 root_uid;     /* the component's reference job (shift 0, never delayed) */
+    double last_start_s; /* estimated start of j's current iteration, NAN before one */
+    bool aligned;        /* a shift was issued since the last reschedule */
 } cassini_target;
 
 typedef struct cassini_sched {
@@ -123,6 +134,20 @@ static void solve_link(uint32_t e, double cap_Bps, const GArray *uses, const cjo
     }
 }
 
+/* Relative to a job with iteration b, a job with iteration a sees the
+ * same picture again after gcd(a, b): computed on a 1 ms grid (D14's
+ * quantum), at least 1 ms. */
+static double common_period(double a_s, double b_s)
+{
+    int64_t a = MAX(1, llround(a_s * 1e3)), b = MAX(1, llround(b_s * 1e3));
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return (double)a * 1e-3;
+}
+
 /* Profiles of every job and, per link, the jobs with bytes on it. */
 static void collect_uses(sched_ctx *ctx, cjob *jobs, size_t n, GHashTable *by_link)
 {
@@ -157,11 +182,17 @@ static GArray *solve_links(sched_ctx *ctx, const cjob *jobs, GHashTable *by_link
     GHashTableIter it;
     gpointer key, val;
     g_hash_table_iter_init(&it, by_link);
-    while (g_hash_table_iter_next(&it, &key, &val))
-        if (((GArray *)val)->len >= 2) {
-            uint32_t e = GPOINTER_TO_UINT(key) - 1;
-            g_array_append_val(shared, e);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        const GArray *uses = val;
+        uint32_t e = GPOINTER_TO_UINT(key) - 1;
+        double peak = 0.0; /* every job Up at once */
+        for (guint i = 0; i < uses->len; i++) {
+            const link_use *u = &g_array_index(uses, link_use, i);
+            peak += u->bytes / jobs[u->j].t_s;
         }
+        if (uses->len >= 2 && peak > sched_link_capacity_Bps(ctx, e) * (1.0 + 1e-9))
+            g_array_append_val(shared, e);
+    }
     g_array_sort(shared, (GCompareFunc)sched__cmp_u32);
     g_autoptr(GHashTable) memo = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     GArray *edges = g_array_new(FALSE, FALSE, sizeof(sched__affinity_edge));
@@ -190,19 +221,29 @@ static void cassini_reschedule(void *self, sched_ctx *ctx)
 
     g_autofree double *iter = g_new(double, n);
     g_autofree double *shift = g_new(double, n);
+    g_autofree size_t *root = g_new(size_t, n);
     g_autofree bool *linked = g_new0(bool, n);
     for (size_t j = 0; j < n; j++)
         iter[j] = jobs[j].info.isolated_iter_s > 0.0 ? jobs[j].info.isolated_iter_s : 1.0;
     for (guint i = 0; i < edges->len; i++)
         linked[g_array_index(edges, sched__affinity_edge, i).job] = true;
     sched__affinity_shifts(n, iter, (const sched__affinity_edge *)(void *)edges->data, edges->len,
-                           shift);
-    double now = sched_now_s(ctx);
+                           shift, root);
     for (size_t j = 0; j < n; j++) {
         if (!linked[j])
             continue;
-        cassini_target t = {now + shift[j], iter[j],
-                            jobs[j].info.fwd_frac * jobs[j].info.compute_s, false};
+        g_debug("cassini %.3f s: job %s iteration %.6g s comm %.6g s shift %.6g s from %s",
+                sched_now_s(ctx), jobs[j].info.id, iter[j], jobs[j].t_s, shift[j],
+                jobs[root[j]].info.id);
+        cassini_target t = {
+            .shift_s = shift[j],
+            .iter_s = iter[j],
+            .lead_s = jobs[j].info.fwd_frac * jobs[j].info.compute_s,
+            .period_s = common_period(iter[j], iter[root[j]]),
+            .root_uid = (gint64)jobs[root[j]].info.uid,
+            .last_start_s = NAN,
+            .aligned = false,
+        };
         gint64 uid = (gint64)jobs[j].info.uid;
         g_hash_table_insert(s->targets, g_memdup2(&uid, sizeof uid), g_memdup2(&t, sizeof t));
     }
@@ -220,16 +261,25 @@ static void cassini_on_comm(void *self, sched_ctx *ctx, size_t j, bool starting)
     if (!t)
         return;
     double start = sched_now_s(ctx) - t->lead_s;
-    double err = fmod(start - t->anchor_s, t->iter_s);
+    t->last_start_s = start;
+    if (t->root_uid == uid)
+        return; /* the reference sets the phase, it is never delayed */
+    const cassini_target *root = g_hash_table_lookup(s->targets, &t->root_uid);
+    if (!root || isnan(root->last_start_s))
+        return;
+    double g = t->period_s;
+    double err = fmod(start - (root->last_start_s + t->shift_s), g);
     if (err < 0.0)
-        err += t->iter_s;
-    if (err > t->iter_s / 2)
-        err -= t->iter_s; /* now in (-iter/2, iter/2] */
+        err += g;
+    if (err > g / 2)
+        err -= g; /* now in (-g/2, g/2] */
     if (t->aligned && fabs(err) <= CASSINI_DRIFT_FRAC * t->iter_s)
         return;
-    double delay = err > 0.0 ? t->iter_s - err : -err;
-    if (delay >= t->iter_s * (1.0 - 1e-9))
+    double delay = err > 0.0 ? g - err : -err;
+    if (delay >= g * (1.0 - 1e-9))
         delay = 0.0;
+    g_debug("cassini %.3f s: job %s phase error %.6g s (period %.6g s), delay %.6g s",
+            sched_now_s(ctx), info.id, err, g, delay);
     sched_set_shift(ctx, j, delay);
     t->aligned = true;
 }

@@ -202,6 +202,8 @@ static void crux_assign(sched_ctx *ctx, crux_job *jobs, size_t n)
             double horizon = 3.0 * fmax(pair_iter_s(&pj), pair_iter_s(&pr));
             if (horizon > 0.0)
                 k = sched__pair_correction(&pj, jobs[i].I, &pr, jobs[r].I, horizon, NULL);
+            g_debug("crux: job %s against reference %s on link %u: k %.6g", jobs[i].info.id,
+                    jobs[r].info.id, e, k);
         }
         jobs[i].P = k * jobs[i].I;
     }
@@ -284,6 +286,9 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
 
     g_autofree int *level = g_new(int, n);
     crux_levels(s, ctx, by, n, level);
+    for (size_t i = 0; i < n; i++)
+        g_debug("crux %.3f s: job %s t %.6g s I %.6g P %.6g level %d", sched_now_s(ctx),
+                jobs[i].info.id, jobs[i].t_s, jobs[i].I, jobs[i].P, level[i]);
     for (size_t i = 0; i < n; i++) {
         sched_set_priority(ctx, i, level[i]);
         g_array_unref(jobs[i].links);

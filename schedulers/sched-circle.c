@@ -137,7 +137,7 @@ double sched__circle_optimize(const sched__circle_job *jobs, size_t n, double ca
 }
 
 void sched__affinity_shifts(size_t n_jobs, const double *iter_s, const sched__affinity_edge *edges,
-                            size_t n_edges, double *out_shift_s)
+                            size_t n_edges, double *out_shift_s, size_t *out_root)
 {
     g_autofree bool *seen = g_new0(bool, n_jobs ? n_jobs : 1);
     g_autofree size_t *queue = g_new(size_t, n_jobs ? n_jobs : 1);
@@ -164,6 +164,8 @@ void sched__affinity_shifts(size_t n_jobs, const double *iter_s, const sched__af
         if (seen[root])
             continue;
         seen[root] = true;
+        if (out_root)
+            out_root[root] = root;
         size_t head = 0, tail = 0;
         queue[tail++] = root;
         while (head < tail) {
@@ -186,6 +188,8 @@ void sched__affinity_shifts(size_t n_jobs, const double *iter_s, const sched__af
                     if (t >= iter_s[k] * (1.0 - 1e-9))
                         t = 0.0;
                     out_shift_s[k] = t;
+                    if (out_root)
+                        out_root[k] = root;
                     queue[tail++] = k;
                 }
             }

@@ -172,9 +172,10 @@ typedef struct sched__affinity_edge {
  * the bipartite job-link graph from the lowest job index of each connected
  * component (shift 0); crossing link l from j to an unvisited k sets
  * t_k = (t_j - t_j^l + t_k^l) mod iter_k.  Non-tree edges (cycles) are
- * ignored.  Jobs without edges get 0.  O(n + E log E). */
+ * ignored.  Jobs without edges get 0.  out_root (nullable) receives each
+ * job's component root (itself when it has no edge).  O(n + E). */
 void sched__affinity_shifts(size_t n_jobs, const double *iter_s, const sched__affinity_edge *edges,
-                            size_t n_edges, double *out_shift_s);
+                            size_t n_edges, double *out_shift_s, size_t *out_root);
 
 /* ---- Reads from sched_ctx (sched-common.c) ------------------------------ */
 

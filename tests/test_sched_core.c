@@ -496,7 +496,11 @@ static void test_sched_core_circle_three_jobs(void)
     const sched__affinity_edge edges[4] = {
         {0, 1, 0.0}, {1, 1, 0.018}, {1, 2, 0.0}, {2, 2, 0.006}};
     double shift[3];
-    sched__affinity_shifts(3, iter, edges, 4, shift);
+    size_t root[3];
+    sched__affinity_shifts(3, iter, edges, 4, shift, root);
+    CU_ASSERT_EQUAL(root[0], 0);
+    CU_ASSERT_EQUAL(root[1], 0);
+    CU_ASSERT_EQUAL(root[2], 0);
     TEST_ASSERT_CLOSE(shift[0], 0, 1e-12);
     TEST_ASSERT_CLOSE(shift[1], 0.018, 1e-9);
     TEST_ASSERT_CLOSE(shift[2], 0, 1e-9);
@@ -514,7 +518,7 @@ static void test_sched_core_circle_three_jobs(void)
  * l1: t_0 = 0, t_1 = 10; l2: t_1 = 0, t_2 = 20; l3: t_0 = 0, t_2 = 50.
  * BFS from 0 along its edges in order: l1 gives t_1 = 10, l3 gives
  * t_2 = 50; l2 (wants t_2 - t_1 = 20) is the non-tree edge, not honoured.
- * Job 3 has no edge: 0.  Perimeter: LCM(7, 11) = 77 <= 220; LCM(101, 103)
+ * Job 3 has no edge: 0, its own root.  Perimeter: LCM(7, 11) = 77 <= 220; LCM(101, 103)
  * = 10403 > 20 x 103, so 103. */
 static void test_sched_core_circle_cycle(void)
 {
@@ -522,7 +526,10 @@ static void test_sched_core_circle_cycle(void)
     const sched__affinity_edge edges[6] = {{0, 1, 0},  {1, 1, 10}, {1, 2, 0},
                                            {2, 2, 20}, {0, 3, 0},  {2, 3, 50}};
     double shift[4];
-    sched__affinity_shifts(4, iter, edges, 6, shift);
+    size_t root[4];
+    sched__affinity_shifts(4, iter, edges, 6, shift, root);
+    CU_ASSERT_EQUAL(root[2], 0);
+    CU_ASSERT_EQUAL(root[3], 3);
     TEST_ASSERT_CLOSE(shift[0], 0, 1e-12);
     TEST_ASSERT_CLOSE(shift[1], 10, 1e-12);
     TEST_ASSERT_CLOSE(shift[2], 50, 1e-12);

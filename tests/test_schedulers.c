@@ -205,13 +205,17 @@ static void test_schedulers_taccl_levels(void)
  * Link 0 shared, 50 Gbps = 6.25e9 B/s; links 1, 2 the jobs' own 40 Gbps
  * = 5e9 B/s NIC links.  A: C 36 ms, f .5 (sends from 18 ms), 9e7 B: t_A =
  * 9e7/5e9 = 18 ms, 40 Gbps on link 0 during [18, 36); B: C 72 ms, f .75,
- * 9e7 B: Up [54, 72).  q = 72/72 = 1 ms; optimum B rotated 18 ms, so
- * targets A at 0 + 36n, B at 18 + 72n ms (reschedule at 0).
- * A's comm at 18 ms: start 0, on target: first alignment, shift 0.
- * B's comm at 54 ms: start 0, 18 ms early: shift 18 ms.
- * B's next comm at 90 + 54 = 144 ms; at 145 ms (1 ms late, 1.4% < 5%)
- * no new shift; at 149 ms (5 ms late, 6.9%) delay to the next slot,
- * 72 - 5 = 67 ms. */
+ * 9e7 B: Up [54, 72).  Peak 80 > 50 Gbps, so link 0 is a constraint.
+ * q = 72/72 = 1 ms; optimum B rotated 18 ms; A is the reference (shift 0,
+ * never delayed); B's targets: A's latest start + 18 ms, modulo
+ * gcd(36, 72) = 36 ms.
+ * A's comm at 18 ms: its start 0 is recorded, no shift.
+ * B's comm at 54 ms: start 0, target 18: error -18 ms, delay 18 ms.
+ * B's comm at 145 ms: start 91, (91 - 18) mod 36 = 1 ms = 1.4% of 72 < 5%:
+ * nothing.  At 149 ms: error 5 ms = 6.9%: delay 36 - 5 = 31 ms.
+ * A drifts: comm at 130 ms, start 112; B at 150 ms, start 96:
+ * (96 - 130) mod 36 = 2 ms = 2.8%: nothing (B still 19 ms after A's
+ * previous start, 76 ms). */
 static void test_schedulers_cassini(void)
 {
     static const int pa[] = {1, 0, -1}, pb[] = {2, 0, -1};
@@ -227,8 +231,7 @@ static void test_schedulers_cassini(void)
     CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
     ctx.now_s = 0.018;
     ops->on_comm(s, &ctx, 0, true);
-    CU_ASSERT_EQUAL(ctx.jobs[0].shift_calls, 1);
-    TEST_ASSERT_CLOSE(ctx.jobs[0].last_shift_s, 0, 1e-9);
+    CU_ASSERT_EQUAL(ctx.jobs[0].shift_calls, 0);
     ctx.now_s = 0.054;
     ops->on_comm(s, &ctx, 1, true);
     CU_ASSERT_EQUAL(ctx.jobs[1].shift_calls, 1);
@@ -240,7 +243,36 @@ static void test_schedulers_cassini(void)
     ctx.now_s = 0.149;
     ops->on_comm(s, &ctx, 1, true);
     CU_ASSERT_EQUAL(ctx.jobs[1].shift_calls, 2);
-    TEST_ASSERT_CLOSE(ctx.jobs[1].last_shift_s, 0.067, 1e-9);
+    TEST_ASSERT_CLOSE(ctx.jobs[1].last_shift_s, 0.031, 1e-9);
+    ctx.now_s = 0.130;
+    ops->on_comm(s, &ctx, 0, true);
+    CU_ASSERT_EQUAL(ctx.jobs[0].shift_calls, 0);
+    ctx.now_s = 0.150;
+    ops->on_comm(s, &ctx, 1, true);
+    CU_ASSERT_EQUAL(ctx.jobs[1].shift_calls, 2);
+    ops->destroy(s);
+    fake_ctx_clear(&ctx);
+}
+
+/* A link its jobs cannot overflow is no constraint: the same two jobs
+ * with link 0 at 100 Gbps (peak 80): no targets, no shifts ever. */
+static void test_schedulers_cassini_roomy(void)
+{
+    static const int pa[] = {1, 0, -1}, pb[] = {2, 0, -1};
+    sched_ctx ctx;
+    fake_ctx_init(&ctx, 3, 5e9, 8);
+    ctx.cap_Bps[0] = 12.5e9;
+    fake_job_flow(fake_ctx_job(&ctx, "A", 8, 0.036, 0.5, 0.036), 9e7, pa, NULL);
+    fake_job_flow(fake_ctx_job(&ctx, "B", 8, 0.072, 0.75, 0.072), 9e7, pb, NULL);
+    const sched_ops *ops = &sched_cassini_ops;
+    void *s = make(ops, 8);
+    ops->reschedule(s, &ctx);
+    ctx.now_s = 0.018;
+    ops->on_comm(s, &ctx, 0, true);
+    ctx.now_s = 0.054;
+    ops->on_comm(s, &ctx, 1, true);
+    CU_ASSERT_EQUAL(ctx.jobs[0].shift_calls, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].shift_calls, 0);
     ops->destroy(s);
     fake_ctx_clear(&ctx);
 }
@@ -276,6 +308,7 @@ int main(void)
         {"sincronia_online", test_schedulers_sincronia_online},
         {"taccl_levels", test_schedulers_taccl_levels},
         {"cassini", test_schedulers_cassini},
+        {"cassini_roomy", test_schedulers_cassini_roomy},
         {"empty", test_schedulers_empty},
         CU_TEST_INFO_NULL,
     };
