@@ -29,14 +29,27 @@
  *    order and 10 random Kahn orders from the run's RNG;
  *  - crux-pa and crux-ps-pa ask for unlimited levels (one per job) and use
  *    the P ranking directly; crux-pa leaves the ECMP paths.
+ * Overrides, for the exhaustive search of `ccsim optimal-gap` (the
+ * simulator as the judge of one decision at a time): the scheduler object
+ *   {"name": "crux", "path": {"J": p, ...}, "order": ["J", ...],
+ *    "levels": {"J": L, ...}}
+ * replaces, for the listed trace job ids, the path choice (candidate p
+ * modulo its count, for every flow of the job: a job-level route, e.g.
+ * through aggregation switch p), the priority ranking (listed jobs first,
+ * in that order) or the final level (clamped to K-1).  Without them the
+ * scheduler is exactly the algorithm above.
  * Cost per reschedule with n jobs, F flows, P candidates, L links per
  * path: O(F P L) for the paths, O(n) PAIR_SIMs of O(horizon/iteration)
  * steps, O(n^2 L) to find shared links and O(10 K n^2) for the cut.
  */
 #include "sched.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "ccs.h"
 
 #include "sched-private.h"
 
@@ -46,6 +59,10 @@ typedef struct crux_sched {
     bool select_paths;   /* PS */
     bool compress;       /* PC, else one level per rank */
     GHashTable *comm_s;  /* job uid -> standalone t_j (double *), D2 */
+    /* Overrides (see the file header); empty when not given. */
+    GHashTable *force_path;  /* job id -> candidate + 1 (GINT_TO_POINTER) */
+    GHashTable *force_rank;  /* job id -> position + 1 */
+    GHashTable *force_level; /* job id -> level + 1 */
 } crux_sched;
 
 /* One running job as Crux sees it. */
@@ -56,37 +73,10 @@ typedef struct crux_job {
     double I;           /* intensity */
     double P;           /* priority value */
     double total_bytes; /* sum_e M_{j,e} */
+    int forced_rank;    /* position in the "order" override + 1, 0 if unlisted */
     GArray *links;      /* uint32_t, increasing */
     GArray *bytes;      /* double, parallel */
 } crux_job;
-
-static void *crux_create_variant(const sched_options *opts, bool ps, bool pc)
-{
-    (void)opts;
-    crux_sched *s = g_new0(crux_sched, 1);
-    s->select_paths = ps;
-    s->compress = pc;
-    s->comm_s = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
-    return s;
-}
-
-static void *crux_create(const sched_options *opts, GError **error)
-{
-    (void)error;
-    return crux_create_variant(opts, true, true);
-}
-
-static void *crux_pa_create(const sched_options *opts, GError **error)
-{
-    (void)error;
-    return crux_create_variant(opts, false, false);
-}
-
-static void *crux_ps_pa_create(const sched_options *opts, GError **error)
-{
-    (void)error;
-    return crux_create_variant(opts, true, false);
-}
 
 static void crux_destroy(void *self)
 {
@@ -94,7 +84,91 @@ static void crux_destroy(void *self)
     if (!s)
         return;
     g_hash_table_destroy(s->comm_s);
+    g_hash_table_destroy(s->force_path);
+    g_hash_table_destroy(s->force_rank);
+    g_hash_table_destroy(s->force_level);
     g_free(s);
+}
+
+/* {"J": non-negative integer, ...} into map (id -> value + 1). */
+static bool parse_id_map(const cJSON *obj, const char *key, GHashTable *map, GError **error)
+{
+    if (!cJSON_IsObject(obj)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "scheduler.%s: expected an object {\"JOB\": integer}", key);
+        return false;
+    }
+    for (const cJSON *v = obj->child; v; v = v->next) {
+        if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != floor(v->valuedouble) ||
+            v->valuedouble > 1e6) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "scheduler.%s.%s: expected a non-negative integer", key, v->string);
+            return false;
+        }
+        g_hash_table_replace(map, g_strdup(v->string), GINT_TO_POINTER(v->valueint + 1));
+    }
+    return true;
+}
+
+static bool parse_overrides(crux_sched *s, const cJSON *cfg, GError **error)
+{
+    if (!cfg || !cJSON_IsObject(cfg))
+        return true;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cfg, "path");
+    if (v && !parse_id_map(v, "path", s->force_path, error))
+        return false;
+    v = cJSON_GetObjectItemCaseSensitive(cfg, "levels");
+    if (v && !parse_id_map(v, "levels", s->force_level, error))
+        return false;
+    v = cJSON_GetObjectItemCaseSensitive(cfg, "order");
+    if (v) {
+        if (!cJSON_IsArray(v)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "scheduler.order: expected an array of job ids");
+            return false;
+        }
+        int pos = 0;
+        for (const cJSON *e = v->child; e; e = e->next, pos++) {
+            if (!cJSON_IsString(e)) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "scheduler.order[%d]: expected a job id", pos);
+                return false;
+            }
+            g_hash_table_replace(s->force_rank, g_strdup(e->valuestring), GINT_TO_POINTER(pos + 1));
+        }
+    }
+    return true;
+}
+
+static void *crux_create_variant(const sched_options *opts, bool ps, bool pc, GError **error)
+{
+    crux_sched *s = g_new0(crux_sched, 1);
+    s->select_paths = ps;
+    s->compress = pc;
+    s->comm_s = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    s->force_path = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    s->force_rank = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    s->force_level = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    if (!parse_overrides(s, opts ? opts->config : NULL, error)) {
+        crux_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void *crux_create(const sched_options *opts, GError **error)
+{
+    return crux_create_variant(opts, true, true, error);
+}
+
+static void *crux_pa_create(const sched_options *opts, GError **error)
+{
+    return crux_create_variant(opts, false, false, error);
+}
+
+static void *crux_ps_pa_create(const sched_options *opts, GError **error)
+{
+    return crux_create_variant(opts, true, false, error);
 }
 
 /* D2: t_j from the first time the job is seen; stale uids dropped. */
@@ -126,6 +200,9 @@ static int cmp_by_I(const void *a, const void *b)
 static int cmp_by_P(const void *a, const void *b)
 {
     const crux_job *x = *(const crux_job *const *)a, *y = *(const crux_job *const *)b;
+    if (x->forced_rank != y->forced_rank) /* listed first, in order; then by P */
+        return x->forced_rank == 0 ? 1 : y->forced_rank == 0 ? -1
+                                       : (x->forced_rank < y->forced_rank ? -1 : 1);
     if (x->P != y->P)
         return x->P > y->P ? -1 : 1;
     return (x->j > y->j) - (x->j < y->j);
@@ -249,6 +326,21 @@ static void crux_levels(const crux_sched *s, sched_ctx *ctx, crux_job *const *by
     sched__compress(n, w, p_order, K, CRUX_RANDOM_ORDERS, sched_rng(ctx), level);
 }
 
+/* The "path" override: candidate p (modulo its count) for every flow. */
+static void crux_force_paths(const crux_sched *s, sched_ctx *ctx, const crux_job *jobs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int forced = GPOINTER_TO_INT(g_hash_table_lookup(s->force_path, jobs[i].info.id));
+        if (forced == 0)
+            continue;
+        for (size_t f = 0; f < jobs[i].info.n_flows; f++) {
+            sched_flow_info fi;
+            sched_flow_get(ctx, i, f, &fi);
+            sched_set_path(ctx, i, f, (size_t)(forced - 1) % fi.n_paths);
+        }
+    }
+}
+
 static void crux_reschedule(void *self, sched_ctx *ctx)
 {
     crux_sched *s = self;
@@ -273,6 +365,7 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
             order[i] = by[i]->j;
         sched__select_paths(ctx, order, n);
     }
+    crux_force_paths(s, ctx, jobs, n);
 
     for (size_t i = 0; i < n; i++) {
         jobs[i].links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -282,10 +375,18 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
             jobs[i].total_bytes += g_array_index(jobs[i].bytes, double, k);
     }
     crux_assign(ctx, jobs, n);
+    for (size_t i = 0; i < n; i++)
+        jobs[i].forced_rank = GPOINTER_TO_INT(g_hash_table_lookup(s->force_rank, jobs[i].info.id));
     qsort(by, n, sizeof *by, cmp_by_P);
 
     g_autofree int *level = g_new(int, n);
     crux_levels(s, ctx, by, n, level);
+    int K = sched_priority_levels(ctx);
+    for (size_t i = 0; i < n; i++) {
+        int forced = GPOINTER_TO_INT(g_hash_table_lookup(s->force_level, jobs[i].info.id));
+        if (forced > 0)
+            level[i] = MIN(forced - 1, K - 1);
+    }
     for (size_t i = 0; i < n; i++)
         g_debug("crux %.3f s: job %s t %.6g s I %.6g P %.6g level %d", sched_now_s(ctx),
                 jobs[i].info.id, jobs[i].t_s, jobs[i].I, jobs[i].P, level[i]);

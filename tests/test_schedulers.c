@@ -3,6 +3,10 @@
  * ../shared/research/baselines.md seen through the scheduler interface. */
 #include "schedulers/sched.h"
 
+#include <cjson/cJSON.h>
+
+#include "ccs.h"
+
 #include "fake_ctx.h"
 #include "test_util.h"
 
@@ -110,6 +114,57 @@ static void test_schedulers_crux_priorities(void)
     CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 0);
     CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
     fake_ctx_clear(&ctx);
+}
+
+static void run_with(const sched_ops *ops, sched_ctx *ctx, const char *json)
+{
+    cJSON *cfg = cJSON_Parse(json);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+    sched_options o = {.priority_levels = ctx->levels, .seed = 1, .config = cfg};
+    GError *err = NULL;
+    void *s = ops->create(&o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    if (s) {
+        ops->reschedule(s, ctx);
+        ops->destroy(s);
+    }
+    cJSON_Delete(cfg);
+}
+
+/* The optimal-gap overrides.  Example 1 with "order": ["J1"] puts J1
+ * first against its P (level 0, J2 1); "levels": {"J1": 5} on crux sets
+ * J1's level 5 whatever the cut; "path": {"a": 1} sends a through P2 where
+ * Crux chose P1 (path case above); bad values are errors. */
+static void test_schedulers_crux_overrides(void)
+{
+    sched_ctx ctx;
+    example1_case(&ctx, 8);
+    run_with(&sched_crux_pa_ops, &ctx, "{\"order\": [\"J1\"]}");
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
+    fake_ctx_clear(&ctx);
+
+    example1_case(&ctx, 8);
+    run_with(&sched_crux_ops, &ctx, "{\"levels\": {\"J1\": 5}}");
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 5);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    fake_ctx_clear(&ctx);
+
+    path_case(&ctx);
+    run_with(&sched_crux_ps_pa_ops, &ctx, "{\"path\": {\"a\": 1}}");
+    CU_ASSERT_EQUAL(ctx.jobs[2].flows[0].path, 1);
+    fake_ctx_clear(&ctx);
+
+    const char *bad[] = {"{\"order\": 3}", "{\"order\": [1]}", "{\"path\": {\"a\": -1}}",
+                         "{\"levels\": {\"a\": 0.5}}", "{\"levels\": []}"};
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        cJSON *cfg = cJSON_Parse(bad[i]);
+        sched_options o = {.priority_levels = 4, .seed = 1, .config = cfg};
+        GError *err = NULL;
+        CU_ASSERT_PTR_NULL(sched_crux_ops.create(&o, &err));
+        TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+        cJSON_Delete(cfg);
+    }
 }
 
 /* Sincronia example A as link demands (fixed links, 1 B/s): C1 (0, 2),
@@ -304,6 +359,7 @@ int main(void)
     CU_TestInfo cases[] = {
         {"paths", test_schedulers_paths},
         {"crux_priorities", test_schedulers_crux_priorities},
+        {"crux_overrides", test_schedulers_crux_overrides},
         {"sincronia", test_schedulers_sincronia},
         {"sincronia_online", test_schedulers_sincronia_online},
         {"taccl_levels", test_schedulers_taccl_levels},
