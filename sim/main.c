@@ -13,6 +13,7 @@
 static const cli_command commands[] = {
     {"version", "print the version and exit", cli_version_main},
     {"topo", "describe or export a topology (fat-tree, Clos, torus, Lingjun, file)", cli_topo_main},
+    {"optimal-gap", "Crux §4.4: schedulers and mechanisms against exhaustive search", cli_optimal_gap_main},
 };
 
 int cli_version_main(int argc, char **argv)
