@@ -17,8 +17,11 @@
  *    max_e (load_e + r)/B_e, flow rate r = bytes / isolated iteration time,
  *    ties by the sum over the path, then the lowest index; the fixed
  *    (intra-host) links of all jobs are the background load;
- *  - D3: the reference job has the most bytes per iteration sum_e M_{j,e}
- *    (ties: larger t_j, then arrival order);
+ *  - D3: the reference job has the most network bytes per iteration,
+ *    sum_e M_{j,e} over the links of its flows' paths (the paper: "the job
+ *    that generates the most network traffic"; intra-host NVLink/PCIe
+ *    bytes, which would favour jobs with more GPUs per host, are left
+ *    out); ties: larger t_j, then arrival order;
  *  - D4: PAIR_SIM on the pair's tightest shared link e* = argmax
  *    (M_j,e + M_r,e)/B_e, each job's communication there M_{x,e*}/B_e*,
  *    both communication-ready at 0, horizon 3 x the longer pair
@@ -72,7 +75,7 @@ typedef struct crux_job {
     double t_s;         /* standalone communication time */
     double I;           /* intensity */
     double P;           /* priority value */
-    double total_bytes; /* sum_e M_{j,e} */
+    double total_bytes; /* sum_e M_{j,e} over network links (not the fixed ones) */
     int forced_rank;    /* position in the "order" override + 1, 0 if unlisted */
     GArray *links;      /* uint32_t, increasing */
     GArray *bytes;      /* double, parallel */
@@ -371,8 +374,14 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
         jobs[i].links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
         jobs[i].bytes = g_array_new(FALSE, FALSE, sizeof(double));
         sched_job_link_bytes(ctx, i, jobs[i].links, jobs[i].bytes);
+        /* network traffic only: the intra-host fixed links are not (D3) */
         for (guint k = 0; k < jobs[i].bytes->len; k++)
             jobs[i].total_bytes += g_array_index(jobs[i].bytes, double, k);
+        const uint32_t *fl;
+        const double *fb;
+        size_t nf = sched_job_fixed_links(ctx, i, &fl, &fb);
+        for (size_t k = 0; k < nf; k++)
+            jobs[i].total_bytes -= fb[k];
     }
     crux_assign(ctx, jobs, n);
     for (size_t i = 0; i < n; i++)
