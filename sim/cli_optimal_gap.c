@@ -73,6 +73,8 @@ typedef struct og_shared {
     const og_opts *o;
     const catalog *cat;
     GPtrArray *sched_names; /* compared schedulers */
+    GMutex lock;            /* guards done (progress line) */
+    int done;
 } og_shared;
 
 /* Catalog entries usable as plain data-parallel jobs. */
@@ -273,11 +275,18 @@ static void og_worker(gpointer data, gpointer user)
 {
     og_case *c = data;
     GError *err = NULL;
-    c->ok = og_case_run(c, user, &err);
+    og_shared *sh = user;
+    c->ok = og_case_run(c, sh, &err);
     if (!c->ok) {
         c->error = g_strdup_printf("case %zu: %s", c->index, err ? err->message : "failed");
         g_clear_error(&err);
     }
+    g_mutex_lock(&sh->lock);
+    sh->done++;
+    if (!sh->o->quiet)
+        fprintf(stderr, "optimal-gap: case %zu done (%d/%d), %zu replays, optimum %.4f\n",
+                c->index, sh->done, sh->o->cases, c->runs, c->opt);
+    g_mutex_unlock(&sh->lock);
 }
 
 static void og_case_clear(og_case *c)
@@ -429,7 +438,8 @@ static int og_main(const og_opts *o)
         if (strcmp(nm, "fixed") != 0 && strcmp(nm, "ideal") != 0)
             g_ptr_array_add(names, (gpointer)nm);
     }
-    og_shared sh = {o, cat, names};
+    og_shared sh = {.o = o, .cat = cat, .sched_names = names};
+    g_mutex_init(&sh.lock);
     og_case *cases = g_new0(og_case, (size_t)o->cases);
     GThreadPool *pool = g_thread_pool_new(og_worker, &sh, o->threads, TRUE, NULL);
     for (int i = 0; i < o->cases; i++) {
@@ -438,6 +448,7 @@ static int og_main(const og_opts *o)
         g_thread_pool_push(pool, &cases[i], NULL);
     }
     g_thread_pool_free(pool, FALSE, TRUE);
+    g_mutex_clear(&sh.lock);
     size_t failed = 0;
     for (int i = 0; i < o->cases; i++)
         if (!cases[i].ok) {
