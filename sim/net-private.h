@@ -30,7 +30,7 @@ typedef struct net__link {
     /* solver scratch */
     uint32_t mark; /* epoch stamp: visited in the current BFS / dedup */
     uint32_t sidx; /* local index in the current component */
-    int dirty_level; /* lowest level whose residual may have changed; K = clean */
+    uint64_t dirty_bits; /* bit L: the level-L allocation around this link must be re-solved */
 } net__link;
 
 /* One link of a transfer. */
@@ -71,6 +71,7 @@ struct net {
     size_t n_links, cap_links;
     double *lvl_load; /* [e * K + L]: load_eL = sum over level-L users of m x */
     double *lvl_tag;  /* [e * K + L]: sum over level-L users of m x tag */
+    double *lvl_res;  /* [e * K + L]: the residual R_eL level L was last solved with */
     net__xfer *xf;
     size_t n_xf, cap_xf;
     uint32_t free_xf;
@@ -78,20 +79,21 @@ struct net {
     /* dirty links (each once) and the lowest dirty level */
     uint32_t *dirty;
     size_t n_dirty, cap_dirty;
-    int min_dirty_level;
+    uint64_t dirty_any; /* union of the links' dirty_bits */
     evq_id solve_ev;
     /* solver scratch, grown on demand */
     uint32_t *comp_t, *comp_l;
     size_t cap_comp_t, cap_comp_l;
-    double *s_R, *s_W, *s_key;
-    uint32_t *s_nunf, *s_hpos, *s_heap;
+    double *s_R, *s_W;
+    uint32_t *s_nunf;
+    struct net__hent *s_heap;
     size_t cap_s;
     net_stats stats;
 };
 
 #define NET__NO_POS UINT32_MAX
 
-/* Mark link e dirty from level L downwards. */
+/* Mark link e dirty at level L (its level-L users or residual changed). */
 void net__mark_dirty(net *n, uint32_t e, int L);
 
 /* Bump n->epoch (resetting all marks on wrap) and return it. */

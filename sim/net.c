@@ -44,7 +44,6 @@ net *net_new(const net_options *opts, evq *q, GError **error)
     n->K = o.prio_levels;
     n->q = q;
     n->free_xf = NET__NO_POS;
-    n->min_dirty_level = n->K;
     return n;
 }
 
@@ -78,15 +77,14 @@ void net_free(net *n)
     g_free(n->links);
     g_free(n->lvl_load);
     g_free(n->lvl_tag);
+    g_free(n->lvl_res);
     g_free(n->xf);
     g_free(n->dirty);
     g_free(n->comp_t);
     g_free(n->comp_l);
     g_free(n->s_R);
     g_free(n->s_W);
-    g_free(n->s_key);
     g_free(n->s_nunf);
-    g_free(n->s_hpos);
     g_free(n->s_heap);
     g_free(n);
 }
@@ -169,18 +167,15 @@ void net__mark_dirty(net *n, uint32_t e, int L)
     net__link *l = &n->links[e];
     if (L >= n->K)
         return;
-    if (l->dirty_level >= n->K) {
+    if (l->dirty_bits == 0) {
         if (n->n_dirty == n->cap_dirty) {
             n->cap_dirty = n->cap_dirty ? 2 * n->cap_dirty : 64;
             n->dirty = g_renew(uint32_t, n->dirty, n->cap_dirty);
         }
         n->dirty[n->n_dirty++] = e;
-        l->dirty_level = L;
-    } else if (L < l->dirty_level) {
-        l->dirty_level = L;
     }
-    if (L < n->min_dirty_level)
-        n->min_dirty_level = L;
+    l->dirty_bits |= (uint64_t)1 << L;
+    n->dirty_any |= (uint64_t)1 << L;
 }
 
 /* Mark a transfer's links dirty from level L and make sure a solve runs in
@@ -246,6 +241,7 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
         n->links = g_renew(net__link, n->links, n->cap_links);
         n->lvl_load = g_renew(double, n->lvl_load, n->cap_links * (size_t)n->K);
         n->lvl_tag = g_renew(double, n->lvl_tag, n->cap_links * (size_t)n->K);
+        n->lvl_res = g_renew(double, n->lvl_res, n->cap_links * (size_t)n->K);
     }
     uint32_t e = (uint32_t)n->n_links++;
     net__link *l = &n->links[e];
@@ -254,10 +250,10 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
     l->lat_s = latency_s;
     l->present = true;
     l->last_s = evq_now(n->q);
-    l->dirty_level = n->K;
     for (int L = 0; L < n->K; L++) {
         n->lvl_load[(size_t)e * n->K + L] = 0;
         n->lvl_tag[(size_t)e * n->K + L] = 0;
+        n->lvl_res[(size_t)e * n->K + L] = cap_Bps;
     }
     n->stats.links++;
     if (id)
@@ -635,12 +631,13 @@ bool net_transfer_set_priority(net *n, net_transfer_id id, int prio, GError **er
     net__xfer *t = &n->xf[s];
     if (t->prio == prio)
         return true;
-    int from = MIN(t->prio, prio);
+    int old = t->prio;
     t->prio = prio;
     if (t->state == NET__MOVING) {
         for (uint32_t k = 0; k < t->n_tl; k++)
             n->links[t->tl[k].link].users[t->tl[k].pos].prio = prio;
-        touch(n, s, from);
+        touch(n, s, old); /* its old level loses a user, */
+        touch(n, s, prio); /* its new level gains one */
     }
     return true;
 }

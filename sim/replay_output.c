@@ -28,6 +28,35 @@ static const char *const link_columns[] = {"t_s", "tier", "links", "capacity_Bps
 
 const char *const *replay_summary_columns(void) { return summary_columns; }
 
+/* Counts the run's files need, computed here from the topology's getters. */
+typedef struct tier_info {
+    size_t links[TOPO_TIER_COUNT];
+    double cap_Bps[TOPO_TIER_COUNT];
+    size_t hosts, gpus, nics, switches;
+} tier_info;
+
+static tier_info tier_info_get(const topo *t)
+{
+    tier_info ti = {0};
+    for (size_t e = 0; e < topo_link_count(t); e++) {
+        const topo_link *l = topo_link_get(t, (uint32_t)e);
+        ti.links[l->tier]++;
+        ti.cap_Bps[l->tier] += l->cap_Bps;
+    }
+    ti.hosts = topo_host_count(t);
+    for (size_t h = 0; h < ti.hosts; h++) {
+        ti.gpus += topo_host_gpu_count(t, h);
+        ti.nics += topo_host_nic_count(t, h);
+    }
+    for (size_t v = 0; v < topo_node_count(t); v++) {
+        topo_node_kind k = topo_node_get_kind(t, (uint32_t)v);
+        if (k == TOPO_NODE_TOR || k == TOPO_NODE_AGG || k == TOPO_NODE_CORE ||
+            k == TOPO_NODE_RAIL || k == TOPO_NODE_SWITCH)
+            ti.switches++;
+    }
+    return ti;
+}
+
 bool replay__open_streams(struct replay *r, output_dir *d, GError **error)
 {
     GPtrArray *cols = g_ptr_array_new_with_free_func(g_free);
@@ -67,15 +96,15 @@ bool replay__write_tick(struct replay *r, const metrics_row *row, GError **error
         output_csv_double(c, row->tier_occupancy[k]);
     if (!output_csv_end_row(c, error))
         return false;
-    topo_stats st = topo_stats_get(r->t);
+    tier_info st = tier_info_get(r->t);
     for (int k = 0; k < TOPO_TIER_COUNT; k++) {
-        if (st.links_by_tier[k] == 0)
+        if (st.links[k] == 0)
             continue;
         c = r->links_csv;
         output_csv_double(c, row->t_s);
         output_csv_str(c, topo_tier_name((topo_tier)k));
-        output_csv_int(c, (int64_t)st.links_by_tier[k]);
-        output_csv_double(c, st.cap_Bps_by_tier[k]);
+        output_csv_int(c, (int64_t)st.links[k]);
+        output_csv_double(c, st.cap_Bps[k]);
         output_csv_double(c, row->tier_carried_bytes[k]);
         output_csv_double(c, row->tier_util_frac[k]);
         output_csv_double(c, row->tier_occupancy[k]);
@@ -248,7 +277,7 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
             cJSON_AddStringToObject(in, "scenario_sha256", sd);
         }
     }
-    topo_stats ts = topo_stats_get(r->t);
+    tier_info ts = tier_info_get(r->t);
     cJSON *to = cJSON_AddObjectToObject(root, "topology");
     cJSON_AddNumberToObject(to, "hosts", (double)ts.hosts);
     cJSON_AddNumberToObject(to, "gpus", (double)ts.gpus);
@@ -257,7 +286,7 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(to, "links", (double)topo_link_count(r->t));
     cJSON *tiers = cJSON_AddObjectToObject(to, "links_by_tier");
     for (int k = 0; k < TOPO_TIER_COUNT; k++)
-        cJSON_AddNumberToObject(tiers, topo_tier_name((topo_tier)k), (double)ts.links_by_tier[k]);
+        cJSON_AddNumberToObject(tiers, topo_tier_name((topo_tier)k), (double)ts.links[k]);
     const trace_stats *tst = trace_get_stats(r->tr);
     cJSON *tj = cJSON_AddObjectToObject(root, "trace");
     cJSON_AddNumberToObject(tj, "jobs", (double)trace_job_count(r->tr));
