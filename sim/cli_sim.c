@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ccs-config.h"
 #include "ccs.h"
 #include "cli.h"
 #include "output.h"
@@ -53,7 +54,7 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
         {"alpha-us", 0, 0, G_OPTION_ARG_STRING, &o->alpha_us,
          "startup latency per collective step, microseconds (default 5)", "US"},
         {"buckets", 0, 0, G_OPTION_ARG_STRING, &o->buckets,
-         "gradient buckets per iteration (default 0: the catalog's)", "B"},
+         "gradient buckets per iteration (default 1; 0: the catalog's)", "B"},
         {"jitter", 0, 0, G_OPTION_ARG_STRING, &o->jitter,
          "log-normal sigma of per-job compute jitter (default 0)", "SIGMA"},
         {"scale-hosts", 0, 0, G_OPTION_ARG_NONE, &o->scale_hosts,
@@ -203,6 +204,32 @@ static char *default_topology(const trace *tr)
     return g_strdup_printf("fat-tree:k=%d", k);
 }
 
+/* The topology a trace implies: the Lingjun builder on the trace's own
+ * topo.csv when the trace is a Lingjun directory (the bundled sample's is
+ * in the source tree), so jobs run on their recorded hosts; else a
+ * fat-tree sized for the trace's peak demand. */
+static char *default_topology_for(const config *cfg, const trace *tr)
+{
+    g_autofree char *dir = NULL;
+    if (cfg->trace_path) {
+        if (g_file_test(cfg->trace_path, G_FILE_TEST_IS_DIR))
+            dir = g_strdup(cfg->trace_path);
+    } else if (cfg->trace_obj) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "lingjun");
+        if (cJSON_IsString(v))
+            dir = scenario_relative(cfg, v->valuestring);
+    } else {
+        dir = g_build_filename(CCS_SOURCE_DIR, "traces", "data", NULL);
+    }
+    static const char *const names[] = {"topo.csv", "topo.csv.gz"};
+    for (size_t i = 0; dir && i < G_N_ELEMENTS(names); i++) {
+        g_autofree char *p = g_build_filename(dir, names[i], NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR) && !strchr(p, ','))
+            return g_strdup_printf("lingjun:path=%s", p);
+    }
+    return default_topology(tr);
+}
+
 bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error)
 {
     memset(in, 0, sizeof *in);
@@ -217,7 +244,7 @@ bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error)
     } else if (cfg->topology_spec) {
         in->t = topo_build(cfg->topology_spec, NULL, error);
     } else {
-        g_autofree char *spec = default_topology(in->tr);
+        g_autofree char *spec = default_topology_for(cfg, in->tr);
         in->t = topo_build(spec, NULL, error);
     }
     return in->t != NULL;
