@@ -9,11 +9,25 @@
 #include <string.h>
 
 extern const sched_ops sched_ecmp_ops;
+extern const sched_ops sched_crux_ops;
+extern const sched_ops sched_crux_pa_ops;
+extern const sched_ops sched_crux_ps_pa_ops;
+extern const sched_ops sched_sincronia_ops;
+extern const sched_ops sched_sincronia_online_ops;
+extern const sched_ops sched_taccl_ops;
+extern const sched_ops sched_cassini_ops;
 extern const sched_ops sched_fixed_ops;
 extern const sched_ops sched_ideal_ops;
 
 static const sched_ops *const registry[] = {
     &sched_ecmp_ops,
+    &sched_crux_ops,
+    &sched_crux_pa_ops,
+    &sched_crux_ps_pa_ops,
+    &sched_sincronia_ops,
+    &sched_sincronia_online_ops,
+    &sched_taccl_ops,
+    &sched_cassini_ops,
     &sched_fixed_ops,
     &sched_ideal_ops,
 };
