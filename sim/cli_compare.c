@@ -115,11 +115,11 @@ int cli_compare_main(int argc, char **argv)
            ", %s mode\n\n",
            cfg->name, topo_name(in.t), trace_source_name(in.tr), res[0].jobs, res[0].gpus_total,
            cfg->sim.seed, config_mode_name(cfg->sim.mode));
-    printf("%-12s %10s %10s %10s %10s %12s %11s %11s %8s\n", "scheduler", "util_clus", "util_alloc",
+    printf("%-16s %10s %10s %10s %10s %12s %11s %11s %8s\n", "scheduler", "util_clus", "util_alloc",
            "slowdown", "p99_slow", "iterations", "gain_clus", "gain_alloc", "wall_s");
     for (guint i = 0; i < names->len; i++) {
         const replay_summary *s = &res[i];
-        printf("%-12s %10.4f %10.4f %10.4f %10.4f %12lld", (const char *)g_ptr_array_index(names, i),
+        printf("%-16s %10.4f %10.4f %10.4f %10.4f %12lld", (const char *)g_ptr_array_index(names, i),
                s->gpu_util_cluster_frac, s->gpu_util_allocated_frac, s->mean_slowdown,
                s->p99_slowdown, (long long)s->iterations);
         print_pct(s->gpu_util_cluster_frac / base_util - 1.0);

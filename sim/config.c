@@ -323,7 +323,7 @@ static bool load_root(config *c, const cJSON *root, const char *file, GError **e
         const cJSON *name = v;
         if (cJSON_IsObject(v)) {
             name = cJSON_GetObjectItemCaseSensitive(v, "name");
-            c->scheduler_obj = v;
+            c->scheduler_obj = c->scheduler_file_obj = v;
         }
         if (!cJSON_IsString(name)) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
@@ -456,12 +456,13 @@ void config_set_scheduler(config *c, const char *name)
 {
     g_free(c->scheduler);
     c->scheduler = g_strdup(name);
-    /* a scheduler named on the command line does not read the file's object
-     * unless it is the same scheduler */
-    if (c->scheduler_obj) {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(c->scheduler_obj, "name");
-        if (!cJSON_IsString(n) || strcmp(n->valuestring, name) != 0)
-            c->scheduler_obj = NULL;
+    /* a scheduler named on the command line reads the file's object only
+     * when it is the scheduler the file names */
+    c->scheduler_obj = NULL;
+    if (c->scheduler_file_obj) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(c->scheduler_file_obj, "name");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            c->scheduler_obj = c->scheduler_file_obj;
     }
     c->overridden = true;
 }

@@ -62,7 +62,8 @@ typedef struct config {
     char *trace_path;    /* --trace DIR|FILE, or NULL */
     const cJSON *trace_obj; /* (transfer none) the scenario's "trace" object, or NULL */
     char *scheduler;     /* scheduler name (default "ecmp") */
-    const cJSON *scheduler_obj; /* (transfer none) the scheduler object of the scenario, or NULL */
+    const cJSON *scheduler_obj; /* (transfer none) the object of the current scheduler, or NULL */
+    const cJSON *scheduler_file_obj; /* (transfer none) the scenario's scheduler object, or NULL */
     config_sim sim;
     bool overridden;     /* an option has been applied */
 } config;

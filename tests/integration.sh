@@ -79,6 +79,8 @@ done
 # compare: a table and a combined summary with one row per scheduler
 if "$ccsim" compare --scenario "$ex1" --scheds ecmp,fixed,ideal --out "$tmp/cmp" -q >"$tmp/table" 2>"$tmp/stderr"; then
     grep -q '^ideal ' "$tmp/table" && ok || bad "compare table: $(cat "$tmp/table")"
+    # fixed keeps the scenario's decisions (J1 high: 37.57%) after ecmp ran
+    grep -Eq '^fixed +0\.3757 ' "$tmp/table" && ok || bad "compare fixed: $(cat "$tmp/table")"
     [ "$(wc -l < "$tmp/cmp/summary.csv")" -eq 4 ] && ok || bad "compare summary rows"
     [ -s "$tmp/cmp/fixed/jobs.csv" ] && ok || bad "compare per-scheduler folder"
 else

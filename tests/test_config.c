@@ -52,6 +52,9 @@ static void test_config_overrides(void)
     /* another scheduler on the command line drops the file's object */
     config_set_scheduler(c, "ecmp");
     CU_ASSERT_PTR_NULL(c->scheduler_obj);
+    /* and gets it back when the file's scheduler is named again (compare) */
+    config_set_scheduler(c, "fixed");
+    CU_ASSERT_PTR_NOT_NULL(c->scheduler_obj);
 }
 
 /* Every malformed scenario names the file and the key path. */
