@@ -504,3 +504,41 @@ void coll_plan_link_bytes(const coll_plan *p, GArray *links, GArray *bytes)
     }
     emit_sorted(acc, links, bytes, false);
 }
+
+bool coll_plan_spread_paths(coll_plan *p, topo *t, GError **error)
+{
+    g_autoptr(GHashTable) load = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    for (guint l = 0; l < p->fixed_links->len; l++)
+        acc_add(load, g_array_index(p->fixed_links, uint32_t, l),
+                g_array_index(p->fixed_bytes, double, l));
+    g_autoptr(GArray) cand = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (guint fi = 0; fi < p->flows->len; fi++) {
+        coll_flow *f = &g_array_index(p->flows, coll_flow, fi);
+        size_t best = f->path;
+        double best_score = INFINITY, best_sum = INFINITY;
+        for (size_t c = 0; c < f->n_paths && f->n_paths > 1; c++) {
+            if (!topo_path_links(t, f->src_nic, f->dst_nic, c, cand, error))
+                return false;
+            double score = 0, sum = 0;
+            for (guint l = 0; l < cand->len; l++) {
+                uint32_t e = g_array_index(cand, uint32_t, l);
+                double *v = g_hash_table_lookup(load, GSIZE_TO_POINTER((gsize)e + 1));
+                double u = ((v ? *v : 0) + f->bytes_per_iter) / topo_link_get(t, e)->cap_Bps;
+                score = fmax(score, u);
+                sum += u;
+            }
+            /* relative slack so float noise does not decide ties */
+            if (score < best_score * (1 - 1e-12) ||
+                (score <= best_score * (1 + 1e-12) && sum < best_sum * (1 - 1e-12))) {
+                best_score = score;
+                best_sum = sum;
+                best = c;
+            }
+        }
+        if (best != f->path && !coll_plan_set_path(p, t, fi, best, error))
+            return false;
+        for (guint l = 0; l < f->links->len; l++)
+            acc_add(load, g_array_index(f->links, uint32_t, l), f->bytes_per_iter);
+    }
+    return true;
+}

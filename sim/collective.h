@@ -107,6 +107,14 @@ const coll_flow *coll_plan_flow(const coll_plan *p, size_t f);
  * topology cannot give its links. */
 bool coll_plan_set_path(coll_plan *p, topo *t, size_t f, size_t path, GError **error);
 
+/* Give every flow the candidate path that, taking the flows in index
+ * order, minimises the largest (load + bytes) / capacity along it, counting
+ * only this plan's own traffic (fixed links included); ties go to the
+ * smaller sum of (load + bytes) / capacity along the path, then the lower
+ * index.  The job's best routing when it is alone, used for its
+ * isolated time.  Cost O(flows x candidates x path length). */
+bool coll_plan_spread_paths(coll_plan *p, topo *t, GError **error);
+
 /* Fixed (intra-host) links and bytes per iteration on each, distinct links
  * in increasing order.  (transfer none) */
 size_t coll_plan_fixed_links(const coll_plan *p, const uint32_t **links, const double **bytes);

@@ -70,7 +70,8 @@ double job_isolated_iter_s(double C, double s, double opt_s, int buckets, double
     return fmax(C, e) + opt_s;
 }
 
-bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error)
+/* One bucket of j's plan alone on a fresh network of its links. */
+static bool simulate_bucket(job *j, topo *t, double alpha_s, double *out_s, GError **error)
 {
     double bucket_s = 0;
     if (j->plan && coll_plan_step_count(j->plan) > 0) {
@@ -120,6 +121,29 @@ bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error)
             evq_run_until(q, INFINITY);
         }
         bucket_s = evq_now(q);
+    }
+    *out_s = bucket_s;
+    return true;
+}
+
+bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error)
+{
+    double bucket_s = 0;
+    if (j->plan) {
+        /* alone, the job would route its own flows apart: measure with the
+         * spread paths, then give the flows their ECMP paths back */
+        size_t nf = coll_plan_flow_count(j->plan);
+        g_autofree size_t *saved = g_new(size_t, nf ? nf : 1);
+        for (size_t f = 0; f < nf; f++)
+            saved[f] = coll_plan_flow(j->plan, f)->path;
+        bool ok = coll_plan_spread_paths(j->plan, t, error) &&
+                  simulate_bucket(j, t, alpha_s, &bucket_s, error);
+        for (size_t f = 0; f < nf; f++)
+            if (coll_plan_flow(j->plan, f)->path != saved[f] &&
+                !coll_plan_set_path(j->plan, t, f, saved[f], ok ? error : NULL))
+                ok = false;
+        if (!ok)
+            return false;
     }
     j->isolated_bucket_s = bucket_s;
     j->isolated_iter_s = job_isolated_iter_s(j->spec.compute_s, j->spec.fwd_frac, j->spec.opt_s,

@@ -14,7 +14,9 @@
  * any time shift the scheduler asked for (a shift is consumed once).
  *
  * Isolated iteration time.  The same plan, with the job alone on a fresh
- * network holding only its links, gives the duration T_b of one bucket
+ * network holding only its links and its flows spread over their candidate
+ * paths (coll_plan_spread_paths: alone, nothing else decides its routing),
+ * gives the duration T_b of one bucket
  * (simulated by the same engine, not a formula: startup latencies and
  * multiplicities included).  Then, with e_{-1} = t0 and
  *     e_k = max(t0 + s*C + k*(1-s)*C/B, e_{k-1}) + T_b,

@@ -196,6 +196,47 @@ static void test_collective_alltoall(void)
     CU_ASSERT_EQUAL(coll_plan_flow(p, 0)->n_paths, 4);
 }
 
+/* Spread paths: 2 hosts x 8 GPUs in different pods of a k=4 fat-tree, 4
+ * rails.  All 4 NICs of h0 hang off one ToR with k/2 = 2 uplinks, so the 4
+ * flows h0 -> h4 (S/4 each) at best put 2 flows on each uplink, and each
+ * aggregation switch's 2 core uplinks then carry 1 each; the same holds
+ * for h4 -> h0.  So after coll_plan_spread_paths no ToR-agg or agg-core
+ * link carries more than 2 x S/4, and a second call changes nothing. */
+static void test_collective_spread_paths(void)
+{
+    g_autoptr(topo) t = fat_tree();
+    if (!t)
+        return;
+    g_autoptr(cluster) c = cluster_new(t);
+    const char *h[] = {"h0", "h4"};
+    GError *e = NULL;
+    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_LOCALITY, NULL, &e);
+    const double S = 4e9;
+    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, S, 1, false, 0, 1, &e);
+    CU_ASSERT_TRUE(coll_plan_spread_paths(p, t, &e));
+    TEST_ASSERT_NO_ERROR(e);
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) bytes = g_array_new(FALSE, FALSE, sizeof(double));
+    coll_plan_link_bytes(p, links, bytes);
+    double worst_tor_agg = 0, worst_agg_core = 0;
+    for (guint i = 0; i < links->len; i++) {
+        topo_tier tier = topo_link_get(t, g_array_index(links, uint32_t, i))->tier;
+        double b = g_array_index(bytes, double, i);
+        if (tier == TOPO_TIER_TOR_AGG)
+            worst_tor_agg = MAX(worst_tor_agg, b);
+        if (tier == TOPO_TIER_AGG_CORE)
+            worst_agg_core = MAX(worst_agg_core, b);
+    }
+    TEST_ASSERT_CLOSE(worst_tor_agg, 2 * S / 4, 1e-12);
+    TEST_ASSERT_CLOSE(worst_agg_core, S / 4, 1e-12);
+    size_t before[8];
+    for (size_t f = 0; f < 8; f++)
+        before[f] = coll_plan_flow(p, f)->path;
+    CU_ASSERT_TRUE(coll_plan_spread_paths(p, t, &e));
+    for (size_t f = 0; f < 8; f++)
+        CU_ASSERT_EQUAL(coll_plan_flow(p, f)->path, before[f]);
+}
+
 int main(void)
 {
     igraph_set_error_handler(igraph_error_handler_ignore);
@@ -205,6 +246,7 @@ int main(void)
         {"allreduce", test_collective_allreduce},
         {"single_host", test_collective_single_host},
         {"alltoall", test_collective_alltoall},
+        {"spread_paths", test_collective_spread_paths},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("collective", cases);
