@@ -12,9 +12,14 @@
 
 static const cli_command commands[] = {
     {"version", "print the version and exit", cli_version_main},
+    {"run", "replay a trace on a topology under one scheduler", cli_run_main},
+    {"compare", "run every scheduler on one scenario and compare them", cli_compare_main},
+    {"list", "list schedulers, topology builders and catalog models", cli_list_main},
+    {"topo", "describe or export a topology (fat-tree, Clos, torus, Lingjun, file)", cli_topo_main},
+    {"optimal-gap", "Crux §4.4: schedulers and mechanisms against exhaustive search", cli_optimal_gap_main},
     {"gen-trace", "write a synthetic Lingjun trace (job.csv, worker.csv, topo.csv)", cli_gen_trace_main},
     {"trace", "statistics of a Lingjun trace (stats) or what loading it keeps (load)", cli_trace_main},
-    {"topo", "describe or export a topology (fat-tree, Clos, torus, Lingjun, file)", cli_topo_main},
+    {"demo", "run a small built-in network engine demo", cli_demo_main},
 };
 
 int cli_version_main(int argc, char **argv)

@@ -1,0 +1,437 @@
+/* crux.c - Crux (Cao et al., SIGCOMM'24): crux, crux-pa, crux-ps-pa.
+ *
+ * From the paper:
+ *  - GPU intensity I_j = W_j / t_j, W_j = n_j C_j GPU-seconds per iteration,
+ *    t_j = max_e M_{j,e}/B_e the job's standalone communication time (§3);
+ *  - path selection (§4.1): jobs from the most to the least intensive, each
+ *    flow on the least congested candidate path;
+ *  - priority assignment (§4.2): P_j = k_j I_j, k_j from replaying the pair
+ *    (j, reference job) on one link under both orders, k_ref = 1;
+ *  - priority compression (§4.3): max K-cut on the contention DAG, an exact
+ *    DP over random topological orders (Algorithm 1);
+ *  - everything recomputed on every job arrival and completion.
+ * Our choices where the paper is silent (../shared/research/baselines.md):
+ *  - D2: t_j is measured once, when the job is first seen, under its ECMP
+ *    paths (Crux profiles a new job alone); later path changes leave I_j;
+ *  - D9: congestion of a candidate = the highest resulting utilization
+ *    max_e (load_e + r)/B_e, flow rate r = bytes / isolated iteration time,
+ *    ties by the sum over the path, then the lowest index; the fixed
+ *    (intra-host) links of all jobs are the background load;
+ *  - D3: the reference job has the most network bytes per iteration,
+ *    sum_e M_{j,e} over the links of its flows' paths (the paper: "the job
+ *    that generates the most network traffic"; intra-host NVLink/PCIe
+ *    bytes, which would favour jobs with more GPUs per host, are left
+ *    out); ties: larger t_j, then arrival order;
+ *  - D4: PAIR_SIM on the pair's tightest shared link e* = argmax
+ *    (M_j,e + M_r,e)/B_e, each job's communication there M_{x,e*}/B_e*,
+ *    both communication-ready at 0, horizon 3 x the longer pair
+ *    iteration; the work-based k (sched-pair.c) with its degenerate case;
+ *    a job sharing no link with the reference keeps k = 1;
+ *  - D6, D7: edge u -> v of weight I_u when u, v have bytes on a common
+ *    link and P_u > P_v (ties: arrival order); the DP runs on the P-sorted
+ *    order and 10 random Kahn orders from the run's RNG;
+ *  - crux-pa and crux-ps-pa ask for unlimited levels (one per job) and use
+ *    the P ranking directly; crux-pa leaves the ECMP paths.
+ * Overrides, for the exhaustive search of `ccsim optimal-gap` (the
+ * simulator as the judge of one decision at a time): the scheduler object
+ *   {"name": "crux", "path": {"J": p, ...}, "order": ["J", ...],
+ *    "levels": {"J": L, ...}}
+ * replaces, for the listed trace job ids, the path choice (candidate p
+ * modulo its count, for every flow of the job: a job-level route, e.g.
+ * through aggregation switch p), the priority ranking (listed jobs first,
+ * in that order) or the final level (clamped to K-1).  Without them the
+ * scheduler is exactly the algorithm above.
+ * Cost per reschedule with n jobs, F flows, P candidates, L links per
+ * path: O(F P L) for the paths, O(n) PAIR_SIMs of O(horizon/iteration)
+ * steps, O(n^2 L) to find shared links and O(10 K n^2) for the cut.
+ */
+#include "sched.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccs.h"
+
+#include "sched-private.h"
+
+#define CRUX_RANDOM_ORDERS 10
+
+typedef struct crux_sched {
+    bool select_paths;   /* PS */
+    bool compress;       /* PC, else one level per rank */
+    GHashTable *comm_s;  /* job uid -> standalone t_j (double *), D2 */
+    /* Overrides (see the file header); empty when not given. */
+    GHashTable *force_path;  /* job id -> candidate + 1 (GINT_TO_POINTER) */
+    GHashTable *force_rank;  /* job id -> position + 1 */
+    GHashTable *force_level; /* job id -> level + 1 */
+} crux_sched;
+
+/* One running job as Crux sees it. */
+typedef struct crux_job {
+    size_t j;           /* index in the ctx */
+    sched_job_info info;
+    double t_s;         /* standalone communication time */
+    double I;           /* intensity */
+    double P;           /* priority value */
+    double total_bytes; /* sum_e M_{j,e} over network links (not the fixed ones) */
+    int forced_rank;    /* position in the "order" override + 1, 0 if unlisted */
+    GArray *links;      /* uint32_t, increasing */
+    GArray *bytes;      /* double, parallel */
+} crux_job;
+
+static void crux_destroy(void *self)
+{
+    crux_sched *s = self;
+    if (!s)
+        return;
+    g_hash_table_destroy(s->comm_s);
+    g_hash_table_destroy(s->force_path);
+    g_hash_table_destroy(s->force_rank);
+    g_hash_table_destroy(s->force_level);
+    g_free(s);
+}
+
+/* {"J": non-negative integer, ...} into map (id -> value + 1). */
+static bool parse_id_map(const cJSON *obj, const char *key, GHashTable *map, GError **error)
+{
+    if (!cJSON_IsObject(obj)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "scheduler.%s: expected an object {\"JOB\": integer}", key);
+        return false;
+    }
+    for (const cJSON *v = obj->child; v; v = v->next) {
+        if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != floor(v->valuedouble) ||
+            v->valuedouble > 1e6) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "scheduler.%s.%s: expected a non-negative integer", key, v->string);
+            return false;
+        }
+        g_hash_table_replace(map, g_strdup(v->string), GINT_TO_POINTER(v->valueint + 1));
+    }
+    return true;
+}
+
+static bool parse_overrides(crux_sched *s, const cJSON *cfg, GError **error)
+{
+    if (!cfg || !cJSON_IsObject(cfg))
+        return true;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cfg, "path");
+    if (v && !parse_id_map(v, "path", s->force_path, error))
+        return false;
+    v = cJSON_GetObjectItemCaseSensitive(cfg, "levels");
+    if (v && !parse_id_map(v, "levels", s->force_level, error))
+        return false;
+    v = cJSON_GetObjectItemCaseSensitive(cfg, "order");
+    if (v) {
+        if (!cJSON_IsArray(v)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "scheduler.order: expected an array of job ids");
+            return false;
+        }
+        int pos = 0;
+        for (const cJSON *e = v->child; e; e = e->next, pos++) {
+            if (!cJSON_IsString(e)) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "scheduler.order[%d]: expected a job id", pos);
+                return false;
+            }
+            g_hash_table_replace(s->force_rank, g_strdup(e->valuestring), GINT_TO_POINTER(pos + 1));
+        }
+    }
+    return true;
+}
+
+static void *crux_create_variant(const sched_options *opts, bool ps, bool pc, GError **error)
+{
+    crux_sched *s = g_new0(crux_sched, 1);
+    s->select_paths = ps;
+    s->compress = pc;
+    s->comm_s = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    s->force_path = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    s->force_rank = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    s->force_level = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    if (!parse_overrides(s, opts ? opts->config : NULL, error)) {
+        crux_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void *crux_create(const sched_options *opts, GError **error)
+{
+    return crux_create_variant(opts, true, true, error);
+}
+
+static void *crux_pa_create(const sched_options *opts, GError **error)
+{
+    return crux_create_variant(opts, false, false, error);
+}
+
+static void *crux_ps_pa_create(const sched_options *opts, GError **error)
+{
+    return crux_create_variant(opts, true, false, error);
+}
+
+/* D2: t_j from the first time the job is seen; stale uids dropped. */
+static void crux_measure(crux_sched *s, sched_ctx *ctx, crux_job *jobs, size_t n)
+{
+    GHashTable *next = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    for (size_t i = 0; i < n; i++) {
+        gint64 uid = (gint64)jobs[i].info.uid;
+        const double *known = g_hash_table_lookup(s->comm_s, &uid);
+        double t = known ? *known : sched__job_comm_s(ctx, jobs[i].j, NULL);
+        g_hash_table_insert(next, g_memdup2(&uid, sizeof uid), g_memdup2(&t, sizeof t));
+        jobs[i].t_s = t;
+        /* A job without traffic contends with nobody; a large finite I
+         * keeps it first without infinities in the DAG. */
+        jobs[i].I = jobs[i].info.work_gpu_s / (t > 0.0 ? t : 1e-9);
+    }
+    g_hash_table_destroy(s->comm_s);
+    s->comm_s = next;
+}
+
+static int cmp_by_I(const void *a, const void *b)
+{
+    const crux_job *x = *(const crux_job *const *)a, *y = *(const crux_job *const *)b;
+    if (x->I != y->I)
+        return x->I > y->I ? -1 : 1;
+    return (x->j > y->j) - (x->j < y->j);
+}
+
+static int cmp_by_P(const void *a, const void *b)
+{
+    const crux_job *x = *(const crux_job *const *)a, *y = *(const crux_job *const *)b;
+    if (x->forced_rank != y->forced_rank) /* listed first, in order; then by P */
+        return x->forced_rank == 0 ? 1 : y->forced_rank == 0 ? -1
+                                       : (x->forced_rank < y->forced_rank ? -1 : 1);
+    if (x->P != y->P)
+        return x->P > y->P ? -1 : 1;
+    return (x->j > y->j) - (x->j < y->j);
+}
+
+/* The shared link of a and b with the largest (M_a + M_b)/B, or
+ * UINT32_MAX; its index in each job's arrays. */
+static uint32_t tightest_shared(sched_ctx *ctx, const crux_job *a, const crux_job *b, guint *ia,
+                                guint *ib)
+{
+    uint32_t best = UINT32_MAX;
+    double best_load = -1.0;
+    guint x = 0, y = 0;
+    while (x < a->links->len && y < b->links->len) {
+        uint32_t ea = g_array_index(a->links, uint32_t, x);
+        uint32_t eb = g_array_index(b->links, uint32_t, y);
+        if (ea < eb) {
+            x++;
+        } else if (eb < ea) {
+            y++;
+        } else {
+            double ma = g_array_index(a->bytes, double, x);
+            double mb = g_array_index(b->bytes, double, y);
+            double load = (ma + mb) / sched_link_capacity_Bps(ctx, ea);
+            if (ma > 0.0 && mb > 0.0 && load > best_load) {
+                best_load = load;
+                best = ea;
+                *ia = x;
+                *ib = y;
+            }
+            x++;
+            y++;
+        }
+    }
+    return best;
+}
+
+static sched__pair_job pair_job(const crux_job *x, double comm_s)
+{
+    sched__pair_job p = {
+        .gpus = x->info.gpus,
+        .compute_s = x->info.compute_s,
+        .fwd_frac = x->info.fwd_frac,
+        .comm_s = comm_s,
+        .opt_s = x->info.opt_s,
+        .phase_s = x->info.fwd_frac * x->info.compute_s, /* comm-ready at 0 (D4) */
+    };
+    return p;
+}
+
+static double pair_iter_s(const sched__pair_job *p)
+{
+    return fmax(p->compute_s, p->fwd_frac * p->compute_s + p->comm_s) + p->opt_s;
+}
+
+/* P_j = k_j I_j against the reference job (§4.2, D3, D4). */
+static void crux_assign(sched_ctx *ctx, crux_job *jobs, size_t n)
+{
+    size_t r = 0;
+    for (size_t i = 1; i < n; i++) {
+        const crux_job *a = &jobs[i], *b = &jobs[r];
+        if (a->total_bytes > b->total_bytes ||
+            (a->total_bytes == b->total_bytes && a->t_s > b->t_s))
+            r = i;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double k = 1.0;
+        guint ia = 0, ir = 0;
+        uint32_t e = i == r ? UINT32_MAX : tightest_shared(ctx, &jobs[i], &jobs[r], &ia, &ir);
+        if (e != UINT32_MAX) {
+            double cap = sched_link_capacity_Bps(ctx, e);
+            sched__pair_job pj = pair_job(&jobs[i], g_array_index(jobs[i].bytes, double, ia) / cap);
+            sched__pair_job pr = pair_job(&jobs[r], g_array_index(jobs[r].bytes, double, ir) / cap);
+            double horizon = 3.0 * fmax(pair_iter_s(&pj), pair_iter_s(&pr));
+            if (horizon > 0.0)
+                k = sched__pair_correction(&pj, jobs[i].I, &pr, jobs[r].I, horizon, NULL);
+            g_debug("crux: job %s against reference %s on link %u: k %.6g", jobs[i].info.id,
+                    jobs[r].info.id, e, k);
+        }
+        jobs[i].P = k * jobs[i].I;
+    }
+}
+
+static bool share_link(const crux_job *a, const crux_job *b)
+{
+    guint x = 0, y = 0;
+    while (x < a->links->len && y < b->links->len) {
+        uint32_t ea = g_array_index(a->links, uint32_t, x);
+        uint32_t eb = g_array_index(b->links, uint32_t, y);
+        if (ea < eb)
+            x++;
+        else if (eb < ea)
+            y++;
+        else if (g_array_index(a->bytes, double, x) > 0.0 && g_array_index(b->bytes, double, y) > 0.0)
+            return true;
+        else
+            x++, y++;
+    }
+    return false;
+}
+
+/* Levels from the P ranking `by`: one per rank, or the max K-cut. */
+static void crux_levels(const crux_sched *s, sched_ctx *ctx, crux_job *const *by, size_t n,
+                        int *level)
+{
+    int K = sched_priority_levels(ctx);
+    if (!s->compress) {
+        for (size_t rank = 0; rank < n; rank++)
+            level[by[rank]->j] = rank < (size_t)K ? (int)rank : K - 1;
+        return;
+    }
+    /* The DAG in P order: rank a -> rank b (a < b) when they share. */
+    g_autofree double *w = g_new0(double, n * n);
+    g_autofree size_t *p_order = g_new(size_t, n);
+    for (size_t a = 0; a < n; a++) {
+        p_order[a] = by[a]->j;
+        for (size_t b = a + 1; b < n; b++)
+            if (share_link(by[a], by[b]))
+                w[by[a]->j * n + by[b]->j] = by[a]->I;
+    }
+    sched__compress(n, w, p_order, K, CRUX_RANDOM_ORDERS, sched_rng(ctx), level);
+}
+
+/* The "path" override: candidate p (modulo its count) for every flow. */
+static void crux_force_paths(const crux_sched *s, sched_ctx *ctx, const crux_job *jobs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int forced = GPOINTER_TO_INT(g_hash_table_lookup(s->force_path, jobs[i].info.id));
+        if (forced == 0)
+            continue;
+        for (size_t f = 0; f < jobs[i].info.n_flows; f++) {
+            sched_flow_info fi;
+            sched_flow_get(ctx, i, f, &fi);
+            sched_set_path(ctx, i, f, (size_t)(forced - 1) % fi.n_paths);
+        }
+    }
+}
+
+static void crux_reschedule(void *self, sched_ctx *ctx)
+{
+    crux_sched *s = self;
+    size_t n = sched_job_count(ctx);
+    if (n == 0) {
+        g_hash_table_remove_all(s->comm_s);
+        return;
+    }
+    g_autofree crux_job *jobs = g_new0(crux_job, n);
+    g_autofree crux_job **by = g_new(crux_job *, n);
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].j = i;
+        sched_job_get(ctx, i, &jobs[i].info);
+        by[i] = &jobs[i];
+    }
+    crux_measure(s, ctx, jobs, n);
+
+    if (s->select_paths) {
+        qsort(by, n, sizeof *by, cmp_by_I);
+        g_autofree size_t *order = g_new(size_t, n);
+        for (size_t i = 0; i < n; i++)
+            order[i] = by[i]->j;
+        sched__select_paths(ctx, order, n);
+    }
+    crux_force_paths(s, ctx, jobs, n);
+
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        jobs[i].bytes = g_array_new(FALSE, FALSE, sizeof(double));
+        sched_job_link_bytes(ctx, i, jobs[i].links, jobs[i].bytes);
+        /* network traffic only: the intra-host fixed links are not (D3) */
+        for (guint k = 0; k < jobs[i].bytes->len; k++)
+            jobs[i].total_bytes += g_array_index(jobs[i].bytes, double, k);
+        const uint32_t *fl;
+        const double *fb;
+        size_t nf = sched_job_fixed_links(ctx, i, &fl, &fb);
+        for (size_t k = 0; k < nf; k++)
+            jobs[i].total_bytes -= fb[k];
+    }
+    crux_assign(ctx, jobs, n);
+    for (size_t i = 0; i < n; i++)
+        jobs[i].forced_rank = GPOINTER_TO_INT(g_hash_table_lookup(s->force_rank, jobs[i].info.id));
+    qsort(by, n, sizeof *by, cmp_by_P);
+
+    g_autofree int *level = g_new(int, n);
+    crux_levels(s, ctx, by, n, level);
+    int K = sched_priority_levels(ctx);
+    for (size_t i = 0; i < n; i++) {
+        int forced = GPOINTER_TO_INT(g_hash_table_lookup(s->force_level, jobs[i].info.id));
+        if (forced > 0)
+            level[i] = MIN(forced - 1, K - 1);
+    }
+    for (size_t i = 0; i < n; i++)
+        g_debug("crux %.3f s: job %s t %.6g s I %.6g P %.6g level %d", sched_now_s(ctx),
+                jobs[i].info.id, jobs[i].t_s, jobs[i].I, jobs[i].P, level[i]);
+    for (size_t i = 0; i < n; i++) {
+        sched_set_priority(ctx, i, level[i]);
+        g_array_unref(jobs[i].links);
+        g_array_unref(jobs[i].bytes);
+    }
+}
+
+const sched_ops sched_crux_ops = {
+    .name = "crux",
+    .summary = "Crux: intensity-ordered path selection, corrected priorities, max K-cut compression",
+    .unlimited_levels = false,
+    .create = crux_create,
+    .destroy = crux_destroy,
+    .reschedule = crux_reschedule,
+    .on_comm = NULL,
+};
+
+const sched_ops sched_crux_pa_ops = {
+    .name = "crux-pa",
+    .summary = "Crux priority assignment only: ECMP paths, one level per job",
+    .unlimited_levels = true,
+    .create = crux_pa_create,
+    .destroy = crux_destroy,
+    .reschedule = crux_reschedule,
+    .on_comm = NULL,
+};
+
+const sched_ops sched_crux_ps_pa_ops = {
+    .name = "crux-ps-pa",
+    .summary = "Crux path selection + priority assignment, one level per job",
+    .unlimited_levels = true,
+    .create = crux_ps_pa_create,
+    .destroy = crux_destroy,
+    .reschedule = crux_reschedule,
+    .on_comm = NULL,
+};

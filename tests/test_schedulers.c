@@ -1,0 +1,372 @@
+/* test_schedulers.c - suite "schedulers": each scheduler's decisions on a
+ * hand-built sched_ctx (tests/fake_ctx.h), the worked examples of
+ * ../shared/research/baselines.md seen through the scheduler interface. */
+#include "schedulers/sched.h"
+
+#include <cjson/cJSON.h>
+
+#include "ccs.h"
+
+#include "fake_ctx.h"
+#include "test_util.h"
+
+extern const sched_ops sched_crux_ops, sched_crux_pa_ops, sched_crux_ps_pa_ops;
+extern const sched_ops sched_sincronia_ops, sched_sincronia_online_ops;
+extern const sched_ops sched_taccl_ops, sched_cassini_ops;
+
+static void *make(const sched_ops *ops, int levels)
+{
+    sched_options o = {.priority_levels = levels, .seed = 1, .config = NULL};
+    GError *err = NULL;
+    void *s = ops->create(&o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    return s;
+}
+
+static void run_once(const sched_ops *ops, sched_ctx *ctx)
+{
+    void *s = make(ops, ctx->levels);
+    ops->reschedule(s, ctx);
+    ops->destroy(s);
+}
+
+/* baselines.md §1.3 through the interface.  Links 0 = P1, 1 = P2, 100 B/s.
+ * Jobs arrive c, b, a (indices 0, 1, 2), each one flow with candidates
+ * {P1}, {P2}, ECMP on P1, isolated iteration 1 s so rates = bytes:
+ * a 60 B, C .54 s x 10 GPUs: t = .6, I = 5.4/.6 = 9; b 50 B, C .35:
+ * t .5, I 7; c 30 B, C .06: t .3, I 2.
+ * crux-ps-pa (by I): a P1, b P2, c P2.  taccl (arrival): c P1, b P2, a P1
+ * (all 1 hop: one class, level 0).  crux-pa keeps ECMP (all P1). */
+static void path_case(sched_ctx *ctx)
+{
+    static const int p1[] = {0, -1}, p2[] = {1, -1};
+    fake_ctx_init(ctx, 2, 100, 8);
+    fake_job_flow(fake_ctx_job(ctx, "c", 10, 0.06, 1, 1), 30, p1, p2);
+    fake_job_flow(fake_ctx_job(ctx, "b", 10, 0.35, 1, 1), 50, p1, p2);
+    fake_job_flow(fake_ctx_job(ctx, "a", 10, 0.54, 1, 1), 60, p1, p2);
+}
+
+static void test_schedulers_paths(void)
+{
+    sched_ctx ctx;
+    path_case(&ctx);
+    run_once(&sched_crux_ps_pa_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[2].flows[0].path, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].flows[0].path, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[0].flows[0].path, 1);
+    fake_ctx_clear(&ctx);
+
+    path_case(&ctx);
+    run_once(&sched_crux_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[2].flows[0].path, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].flows[0].path, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[0].flows[0].path, 1);
+    fake_ctx_clear(&ctx);
+
+    path_case(&ctx);
+    run_once(&sched_taccl_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].flows[0].path, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].flows[0].path, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[2].flows[0].path, 0);
+    for (int j = 0; j < 3; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, 0);
+    fake_ctx_clear(&ctx);
+
+    path_case(&ctx);
+    run_once(&sched_crux_pa_ops, &ctx);
+    for (int j = 0; j < 3; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].flows[0].path, 0);
+    fake_ctx_clear(&ctx);
+}
+
+/* Crux Example 1 on one link of 1 B/s: J1 10 GPUs, C 2, f 1, 2 B per
+ * iteration (t = 2, iteration 4); J2 10 GPUs, C 1, f 1, 1 B (t = 1,
+ * iteration 2).  I_1 = 20/2 = I_2 = 10/1 = 10.  Reference J1 (2 B);
+ * PAIR_SIM horizon 3 x 4 = 12, k_2 = 1.5 (test_sched_core): P_2 = 15 >
+ * P_1 = 10.  crux-pa: J2 level 0, J1 level 1.  crux with K = 8: the DAG
+ * has one edge J2 -> J1, cut by levels 0 / 1; with K = 1 both on 0. */
+static void example1_case(sched_ctx *ctx, int levels)
+{
+    static const int l0[] = {0, -1};
+    fake_ctx_init(ctx, 1, 1, levels);
+    fake_job_flow(fake_ctx_job(ctx, "J1", 10, 2, 1, 4), 2, l0, NULL);
+    fake_job_flow(fake_ctx_job(ctx, "J2", 10, 1, 1, 2), 1, l0, NULL);
+}
+
+static void test_schedulers_crux_priorities(void)
+{
+    sched_ctx ctx;
+    example1_case(&ctx, 8);
+    run_once(&sched_crux_pa_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    fake_ctx_clear(&ctx);
+
+    example1_case(&ctx, 8);
+    run_once(&sched_crux_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    fake_ctx_clear(&ctx);
+
+    example1_case(&ctx, 1);
+    run_once(&sched_crux_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    fake_ctx_clear(&ctx);
+}
+
+static void run_with(const sched_ops *ops, sched_ctx *ctx, const char *json)
+{
+    cJSON *cfg = cJSON_Parse(json);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+    sched_options o = {.priority_levels = ctx->levels, .seed = 1, .config = cfg};
+    GError *err = NULL;
+    void *s = ops->create(&o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    if (s) {
+        ops->reschedule(s, ctx);
+        ops->destroy(s);
+    }
+    cJSON_Delete(cfg);
+}
+
+/* The optimal-gap overrides.  Example 1 with "order": ["J1"] puts J1
+ * first against its P (level 0, J2 1); "levels": {"J1": 5} on crux sets
+ * J1's level 5 whatever the cut; "path": {"a": 1} sends a through P2 where
+ * Crux chose P1 (path case above); bad values are errors. */
+static void test_schedulers_crux_overrides(void)
+{
+    sched_ctx ctx;
+    example1_case(&ctx, 8);
+    run_with(&sched_crux_pa_ops, &ctx, "{\"order\": [\"J1\"]}");
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
+    fake_ctx_clear(&ctx);
+
+    example1_case(&ctx, 8);
+    run_with(&sched_crux_ops, &ctx, "{\"levels\": {\"J1\": 5}}");
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 5);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    fake_ctx_clear(&ctx);
+
+    path_case(&ctx);
+    run_with(&sched_crux_ps_pa_ops, &ctx, "{\"path\": {\"a\": 1}}");
+    CU_ASSERT_EQUAL(ctx.jobs[2].flows[0].path, 1);
+    fake_ctx_clear(&ctx);
+
+    const char *bad[] = {"{\"order\": 3}", "{\"order\": [1]}", "{\"path\": {\"a\": -1}}",
+                         "{\"levels\": {\"a\": 0.5}}", "{\"levels\": []}"};
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        cJSON *cfg = cJSON_Parse(bad[i]);
+        sched_options o = {.priority_levels = 4, .seed = 1, .config = cfg};
+        GError *err = NULL;
+        CU_ASSERT_PTR_NULL(sched_crux_ops.create(&o, &err));
+        TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+        cJSON_Delete(cfg);
+    }
+}
+
+/* Sincronia example A as link demands (fixed links, 1 B/s): C1 (0, 2),
+ * C2 (4, 1), C3 (0, 3): BSSI order C1, C2, C3 -> levels 0, 1, 2 with
+ * K = 8, and 0, 1, 1 with K = 2 (D12). */
+static void sincronia_case(sched_ctx *ctx, int levels)
+{
+    fake_ctx_init(ctx, 2, 1, levels);
+    fake_job_fixed(fake_ctx_job(ctx, "C1", 1, 1, 1, 1), 1, 2);
+    fake_job *c2 = fake_ctx_job(ctx, "C2", 1, 1, 1, 1);
+    fake_job_fixed(c2, 0, 4);
+    fake_job_fixed(c2, 1, 1);
+    fake_job_fixed(fake_ctx_job(ctx, "C3", 1, 1, 1, 1), 1, 3);
+}
+
+static void test_schedulers_sincronia(void)
+{
+    sched_ctx ctx;
+    sincronia_case(&ctx, 8);
+    run_once(&sched_sincronia_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 2);
+    fake_ctx_clear(&ctx);
+    sincronia_case(&ctx, 2);
+    run_once(&sched_sincronia_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 1);
+    fake_ctx_clear(&ctx);
+}
+
+/* sincronia-online, same jobs, K = 8.  Nobody communicating: all on the
+ * lowest level 7.  C3 starts: alone, level 0.  C2 starts: BSSI over {C2,
+ * C3}: loads (4, 4), tie to link 0 where only C2 sends, so C2 last:
+ * C3 0, C2 1, C1 7.  C3 ends: C2 0, C1 and C3 7. */
+static void test_schedulers_sincronia_online(void)
+{
+    sched_ctx ctx;
+    sincronia_case(&ctx, 8);
+    const sched_ops *ops = &sched_sincronia_online_ops;
+    void *s = make(ops, 8);
+    ops->reschedule(s, &ctx);
+    for (int j = 0; j < 3; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, 7);
+    ops->on_comm(s, &ctx, 2, true);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 7);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 7);
+    ops->on_comm(s, &ctx, 1, true);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 7);
+    ops->on_comm(s, &ctx, 2, false);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 7);
+    ops->reschedule(s, &ctx); /* C2 still communicating */
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    ops->destroy(s);
+    fake_ctx_clear(&ctx);
+}
+
+/* TACCL* levels (baselines.md §3.2): X's path crosses 6 links, Y's 4,
+ * Z's 2 -> X 0, Y 1, Z 2; with K = 2, X 0 and Y, Z 1. */
+static void taccl_case(sched_ctx *ctx, int levels)
+{
+    static const int six[] = {0, 1, 2, 3, 4, 5, -1}, four[] = {6, 7, 8, 9, -1},
+                     two[] = {10, 11, -1};
+    fake_ctx_init(ctx, 12, 1, levels);
+    fake_job_flow(fake_ctx_job(ctx, "X", 1, 1, 1, 2), 1, six, NULL);
+    fake_job_flow(fake_ctx_job(ctx, "Y", 1, 1, 1, 2), 1, four, NULL);
+    fake_job_flow(fake_ctx_job(ctx, "Z", 1, 1, 1, 2), 1, two, NULL);
+}
+
+static void test_schedulers_taccl_levels(void)
+{
+    sched_ctx ctx;
+    taccl_case(&ctx, 8);
+    run_once(&sched_taccl_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 2);
+    fake_ctx_clear(&ctx);
+    taccl_case(&ctx, 2);
+    run_once(&sched_taccl_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 1);
+    fake_ctx_clear(&ctx);
+}
+
+/* CASSINI two-job example (baselines.md §4.5) through the interface.
+ * Link 0 shared, 50 Gbps = 6.25e9 B/s; links 1, 2 the jobs' own 40 Gbps
+ * = 5e9 B/s NIC links.  A: C 36 ms, f .5 (sends from 18 ms), 9e7 B: t_A =
+ * 9e7/5e9 = 18 ms, 40 Gbps on link 0 during [18, 36); B: C 72 ms, f .75,
+ * 9e7 B: Up [54, 72).  Peak 80 > 50 Gbps, so link 0 is a constraint.
+ * q = 72/72 = 1 ms; optimum B rotated 18 ms; A is the reference (shift 0,
+ * never delayed); B's targets: A's latest start + 18 ms, modulo
+ * gcd(36, 72) = 36 ms.
+ * A's comm at 18 ms: its start 0 is recorded, no shift.
+ * B's comm at 54 ms: start 0, target 18: error -18 ms, delay 18 ms.
+ * B's comm at 145 ms: start 91, (91 - 18) mod 36 = 1 ms = 1.4% of 72 < 5%:
+ * nothing.  At 149 ms: error 5 ms = 6.9%: delay 36 - 5 = 31 ms.
+ * A drifts: comm at 130 ms, start 112; B at 150 ms, start 96:
+ * (96 - 130) mod 36 = 2 ms = 2.8%: nothing (B still 19 ms after A's
+ * previous start, 76 ms). */
+static void test_schedulers_cassini(void)
+{
+    static const int pa[] = {1, 0, -1}, pb[] = {2, 0, -1};
+    sched_ctx ctx;
+    fake_ctx_init(&ctx, 3, 5e9, 8);
+    ctx.cap_Bps[0] = 6.25e9;
+    fake_job_flow(fake_ctx_job(&ctx, "A", 8, 0.036, 0.5, 0.036), 9e7, pa, NULL);
+    fake_job_flow(fake_ctx_job(&ctx, "B", 8, 0.072, 0.75, 0.072), 9e7, pb, NULL);
+    const sched_ops *ops = &sched_cassini_ops;
+    void *s = make(ops, 8);
+    ops->reschedule(s, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    ctx.now_s = 0.018;
+    ops->on_comm(s, &ctx, 0, true);
+    CU_ASSERT_EQUAL(ctx.jobs[0].shift_calls, 0);
+    ctx.now_s = 0.054;
+    ops->on_comm(s, &ctx, 1, true);
+    CU_ASSERT_EQUAL(ctx.jobs[1].shift_calls, 1);
+    TEST_ASSERT_CLOSE(ctx.jobs[1].last_shift_s, 0.018, 1e-9);
+    ops->on_comm(s, &ctx, 1, false);
+    ctx.now_s = 0.145;
+    ops->on_comm(s, &ctx, 1, true);
+    CU_ASSERT_EQUAL(ctx.jobs[1].shift_calls, 1);
+    ctx.now_s = 0.149;
+    ops->on_comm(s, &ctx, 1, true);
+    CU_ASSERT_EQUAL(ctx.jobs[1].shift_calls, 2);
+    TEST_ASSERT_CLOSE(ctx.jobs[1].last_shift_s, 0.031, 1e-9);
+    ctx.now_s = 0.130;
+    ops->on_comm(s, &ctx, 0, true);
+    CU_ASSERT_EQUAL(ctx.jobs[0].shift_calls, 0);
+    ctx.now_s = 0.150;
+    ops->on_comm(s, &ctx, 1, true);
+    CU_ASSERT_EQUAL(ctx.jobs[1].shift_calls, 2);
+    ops->destroy(s);
+    fake_ctx_clear(&ctx);
+}
+
+/* A link its jobs cannot overflow is no constraint: the same two jobs
+ * with link 0 at 100 Gbps (peak 80): no targets, no shifts ever. */
+static void test_schedulers_cassini_roomy(void)
+{
+    static const int pa[] = {1, 0, -1}, pb[] = {2, 0, -1};
+    sched_ctx ctx;
+    fake_ctx_init(&ctx, 3, 5e9, 8);
+    ctx.cap_Bps[0] = 12.5e9;
+    fake_job_flow(fake_ctx_job(&ctx, "A", 8, 0.036, 0.5, 0.036), 9e7, pa, NULL);
+    fake_job_flow(fake_ctx_job(&ctx, "B", 8, 0.072, 0.75, 0.072), 9e7, pb, NULL);
+    const sched_ops *ops = &sched_cassini_ops;
+    void *s = make(ops, 8);
+    ops->reschedule(s, &ctx);
+    ctx.now_s = 0.018;
+    ops->on_comm(s, &ctx, 0, true);
+    ctx.now_s = 0.054;
+    ops->on_comm(s, &ctx, 1, true);
+    CU_ASSERT_EQUAL(ctx.jobs[0].shift_calls, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].shift_calls, 0);
+    ops->destroy(s);
+    fake_ctx_clear(&ctx);
+}
+
+/* Every scheduler accepts an empty cluster and a job without traffic. */
+static void test_schedulers_empty(void)
+{
+    const sched_ops *all[] = {&sched_crux_ops,      &sched_crux_pa_ops,
+                              &sched_crux_ps_pa_ops, &sched_sincronia_ops,
+                              &sched_sincronia_online_ops, &sched_taccl_ops,
+                              &sched_cassini_ops};
+    for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
+        sched_ctx ctx;
+        fake_ctx_init(&ctx, 1, 1, 4);
+        void *s = make(all[i], 4);
+        all[i]->reschedule(s, &ctx);
+        fake_ctx_job(&ctx, "lonely", 8, 1, 1, 1);
+        all[i]->reschedule(s, &ctx);
+        if (all[i]->on_comm)
+            all[i]->on_comm(s, &ctx, 0, true);
+        CU_ASSERT_TRUE(ctx.jobs[0].info.priority >= 0 && ctx.jobs[0].info.priority < 4);
+        all[i]->destroy(s);
+        fake_ctx_clear(&ctx);
+    }
+}
+
+int main(void)
+{
+    CU_TestInfo cases[] = {
+        {"paths", test_schedulers_paths},
+        {"crux_priorities", test_schedulers_crux_priorities},
+        {"crux_overrides", test_schedulers_crux_overrides},
+        {"sincronia", test_schedulers_sincronia},
+        {"sincronia_online", test_schedulers_sincronia_online},
+        {"taccl_levels", test_schedulers_taccl_levels},
+        {"cassini", test_schedulers_cassini},
+        {"cassini_roomy", test_schedulers_cassini_roomy},
+        {"empty", test_schedulers_empty},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("schedulers", cases);
+}
