@@ -366,14 +366,17 @@ static void propagate(net *n, uint32_t e, int l)
     const int K = n->K;
     const net__link *lk = &n->links[e];
     const double tol = n->opts.rel_eps * lk->cap_Bps;
-    for (; l < K; l++) {
+    const double *ld = &n->lvl_load[(size_t)e * K];
+    if (l >= K)
+        return;
+    double r = residual(n, e, l); /* R_el, then R_e,l+1 = R_el - load_el, ... */
+    for (; l < K; r -= ld[l], l++) {
         if (lk->dirty_bits & ((uint64_t)1 << l))
             return; /* level l re-solves around e and carries on from there */
-        double r = residual(n, e, l);
         double *res = &n->lvl_res[(size_t)e * K + l];
         if (fabs(r - *res) <= tol)
             return; /* no move: nothing below moves either */
-        double load = n->lvl_load[(size_t)e * K + l];
+        double load = ld[l];
         bool slack = load + tol < fmin(r, *res);
         *res = r;
         if (!slack && has_users_at(n, e, l)) {
