@@ -225,7 +225,7 @@ static inline void freeze(net *n, net__xfer *t, double lambda)
     double x = t->weight * lambda;
     t->new_rate = x;
     for (uint32_t k = 0; k < t->n_tl; k++) {
-        uint32_t jj = n->links[t->tl[k].link].sidx;
+        uint32_t jj = t->tl[k].loc;
         double m = t->tl[k].mult;
         R[jj] -= m * x;
         W[jj] -= m * t->weight;
@@ -259,6 +259,7 @@ static void fill(net *n, int L, size_t n_t, size_t n_l)
         t->new_rate = 0;
         for (uint32_t k = 0; k < t->n_tl; k++) {
             uint32_t j = n->links[t->tl[k].link].sidx;
+            t->tl[k].loc = j; /* cached for the private bound and freeze() */
             W[j] += t->tl[k].mult * t->weight;
             nunf[j]++;
         }
@@ -269,7 +270,7 @@ static void fill(net *n, int L, size_t n_t, size_t n_l)
         const net__xfer *t = &n->xf[n->comp_t[i]];
         double bound = INFINITY;
         for (uint32_t k = 0; k < t->n_tl; k++) {
-            uint32_t j = n->links[t->tl[k].link].sidx;
+            uint32_t j = t->tl[k].loc;
             if (nunf[j] == 1) {
                 double b = R[j] / W[j];
                 if (b < bound)
@@ -343,6 +344,8 @@ static void apply_rates(net *n, size_t n_t, double now)
         t->rate_Bps = x;
         n->stats.rate_changes++;
         net__xfer_reschedule(n, s);
+        for (uint32_t k = 0; k < t->n_tl; k++)
+            n->links[t->tl[k].link].lmark = n->load_epoch;
     }
 }
 
@@ -390,9 +393,16 @@ static void propagate(net *n, uint32_t e, int l)
 static void update_loads(net *n, int L, size_t n_l, double now)
 {
     const int K = n->K;
+    const uint64_t bit = (uint64_t)1 << L;
     for (size_t j = 0; j < n_l; j++) {
         uint32_t e = n->comp_l[j];
         net__link *l = &n->links[e];
+        /* Only seeds (their user set or residual changed) and links of a
+         * transfer whose rate changed can have a new load; on the others
+         * R_eL is within tolerance of res_eL (else they would be seeds, or
+         * propagate() already stored the slack move), so nothing to do. */
+        if (!(l->dirty_bits & bit) && l->lmark != n->load_epoch)
+            continue;
         double load = 0, tag = 0;
         for (uint32_t u = 0; u < l->n_users; u++) {
             if (l->users[u].prio != L)
@@ -434,6 +444,11 @@ void net__solve(net *n)
         if (!(n->dirty_any & ((uint64_t)1 << L)))
             continue;
         size_t n_t = 0, n_l = 0;
+        if (++n->load_epoch == 0) { /* wrapped: clear the stamps */
+            for (size_t e = 0; e < n->n_links; e++)
+                n->links[e].lmark = 0;
+            n->load_epoch = 1;
+        }
         collect(n, L, &n_t, &n_l);
         if (n_t > 0) {
             fill(n, L, n_t, n_l);
