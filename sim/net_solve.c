@@ -21,9 +21,10 @@
  *   E_L   = the seeds plus every link of S_L;
  *   solve S_L by progressive filling on R_eL (e in E_L), computed afresh
  *   from the (final) loads of levels < L, and store res_eL = R_eL;
- *   recompute load_eL on E_L; then R_e,L+1 = R_eL - load_eL, and if it
- *   differs from res_e,L+1 by more than rel_eps * C_e, set bit L+1 on e and
- *   store res_e,L+1.
+ *   recompute load_eL on the seeds and on the links of transfers whose rate
+ *   changed (elsewhere in E_L nothing changed); then R_e,L+1 = R_eL -
+ *   load_eL, and if it differs from res_e,L+1 by more than rel_eps * C_e,
+ *   set bit L+1 on e if e is tight there (see (4)) and store res_e,L+1.
  *
  * Why this is exact.  Claim: after the solve every rate equals the
  * from-scratch allocation (up to rel_eps, below).  Induction on L.
