@@ -22,6 +22,7 @@ typedef struct net__link {
     uint32_t mark;        /* epoch stamp: visited in the current BFS / dedup */
     uint32_t sidx;        /* local index in the current component */
     uint64_t dirty_bits;  /* bit L: the level-L allocation around this link must be re-solved */
+    uint32_t lmark;       /* == net.load_epoch: a user's rate changed in this level solve */
     double cap_Bps;       /* C_e */
     double load_Bps;      /* sum over levels of lvl_load */
     double tag_Bps;       /* sum over levels of lvl_tag */
@@ -38,6 +39,7 @@ typedef struct net__tlink {
     uint32_t link; /* link id */
     uint32_t mult; /* m_ie */
     uint32_t pos;  /* index in the link's users[] while moving */
+    uint32_t loc;  /* solver scratch: the link's local index in the component */
 } net__tlink;
 
 enum { NET__FREE, NET__WAITING, NET__MOVING, NET__DONE };
@@ -76,6 +78,7 @@ struct net {
     size_t n_xf, cap_xf;
     uint32_t free_xf;
     uint32_t epoch;
+    uint32_t load_epoch; /* bumped per level solve */
     /* dirty links (each once) and the lowest dirty level */
     uint32_t *dirty;
     size_t n_dirty, cap_dirty;

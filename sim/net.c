@@ -570,7 +570,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
         } else {
             l->mark = ep;
             l->sidx = n_tl;
-            tl[n_tl++] = (net__tlink){spec->links[i], (uint32_t)m, NET__NO_POS};
+            tl[n_tl++] = (net__tlink){spec->links[i], (uint32_t)m, NET__NO_POS, 0};
         }
     }
 

@@ -21,9 +21,10 @@
  *   E_L   = the seeds plus every link of S_L;
  *   solve S_L by progressive filling on R_eL (e in E_L), computed afresh
  *   from the (final) loads of levels < L, and store res_eL = R_eL;
- *   recompute load_eL on E_L; then R_e,L+1 = R_eL - load_eL, and if it
- *   differs from res_e,L+1 by more than rel_eps * C_e, set bit L+1 on e and
- *   store res_e,L+1.
+ *   recompute load_eL on the seeds and on the links of transfers whose rate
+ *   changed (elsewhere in E_L nothing changed); then R_e,L+1 = R_eL -
+ *   load_eL, and if it differs from res_e,L+1 by more than rel_eps * C_e,
+ *   set bit L+1 on e if e is tight there (see (4)) and store res_e,L+1.
  *
  * Why this is exact.  Claim: after the solve every rate equals the
  * from-scratch allocation (up to rel_eps, below).  Induction on L.
@@ -225,7 +226,7 @@ static inline void freeze(net *n, net__xfer *t, double lambda)
     double x = t->weight * lambda;
     t->new_rate = x;
     for (uint32_t k = 0; k < t->n_tl; k++) {
-        uint32_t jj = n->links[t->tl[k].link].sidx;
+        uint32_t jj = t->tl[k].loc;
         double m = t->tl[k].mult;
         R[jj] -= m * x;
         W[jj] -= m * t->weight;
@@ -259,6 +260,7 @@ static void fill(net *n, int L, size_t n_t, size_t n_l)
         t->new_rate = 0;
         for (uint32_t k = 0; k < t->n_tl; k++) {
             uint32_t j = n->links[t->tl[k].link].sidx;
+            t->tl[k].loc = j; /* cached for the private bound and freeze() */
             W[j] += t->tl[k].mult * t->weight;
             nunf[j]++;
         }
@@ -269,7 +271,7 @@ static void fill(net *n, int L, size_t n_t, size_t n_l)
         const net__xfer *t = &n->xf[n->comp_t[i]];
         double bound = INFINITY;
         for (uint32_t k = 0; k < t->n_tl; k++) {
-            uint32_t j = n->links[t->tl[k].link].sidx;
+            uint32_t j = t->tl[k].loc;
             if (nunf[j] == 1) {
                 double b = R[j] / W[j];
                 if (b < bound)
@@ -343,6 +345,8 @@ static void apply_rates(net *n, size_t n_t, double now)
         t->rate_Bps = x;
         n->stats.rate_changes++;
         net__xfer_reschedule(n, s);
+        for (uint32_t k = 0; k < t->n_tl; k++)
+            n->links[t->tl[k].link].lmark = n->load_epoch;
     }
 }
 
@@ -366,14 +370,17 @@ static void propagate(net *n, uint32_t e, int l)
     const int K = n->K;
     const net__link *lk = &n->links[e];
     const double tol = n->opts.rel_eps * lk->cap_Bps;
-    for (; l < K; l++) {
+    const double *ld = &n->lvl_load[(size_t)e * K];
+    if (l >= K)
+        return;
+    double r = residual(n, e, l); /* R_el, then R_e,l+1 = R_el - load_el, ... */
+    for (; l < K; r -= ld[l], l++) {
         if (lk->dirty_bits & ((uint64_t)1 << l))
             return; /* level l re-solves around e and carries on from there */
-        double r = residual(n, e, l);
         double *res = &n->lvl_res[(size_t)e * K + l];
         if (fabs(r - *res) <= tol)
             return; /* no move: nothing below moves either */
-        double load = n->lvl_load[(size_t)e * K + l];
+        double load = ld[l];
         bool slack = load + tol < fmin(r, *res);
         *res = r;
         if (!slack && has_users_at(n, e, l)) {
@@ -387,9 +394,16 @@ static void propagate(net *n, uint32_t e, int l)
 static void update_loads(net *n, int L, size_t n_l, double now)
 {
     const int K = n->K;
+    const uint64_t bit = (uint64_t)1 << L;
     for (size_t j = 0; j < n_l; j++) {
         uint32_t e = n->comp_l[j];
         net__link *l = &n->links[e];
+        /* Only seeds (their user set or residual changed) and links of a
+         * transfer whose rate changed can have a new load; on the others
+         * R_eL is within tolerance of res_eL (else they would be seeds, or
+         * propagate() already stored the slack move), so nothing to do. */
+        if (!(l->dirty_bits & bit) && l->lmark != n->load_epoch)
+            continue;
         double load = 0, tag = 0;
         for (uint32_t u = 0; u < l->n_users; u++) {
             if (l->users[u].prio != L)
@@ -431,6 +445,11 @@ void net__solve(net *n)
         if (!(n->dirty_any & ((uint64_t)1 << L)))
             continue;
         size_t n_t = 0, n_l = 0;
+        if (++n->load_epoch == 0) { /* wrapped: clear the stamps */
+            for (size_t e = 0; e < n->n_links; e++)
+                n->links[e].lmark = 0;
+            n->load_epoch = 1;
+        }
         collect(n, L, &n_t, &n_l);
         if (n_t > 0) {
             fill(n, L, n_t, n_l);
