@@ -22,5 +22,7 @@ void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
 /* The subcommands, one per cli_*.c file (listed in main.c). */
 int cli_version_main(int argc, char **argv);
+int cli_sweep_main(int argc, char **argv);
+int cli_merge_main(int argc, char **argv);
 
 #endif /* CCSIM_SIM_CLI_H */

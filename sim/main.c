@@ -12,6 +12,8 @@
 
 static const cli_command commands[] = {
     {"version", "print the version and exit", cli_version_main},
+    {"sweep", "run a parameter grid of scenarios, resumable, shardable", cli_sweep_main},
+    {"merge", "merge the summaries of sweep folders or shards", cli_merge_main},
 };
 
 int cli_version_main(int argc, char **argv)
