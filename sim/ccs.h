@@ -8,6 +8,7 @@
 #ifndef CCSIM_SIM_CCS_H
 #define CCSIM_SIM_CCS_H
 
+#include <cjson/cJSON.h>
 #include <glib.h>
 #include <math.h>
 #include <stdbool.h>
@@ -48,5 +49,8 @@ static inline bool ccs_double_equals(double a, double b, double rel_eps)
 
 /* True for a finite number strictly greater than zero. */
 static inline bool ccs_positive_finite(double x) { return isfinite(x) && x > 0.0; }
+
+/* g_autoptr(cJSON) frees with cJSON_Delete. */
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(cJSON, cJSON_Delete)
 
 #endif /* CCSIM_SIM_CCS_H */

@@ -1,0 +1,262 @@
+/* output.c - atomic CSV/JSON result files (sim/output.h, DESIGN.md §7). */
+#include "output.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "ccs.h"
+
+struct output_csv {
+    output_dir *dir;
+    char *final_path, *tmp_path;
+    FILE *plain;        /* exactly one of plain and gz is open */
+    gzFile gz;
+    size_t n_columns;
+    size_t n_cells;     /* cells in the row being built */
+    GString *row;
+};
+
+struct output_dir {
+    char *path;
+    bool created;       /* output_dir_open made the folder: abort removes it */
+    GPtrArray *csvs;    /* output_csv*, owned */
+    GPtrArray *tmp_done;/* temp paths of files already closed (JSON), char* */
+    GPtrArray *final_done;
+};
+
+static void csv_close_stream(output_csv *c)
+{
+    if (c->plain)
+        fclose(c->plain);
+    if (c->gz)
+        gzclose(c->gz);
+    c->plain = NULL;
+    c->gz = NULL;
+}
+
+static void csv_free(gpointer p)
+{
+    output_csv *c = p;
+    csv_close_stream(c);
+    g_free(c->final_path);
+    g_free(c->tmp_path);
+    g_string_free(c->row, TRUE);
+    g_free(c);
+}
+
+static char *tmp_path_for(const output_dir *d, const char *name)
+{
+    g_autofree char *hidden = g_strdup_printf(".%s.tmp", name);
+    return g_build_filename(d->path, hidden, NULL);
+}
+
+output_dir *output_dir_open(const char *path, GError **error)
+{
+    g_return_val_if_fail(path != NULL, NULL);
+    bool existed = g_file_test(path, G_FILE_TEST_IS_DIR);
+    if (!existed && g_mkdir_with_parents(path, 0755) != 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot create folder: %s", path,
+                    g_strerror(errno));
+        return NULL;
+    }
+    output_dir *d = g_new0(output_dir, 1);
+    d->path = g_strdup(path);
+    d->created = !existed;
+    d->csvs = g_ptr_array_new_with_free_func(csv_free);
+    d->tmp_done = g_ptr_array_new_with_free_func(g_free);
+    d->final_done = g_ptr_array_new_with_free_func(g_free);
+    return d;
+}
+
+const char *output_dir_path(const output_dir *d) { return d->path; }
+
+static bool csv_write(output_csv *c, const char *text, size_t len, GError **error)
+{
+    bool ok;
+    if (c->gz)
+        ok = gzwrite(c->gz, text, (unsigned)len) == (int)len && gzflush(c->gz, Z_SYNC_FLUSH) == Z_OK;
+    else
+        ok = fwrite(text, 1, len, c->plain) == len && fflush(c->plain) == 0;
+    if (!ok)
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: write failed: %s", c->final_path,
+                    g_strerror(errno));
+    return ok;
+}
+
+output_csv *output_csv_open(output_dir *d, const char *name, bool gzip,
+                            const char *const *columns, GError **error)
+{
+    g_return_val_if_fail(d != NULL && name != NULL && columns != NULL && columns[0], NULL);
+    g_autofree char *file_name = gzip ? g_strconcat(name, ".gz", NULL) : g_strdup(name);
+    output_csv *c = g_new0(output_csv, 1);
+    c->dir = d;
+    c->final_path = g_build_filename(d->path, file_name, NULL);
+    c->tmp_path = tmp_path_for(d, file_name);
+    c->row = g_string_new(NULL);
+    if (gzip)
+        c->gz = gzopen(c->tmp_path, "wb6");
+    else
+        c->plain = fopen(c->tmp_path, "w");
+    if (!c->gz && !c->plain) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot write: %s", c->tmp_path,
+                    g_strerror(errno));
+        csv_free(c);
+        return NULL;
+    }
+    g_ptr_array_add(d->csvs, c);
+    for (const char *const *col = columns; *col; col++)
+        output_csv_str(c, *col);
+    c->n_columns = c->n_cells;
+    if (!output_csv_end_row(c, error))
+        return NULL; /* c stays owned by d; abort or commit cleans it */
+    return c;
+}
+
+static void begin_cell(output_csv *c)
+{
+    if (c->n_cells++ > 0)
+        g_string_append_c(c->row, ',');
+}
+
+void output_csv_str(output_csv *c, const char *s)
+{
+    begin_cell(c);
+    if (s == NULL)
+        return;
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        g_string_append(c->row, s);
+        return;
+    }
+    g_string_append_c(c->row, '"');
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            g_string_append_c(c->row, '"');
+        g_string_append_c(c->row, *p);
+    }
+    g_string_append_c(c->row, '"');
+}
+
+void output_csv_int(output_csv *c, int64_t v)
+{
+    begin_cell(c);
+    g_string_append_printf(c->row, "%" G_GINT64_FORMAT, (gint64)v);
+}
+
+void output_csv_double(output_csv *c, double v)
+{
+    begin_cell(c);
+    if (!isfinite(v))
+        return;
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    /* %.15g is exact for most values and much easier to read; fall back to
+     * %.17g when it would not read back bit for bit. */
+    g_ascii_formatd(buf, sizeof buf, "%.15g", v);
+    if (g_ascii_strtod(buf, NULL) != v)
+        g_ascii_formatd(buf, sizeof buf, "%.17g", v);
+    g_string_append(c->row, buf);
+}
+
+bool output_csv_end_row(output_csv *c, GError **error)
+{
+    size_t cells = c->n_cells;
+    c->n_cells = 0;
+    if (c->n_columns != 0 && cells != c->n_columns) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL, "%s: row has %zu cells, expected %zu",
+                    c->final_path, cells, c->n_columns);
+        g_string_truncate(c->row, 0);
+        return false;
+    }
+    g_string_append_c(c->row, '\n');
+    bool ok = csv_write(c, c->row->str, c->row->len, error);
+    g_string_truncate(c->row, 0);
+    return ok;
+}
+
+bool output_json_write(output_dir *d, const char *name, const cJSON *json, GError **error)
+{
+    g_autofree char *text = cJSON_Print(json);
+    if (text == NULL) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL, "%s: cannot format JSON", name);
+        return false;
+    }
+    g_autofree char *with_newline = g_strconcat(text, "\n", NULL);
+    char *tmp = tmp_path_for(d, name);
+    g_ptr_array_add(d->tmp_done, tmp);
+    g_ptr_array_add(d->final_done, g_build_filename(d->path, name, NULL));
+    return g_file_set_contents(tmp, with_newline, -1, error);
+}
+
+static void remove_folder_if_created(output_dir *d)
+{
+    if (d->created)
+        g_rmdir(d->path); /* fails, harmlessly, if the user put files there */
+}
+
+static void dir_free(output_dir *d)
+{
+    g_ptr_array_unref(d->csvs);
+    g_ptr_array_unref(d->tmp_done);
+    g_ptr_array_unref(d->final_done);
+    g_free(d->path);
+    g_free(d);
+}
+
+void output_dir_abort(output_dir *d)
+{
+    if (d == NULL)
+        return;
+    for (guint i = 0; i < d->csvs->len; i++) {
+        output_csv *c = g_ptr_array_index(d->csvs, i);
+        csv_close_stream(c);
+        g_unlink(c->tmp_path);
+    }
+    for (guint i = 0; i < d->tmp_done->len; i++)
+        g_unlink(g_ptr_array_index(d->tmp_done, i));
+    remove_folder_if_created(d);
+    dir_free(d);
+}
+
+static bool rename_into_place(const char *tmp, const char *final, GError **error)
+{
+    if (g_rename(tmp, final) == 0)
+        return true;
+    g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot rename into place: %s", final,
+                g_strerror(errno));
+    return false;
+}
+
+bool output_dir_commit(output_dir *d, GError **error)
+{
+    g_return_val_if_fail(d != NULL, false);
+    /* Close everything first so a close error (gzip trailer, full disk)
+     * aborts before any file is renamed. */
+    for (guint i = 0; i < d->csvs->len; i++) {
+        output_csv *c = g_ptr_array_index(d->csvs, i);
+        int rc = c->gz ? gzclose(c->gz) : fclose(c->plain);
+        c->gz = NULL;
+        c->plain = NULL;
+        if (rc != 0) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot close", c->final_path);
+            output_dir_abort(d);
+            return false;
+        }
+    }
+    for (guint i = 0; i < d->csvs->len; i++) {
+        output_csv *c = g_ptr_array_index(d->csvs, i);
+        if (!rename_into_place(c->tmp_path, c->final_path, error)) {
+            output_dir_abort(d);
+            return false;
+        }
+    }
+    for (guint i = 0; i < d->tmp_done->len; i++)
+        if (!rename_into_place(g_ptr_array_index(d->tmp_done, i),
+                               g_ptr_array_index(d->final_done, i), error)) {
+            output_dir_abort(d);
+            return false;
+        }
+    dir_free(d);
+    return true;
+}

@@ -1,0 +1,67 @@
+/* output.h - result files: CSV (optionally gzip) and JSON, written into an
+ * output folder atomically (DESIGN.md §7).
+ *
+ * Every file is first written as a hidden temp file in the folder
+ * (".NAME.tmp"); rows are flushed as they are completed, so a crash leaves
+ * complete rows behind.  output_dir_commit() renames every temp file to its
+ * name; output_dir_abort() removes them, and the folder too when
+ * output_dir_open() created it, so a failed run leaves nothing behind.
+ *
+ * Usage:
+ *   output_dir *d = output_dir_open("results/run1", &err);
+ *   output_csv *c = output_csv_open(d, "jobs.csv", false, columns, &err);
+ *   output_csv_str(c, "j1"); output_csv_int(c, 8); output_csv_double(c, 0.5);
+ *   if (!output_csv_end_row(c, &err)) ...
+ *   if (!output_dir_commit(d, &err)) ...       (or output_dir_abort(d))
+ * The output_csv objects belong to their folder: commit and abort close
+ * and free them.  Not thread-safe; one folder per run.
+ */
+#ifndef CCSIM_SIM_OUTPUT_H
+#define CCSIM_SIM_OUTPUT_H
+
+#include "ccs.h"
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct output_dir output_dir;
+typedef struct output_csv output_csv;
+
+/* Open (creating it and its parents if needed) the folder path for
+ * writing.  (transfer full) NULL with CCS_ERROR_IO on failure. */
+output_dir *output_dir_open(const char *path, GError **error);
+
+/* The folder's path.  (transfer none) */
+const char *output_dir_path(const output_dir *d);
+
+/* Start a CSV file name in d (".gz" is appended when gzip) with a header
+ * row of columns (NULL-terminated, snake_case with units).  (transfer none:
+ * owned by d) NULL with CCS_ERROR_IO on failure. */
+output_csv *output_csv_open(output_dir *d, const char *name, bool gzip,
+                            const char *const *columns, GError **error);
+
+/* Append one cell to the current row, in column order.  Strings are quoted
+ * as RFC 4180 requires; doubles use the shortest form that reads back
+ * exactly ("%.17g" trimmed), NaN and infinities print as empty cells. */
+void output_csv_str(output_csv *c, const char *s);
+void output_csv_int(output_csv *c, int64_t v);
+void output_csv_double(output_csv *c, double v);
+
+/* Finish the row: checks it has one cell per column (CCS_ERROR_INTERNAL
+ * otherwise), writes it and flushes.  CCS_ERROR_IO on a write error. */
+bool output_csv_end_row(output_csv *c, GError **error);
+
+/* Write json (pretty-printed) as name in d, through a temp file too. */
+bool output_json_write(output_dir *d, const char *name, const cJSON *json, GError **error);
+
+/* Close every file, rename the temp files to their names, free d.
+ * On failure the temp files are removed as by output_dir_abort(). */
+bool output_dir_commit(output_dir *d, GError **error);
+
+/* Close and remove every temp file (and the folder if output_dir_open()
+ * created it), free d.  NULL does nothing. */
+void output_dir_abort(output_dir *d);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(output_dir, output_dir_abort)
+
+#endif /* CCSIM_SIM_OUTPUT_H */
