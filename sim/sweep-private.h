@@ -5,7 +5,8 @@
 #include <cjson/cJSON.h>
 #include <glib.h>
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(cJSON, cJSON_Delete)
+#include "ccs.h" /* g_autoptr(cJSON) */
+
 
 /* Set root.PATH (dotted) to a copy of value, creating objects on the way. */
 bool sweep__set_path(cJSON *root, const char *path, const cJSON *value, GError **error);
