@@ -13,6 +13,8 @@ bool sweep__set_path(cJSON *root, const char *path, const cJSON *value, GError *
 /* Make relative trace/topology file paths of a scenario absolute against dir. */
 void sweep__absolutize(cJSON *scenario, const char *dir);
 
+/* Set *error (nullable) to CCS_ERROR_IO "PREFIXmessage of src"; frees src. */
+void sweep__io_error(GError **error, GError *src, const char *prefix);
 /* Write text to path atomically (temp file + rename). */
 bool sweep__write_atomic(const char *path, const char *text, GError **error);
 /* The folder of run `name` under dir: DIR/runs/NAME.  (transfer full) */

@@ -135,6 +135,12 @@ char *sweep_canonical_json(const cJSON *value)
     return g_string_free(out, FALSE);
 }
 
+void sweep__io_error(GError **error, GError *src, const char *prefix)
+{
+    g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s%s", prefix, src->message);
+    g_error_free(src);
+}
+
 /* --- Dotted paths ---------------------------------------------------------- */
 
 /* Set root.a.b.c = value (a copy), creating objects on the way.  Fails when
@@ -278,10 +284,10 @@ static bool load_base(sweep *sw, GError **error)
                                 : g_build_filename(sw->dir, base->valuestring, NULL);
     g_autofree char *text = NULL;
     size_t len = 0;
-    if (!g_file_get_contents(path, &text, &len, error)) {
-        g_prefix_error(error, "%s: base: ", sw->name);
-        (*error)->domain = CCS_ERROR;
-        (*error)->code = CCS_ERROR_IO;
+    GError *io = NULL;
+    if (!g_file_get_contents(path, &text, &len, &io)) {
+        g_autofree char *prefix = g_strdup_printf("%s: base: ", sw->name);
+        sweep__io_error(error, io, prefix);
         return false;
     }
     cJSON *scenario = cJSON_ParseWithLength(text, len);
@@ -474,9 +480,9 @@ sweep *sweep_load(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     size_t len = 0;
-    if (!g_file_get_contents(path, &text, &len, error)) {
-        (*error)->domain = CCS_ERROR;
-        (*error)->code = CCS_ERROR_IO;
+    GError *io = NULL;
+    if (!g_file_get_contents(path, &text, &len, &io)) {
+        sweep__io_error(error, io, "");
         return NULL;
     }
     g_autofree char *dir = g_path_get_dirname(path);

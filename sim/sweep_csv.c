@@ -129,9 +129,10 @@ static void table_append_header(const table *t, GString *out)
 static GPtrArray *read_rows(const char *path, table *t, GError **error)
 {
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, error)) {
-        (*error)->domain = CCS_ERROR;
-        (*error)->code = CCS_ERROR_IO;
+    GError *io = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &io)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s", io->message);
+        g_error_free(io);
         return NULL;
     }
     g_autoptr(GPtrArray) csv = sweep_csv_parse(text, path, error);

@@ -38,9 +38,9 @@ sweep_options sweep_options_default(void)
 
 bool sweep__write_atomic(const char *path, const char *text, GError **error)
 {
-    if (!g_file_set_contents(path, text, -1, error)) {
-        (*error)->domain = CCS_ERROR;
-        (*error)->code = CCS_ERROR_IO;
+    GError *io = NULL;
+    if (!g_file_set_contents(path, text, -1, &io)) {
+        sweep__io_error(error, io, "");
         return false;
     }
     return true;
