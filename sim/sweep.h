@@ -152,8 +152,10 @@ typedef struct sweep_merge_report {
 
 void sweep_merge_report_clear(sweep_merge_report *r);
 
-/* Merge DIR/summary.csv of each of n sweep folders into one CSV at
- * out_path ("-" or NULL: the returned text only).  The expected runs are
+/* Merge the summaries of n sweep folders into one CSV at out_path ("-" or
+ * NULL: the returned text only).  A folder's rows are rebuilt from its
+ * DIR/runs when it has them (as sweep_write_summary would), else read from
+ * DIR/summary.csv.  The expected runs are
  * the union of the expansions of each DIR/sweep.json.  Columns are the
  * union of the inputs' columns in order of first appearance; rows follow
  * the run order.  Fills *report (initialise with {0}; clear with

@@ -124,17 +124,10 @@ static void table_append_header(const table *t, GString *out)
     g_string_append_c(out, '\n');
 }
 
-/* Read a CSV file into rows (hash column -> value, owning strings), adding
- * its columns to t.  A missing file is an IO error. */
-static GPtrArray *read_rows(const char *path, table *t, GError **error)
+/* Parse CSV text into rows (hash column -> value, owning strings), adding
+ * its columns to t. */
+static GPtrArray *rows_from_text(const char *text, const char *path, table *t, GError **error)
 {
-    g_autofree char *text = NULL;
-    GError *io = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &io)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s", io->message);
-        g_error_free(io);
-        return NULL;
-    }
     g_autoptr(GPtrArray) csv = sweep_csv_parse(text, path, error);
     if (csv == NULL)
         return NULL;
@@ -150,7 +143,7 @@ static GPtrArray *read_rows(const char *path, table *t, GError **error)
             continue; /* a blank line */
         if (fields->len != header->len) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE,
-                        "%s: row %zu has %u fields, the header %u", path, r + 1, fields->len,
+                        "%s:%zu: %u fields, the header has %u", path, r + 1, fields->len,
                         header->len);
             g_ptr_array_unref(rows);
             return NULL;
@@ -161,6 +154,18 @@ static GPtrArray *read_rows(const char *path, table *t, GError **error)
         g_ptr_array_add(rows, row);
     }
     return rows;
+}
+
+/* Read a CSV file as rows_from_text; a missing file is CCS_ERROR_IO. */
+static GPtrArray *read_rows(const char *path, table *t, GError **error)
+{
+    g_autofree char *text = NULL;
+    GError *io = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &io)) {
+        sweep__io_error(error, io, "");
+        return NULL;
+    }
+    return rows_from_text(text, path, t, error);
 }
 
 /* --- The sweep's summary ------------------------------------------------------ */
@@ -300,14 +305,9 @@ void sweep_merge_report_clear(sweep_merge_report *r)
     r->rows = 0;
 }
 
-/* Add the runs of DIR/sweep.json to the expected list (in order, once). */
-static bool add_expected(const char *dir, GPtrArray *expected, GHashTable *order,
-                         GError **error)
+/* Add the runs of sw to the expected list (in order, once). */
+static void add_expected(const sweep *sw, GPtrArray *expected, GHashTable *order)
 {
-    g_autofree char *path = g_build_filename(dir, "sweep.json", NULL);
-    g_autoptr(sweep) sw = sweep_load(path, error);
-    if (sw == NULL)
-        return false;
     for (size_t i = 0; i < sweep_run_count(sw); i++) {
         const char *name = sweep_run_name(sw, i);
         if (g_hash_table_contains(order, name))
@@ -316,16 +316,14 @@ static bool add_expected(const char *dir, GPtrArray *expected, GHashTable *order
         g_ptr_array_add(expected, copy);
         g_hash_table_insert(order, copy, GSIZE_TO_POINTER(expected->len));
     }
-    return true;
 }
 
-/* Failed runs listed in DIR/failed.csv, name -> "exit status N: error". */
-static void add_failed(const char *dir, GHashTable *failed)
+/* Failed runs listed in a failed.csv text, name -> "exit status N: error". */
+static void add_failed(const char *text, GHashTable *failed)
 {
-    g_autofree char *path = g_build_filename(dir, "failed.csv", NULL);
     table t;
     table_init(&t);
-    g_autoptr(GPtrArray) rows = read_rows(path, &t, NULL);
+    g_autoptr(GPtrArray) rows = text ? rows_from_text(text, "failed.csv", &t, NULL) : NULL;
     for (size_t r = 0; rows && r < rows->len; r++) {
         GHashTable *row = rows->pdata[r];
         const char *name = g_hash_table_lookup(row, "run");
@@ -337,6 +335,36 @@ static void add_failed(const char *dir, GHashTable *failed)
                                                 msg ? msg : ""));
     }
     table_clear(&t);
+}
+
+/* The summary rows of one sweep folder: rebuilt from DIR/runs when the
+ * folder has them (so a summary.csv left stale by a shard that could not
+ * lock is not trusted), else DIR/summary.csv.  Adds the folder's runs to
+ * expected and its failed runs to failed. */
+static GPtrArray *load_dir(const char *dir, GPtrArray *expected, GHashTable *order,
+                           GHashTable *failed, table *t, GError **error)
+{
+    g_autofree char *sweep_path = g_build_filename(dir, "sweep.json", NULL);
+    g_autofree char *runs = g_build_filename(dir, "runs", NULL);
+    g_autofree char *summary = g_build_filename(dir, "summary.csv", NULL);
+    g_autofree char *failed_path = g_build_filename(dir, "failed.csv", NULL);
+    g_autoptr(sweep) sw = sweep_load(sweep_path, error);
+    if (sw == NULL)
+        return NULL;
+    add_expected(sw, expected, order);
+    if (!g_file_test(runs, G_FILE_TEST_IS_DIR)) {
+        g_autofree char *failed_text = NULL;
+        if (g_file_get_contents(failed_path, &failed_text, NULL, NULL))
+            add_failed(failed_text, failed);
+        return read_rows(summary, t, error);
+    }
+    g_autoptr(GString) ok_csv = g_string_new(NULL);
+    g_autoptr(GString) failed_csv = g_string_new(NULL);
+    size_t n_ok, n_failed;
+    if (!build_summary(sw, dir, ok_csv, failed_csv, &n_ok, &n_failed, error))
+        return NULL;
+    add_failed(failed_csv->str, failed);
+    return rows_from_text(ok_csv->str, summary, t, error);
 }
 
 typedef struct merge_row {
@@ -368,13 +396,12 @@ char *sweep_merge(const char *const *dirs, size_t n, const char *out_path,
     bool ok = true;
     for (size_t d = 0; d < n && ok; d++) {
         g_autofree char *path = g_build_filename(dirs[d], "summary.csv", NULL);
-        GPtrArray *these = NULL;
-        ok = add_expected(dirs[d], expected, order, error) &&
-             (these = read_rows(path, &t, error)) != NULL;
-        if (!ok)
+        GPtrArray *these = load_dir(dirs[d], expected, order, failed, &t, error);
+        if (these == NULL) {
+            ok = false;
             break;
+        }
         g_ptr_array_add(all, these);
-        add_failed(dirs[d], failed);
         for (size_t r = 0; r < these->len; r++) {
             GHashTable *row = these->pdata[r];
             const char *name = g_hash_table_lookup(row, "run");

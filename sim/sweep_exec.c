@@ -329,15 +329,28 @@ bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
 
 /* --- The summary lock ------------------------------------------------------- */
 
+/* Some shared file systems (Lustre without -o flock) refuse locks; then the
+ * summary is written unlocked, and `ccsim merge` rebuilds it from the run
+ * folders anyway. */
 int sweep__lock(const char *dir, GError **error)
 {
     g_autofree char *path = g_build_filename(dir, ".lock", NULL);
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0 || lockf(fd, F_LOCK, 0) != 0) {
+    if (fd < 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot open: %s", path,
+                    g_strerror(errno));
+        return -1;
+    }
+    int rc;
+    while ((rc = lockf(fd, F_LOCK, 0)) != 0 && errno == EINTR)
+        ;
+    if (rc != 0 && (errno == ENOLCK || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL)) {
+        g_debug("%s: locks unsupported (%s); writing the summary unlocked", path,
+                g_strerror(errno));
+    } else if (rc != 0) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot lock: %s", path,
                     g_strerror(errno));
-        if (fd >= 0)
-            close(fd);
+        close(fd);
         return -1;
     }
     return fd;
