@@ -96,7 +96,8 @@ static void canon_value(GString *out, const cJSON *v)
         g_autoptr(GPtrArray) members = g_ptr_array_new();
         for (const cJSON *c = v->child; c; c = c->next)
             g_ptr_array_add(members, (gpointer)c);
-        qsort(members->pdata, members->len, sizeof(gpointer), compare_keys);
+        if (members->len > 1)
+            qsort(members->pdata, members->len, sizeof(gpointer), compare_keys);
         g_string_append_c(out, '{');
         for (size_t i = 0; i < members->len; i++) {
             const cJSON *c = members->pdata[i];
