@@ -378,6 +378,86 @@ static int compare_rows(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* What a merge gathers from its folders. */
+typedef struct merge_state {
+    GPtrArray *expected; /* run names in order (char *, owned) */
+    GHashTable *order;   /* name -> position + 1 (keys borrowed from expected) */
+    GHashTable *failed;  /* name -> "exit status N: error" */
+    GHashTable *seen;    /* name -> times seen */
+    GPtrArray *tables;   /* the rows of each folder (GPtrArray of GHashTable) */
+    GArray *rows;        /* merge_row */
+    table columns;
+} merge_state;
+
+static void merge_state_init(merge_state *m)
+{
+    m->expected = g_ptr_array_new_with_free_func(g_free);
+    m->order = g_hash_table_new(g_str_hash, g_str_equal);
+    m->failed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    m->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    m->tables = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+    m->rows = g_array_new(FALSE, FALSE, sizeof(merge_row));
+    table_init(&m->columns);
+}
+
+static void merge_state_clear(merge_state *m)
+{
+    table_clear(&m->columns);
+    g_array_unref(m->rows);
+    g_ptr_array_unref(m->tables);
+    g_hash_table_unref(m->seen);
+    g_hash_table_unref(m->failed);
+    g_hash_table_unref(m->order);
+    g_ptr_array_unref(m->expected);
+}
+
+/* Add one folder's rows, noting duplicates in report. */
+static bool merge_add_dir(merge_state *m, const char *dir, sweep_merge_report *report,
+                          GError **error)
+{
+    GPtrArray *these = load_dir(dir, m->expected, m->order, m->failed, &m->columns, error);
+    if (these == NULL)
+        return false;
+    g_ptr_array_add(m->tables, these);
+    for (size_t r = 0; r < these->len; r++) {
+        GHashTable *row = these->pdata[r];
+        const char *name = g_hash_table_lookup(row, "run");
+        if (name == NULL) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s/summary.csv: no 'run' column",
+                        dir);
+            return false;
+        }
+        size_t count = GPOINTER_TO_SIZE(g_hash_table_lookup(m->seen, name));
+        if (count == 1)
+            g_ptr_array_add(report->duplicated, g_strdup(name));
+        g_hash_table_insert(m->seen, g_strdup(name), GSIZE_TO_POINTER(count + 1));
+        size_t pos = GPOINTER_TO_SIZE(g_hash_table_lookup(m->order, name));
+        merge_row mr = {pos ? pos - 1 : G_MAXSIZE, row};
+        g_array_append_val(m->rows, mr);
+    }
+    return true;
+}
+
+/* Note the expected runs no folder had; false when any is missing or
+ * duplicated. */
+static bool merge_check(merge_state *m, sweep_merge_report *report, GError **error)
+{
+    for (size_t i = 0; i < m->expected->len; i++) {
+        const char *name = m->expected->pdata[i];
+        if (g_hash_table_contains(m->seen, name))
+            continue;
+        g_ptr_array_add(report->missing, g_strdup(name));
+        const char *why = g_hash_table_lookup(m->failed, name);
+        if (why)
+            g_ptr_array_add(report->failed, g_strdup_printf("%s: %s", name, why));
+    }
+    if (report->missing->len == 0 && report->duplicated->len == 0)
+        return true;
+    g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%u run(s) missing, %u duplicated",
+                report->missing->len, report->duplicated->len);
+    return false;
+}
+
 char *sweep_merge(const char *const *dirs, size_t n, const char *out_path,
                   sweep_merge_report *report, GError **error)
 {
@@ -385,69 +465,24 @@ char *sweep_merge(const char *const *dirs, size_t n, const char *out_path,
     report->missing = g_ptr_array_new_with_free_func(g_free);
     report->duplicated = g_ptr_array_new_with_free_func(g_free);
     report->failed = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GHashTable) order = g_hash_table_new(g_str_hash, g_str_equal);
-    g_autoptr(GHashTable) failed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-    g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(merge_row));
-    table t;
-    table_init(&t);
+    merge_state m;
+    merge_state_init(&m);
     bool ok = true;
-    for (size_t d = 0; d < n && ok; d++) {
-        g_autofree char *path = g_build_filename(dirs[d], "summary.csv", NULL);
-        GPtrArray *these = load_dir(dirs[d], expected, order, failed, &t, error);
-        if (these == NULL) {
-            ok = false;
-            break;
-        }
-        g_ptr_array_add(all, these);
-        for (size_t r = 0; r < these->len; r++) {
-            GHashTable *row = these->pdata[r];
-            const char *name = g_hash_table_lookup(row, "run");
-            if (name == NULL) {
-                g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: no 'run' column", path);
-                ok = false;
-                break;
-            }
-            size_t count = GPOINTER_TO_SIZE(g_hash_table_lookup(seen, name));
-            if (count == 1)
-                g_ptr_array_add(report->duplicated, g_strdup(name));
-            g_hash_table_insert(seen, g_strdup(name), GSIZE_TO_POINTER(count + 1));
-            size_t pos = GPOINTER_TO_SIZE(g_hash_table_lookup(order, name));
-            merge_row m = {pos ? pos - 1 : G_MAXSIZE, row};
-            g_array_append_val(rows, m);
-        }
-    }
+    for (size_t d = 0; d < n && ok; d++)
+        ok = merge_add_dir(&m, dirs[d], report, error);
     char *text = NULL;
-    if (ok) {
-        for (size_t i = 0; i < expected->len; i++) {
-            const char *name = expected->pdata[i];
-            if (g_hash_table_contains(seen, name))
-                continue;
-            g_ptr_array_add(report->missing, g_strdup(name));
-            const char *why = g_hash_table_lookup(failed, name);
-            if (why)
-                g_ptr_array_add(report->failed, g_strdup_printf("%s: %s", name, why));
-        }
-        if (report->missing->len > 0 || report->duplicated->len > 0) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%u run(s) missing, %u duplicated",
-                        report->missing->len, report->duplicated->len);
-            ok = false;
-        }
-    }
-    if (ok) {
-        g_array_sort(rows, compare_rows); /* stable enough: names are unique here */
+    if (ok && merge_check(&m, report, error)) {
+        g_array_sort(m.rows, compare_rows); /* GLib's sort is stable */
         GString *out = g_string_new(NULL);
-        table_append_header(&t, out);
-        for (size_t r = 0; r < rows->len; r++)
-            table_append_row(&t, out, g_array_index(rows, merge_row, r).row);
-        report->rows = rows->len;
+        table_append_header(&m.columns, out);
+        for (size_t r = 0; r < m.rows->len; r++)
+            table_append_row(&m.columns, out, g_array_index(m.rows, merge_row, r).row);
+        report->rows = m.rows->len;
         text = g_string_free(out, FALSE);
         if (out_path != NULL && strcmp(out_path, "-") != 0 &&
             !sweep__write_atomic(out_path, text, error))
             g_clear_pointer(&text, g_free);
     }
-    table_clear(&t);
+    merge_state_clear(&m);
     return text;
 }

@@ -120,6 +120,7 @@ typedef struct worker {
     size_t index;      /* run index */
     GSubprocess *proc;
     char *command;     /* for error.txt */
+    gint64 start_us;   /* when it started (monotonic) */
 } worker;
 
 struct pool {
@@ -131,6 +132,7 @@ struct pool {
     GPtrArray *running; /* worker * */
     sweep_progress p;
     size_t ran;         /* runs that ended in this call */
+    double ran_s;       /* their total wall time */
     gint64 start_us;
     bool stopping;      /* cancelled: start nothing more */
     GError *fatal;      /* first IO error; stops the pool */
@@ -140,8 +142,10 @@ static void report(pool *pl, const char *name, bool ok)
 {
     pl->p.elapsed_s = (double)(g_get_monotonic_time() - pl->start_us) * 1e-6;
     pl->p.running = pl->running->len;
+    /* Runs left × mean run time, shared by the workers. */
     size_t left = pl->p.total - pl->p.done - pl->p.failed;
-    pl->p.eta_s = pl->ran > 0 ? pl->p.elapsed_s / (double)pl->ran * (double)left : -1.0;
+    double width = (double)MIN((size_t)pl->o->jobs, MAX(left, (size_t)1));
+    pl->p.eta_s = pl->ran > 0 ? pl->ran_s / (double)pl->ran * (double)left / width : -1.0;
     pl->p.last_name = name;
     pl->p.last_ok = ok;
     if (pl->o->progress != NULL)
@@ -195,6 +199,7 @@ static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
     g_autofree char *status = describe_status(w->proc, &exit_status);
     bool finished = run_finished(pl->dir, name);
     bool ok = exit_status == 0 && finished;
+    pl->ran_s += (double)(g_get_monotonic_time() - w->start_us) * 1e-6;
     if (ok) {
         pl->p.done++;
         pl->ran++;
@@ -217,10 +222,10 @@ static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
         pl->p.failed++;
         pl->ran++;
     }
+    pool_fill(pl); /* first, so the report counts the worker that replaces this one */
     if (!pl->stopping || ok || pl->fatal)
         report(pl, name, ok);
     worker_free(w);
-    pool_fill(pl);
 }
 
 /* Empty the run's folder, write its scenario, and start its worker. */
@@ -247,6 +252,7 @@ static bool pool_start(pool *pl, size_t index, GError **error)
     w->pl = pl;
     w->index = index;
     w->command = g_strjoinv(" ", argv);
+    w->start_us = g_get_monotonic_time();
     w->proc = g_subprocess_launcher_spawnv(l, (const char *const *)argv, error);
     if (w->proc == NULL) {
         g_prefix_error(error, "%s: ", pl->o->worker_path);
