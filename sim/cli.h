@@ -22,6 +22,10 @@ void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
 /* The subcommands, one per cli_*.c file (listed in main.c). */
 int cli_version_main(int argc, char **argv);
+int cli_run_main(int argc, char **argv);
+int cli_compare_main(int argc, char **argv);
+int cli_list_main(int argc, char **argv);
+int cli_topo_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
 int cli_merge_main(int argc, char **argv);
 

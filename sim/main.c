@@ -12,6 +12,10 @@
 
 static const cli_command commands[] = {
     {"version", "print the version and exit", cli_version_main},
+    {"run", "replay a trace on a topology under one scheduler", cli_run_main},
+    {"compare", "run every scheduler on one scenario and compare them", cli_compare_main},
+    {"list", "list schedulers, topology builders and catalog models", cli_list_main},
+    {"topo", "describe or export a topology (fat-tree, Clos, torus, Lingjun, file)", cli_topo_main},
     {"sweep", "run a parameter grid of scenarios, resumable, shardable", cli_sweep_main},
     {"merge", "merge the summaries of sweep folders or shards", cli_merge_main},
 };

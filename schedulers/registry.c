@@ -1,0 +1,36 @@
+/* registry.c - the table of schedulers (DESIGN.md §4).
+ *
+ * Order is stable and ecmp comes first: `ccsim compare` reports gains over
+ * the first entry.  A new scheduler adds one `extern const sched_ops
+ * sched_NAME_ops;` line and one table entry here.
+ */
+#include "sched.h"
+
+#include <string.h>
+
+extern const sched_ops sched_ecmp_ops;
+extern const sched_ops sched_fixed_ops;
+extern const sched_ops sched_ideal_ops;
+
+static const sched_ops *const registry[] = {
+    &sched_ecmp_ops,
+    &sched_fixed_ops,
+    &sched_ideal_ops,
+};
+
+const sched_ops *sched_registry_find(const char *name)
+{
+    g_return_val_if_fail(name != NULL, NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(registry); i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}
+
+size_t sched_registry_count(void) { return G_N_ELEMENTS(registry); }
+
+const sched_ops *sched_registry_get(size_t i)
+{
+    g_return_val_if_fail(i < G_N_ELEMENTS(registry), NULL);
+    return registry[i];
+}

@@ -1,0 +1,134 @@
+/* cli_compare.c - `ccsim compare`: every scheduler (or --scheds) on one
+ * scenario; an aligned table on stdout with each scheduler's GPU
+ * utilization, slowdown and gain over ecmp; one output folder per
+ * scheduler under OUT and a combined OUT/summary.csv (DESIGN.md §6).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "cli.h"
+#include "cli_sim.h"
+#include "schedulers/sched.h"
+
+static int fail(cli_sim_opts *o, GError *e, int status)
+{
+    cli_error("%s", e->message);
+    g_error_free(e);
+    cli_sim_opts_clear(o);
+    return status;
+}
+
+static void print_pct(double x)
+{
+    if (isfinite(x))
+        printf(" %+9.2f%%", 100.0 * x);
+    else
+        printf(" %10s", "-");
+}
+
+int cli_compare_main(int argc, char **argv)
+{
+    cli_sim_opts o = {0};
+    g_autofree GOptionEntry *entries = cli_sim_entries(&o, true);
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- compare schedulers on one scenario");
+    g_option_context_set_summary(ctx,
+                                 "Runs each scheduler on the same scenario (same trace, "
+                                 "topology, seed) and prints\nGPU utilization and slowdown per "
+                                 "scheduler with the gain over ecmp.\nWithout arguments: the "
+                                 "bundled sample trace and every registered scheduler.");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *e = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &e))
+        return fail(&o, e, CLI_EXIT_USAGE);
+    if (argc > 1) {
+        cli_error("compare: unexpected argument '%s' (see `ccsim compare --help`)", argv[1]);
+        cli_sim_opts_clear(&o);
+        return CLI_EXIT_USAGE;
+    }
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    if (o.scheds) {
+        g_auto(GStrv) v = g_strsplit(o.scheds, ",", -1);
+        for (char **p = v; *p; p++) {
+            g_strstrip(*p);
+            if (!**p)
+                continue;
+            if (!sched_registry_find(*p)) {
+                cli_error("--scheds: unknown scheduler '%s' (see `ccsim list`)", *p);
+                cli_sim_opts_clear(&o);
+                return CLI_EXIT_USAGE;
+            }
+            g_ptr_array_add(names, g_strdup(*p));
+        }
+    } else {
+        for (size_t i = 0; i < sched_registry_count(); i++)
+            g_ptr_array_add(names, g_strdup(sched_registry_get(i)->name));
+    }
+    if (names->len == 0) {
+        cli_error("--scheds: no scheduler named");
+        cli_sim_opts_clear(&o);
+        return CLI_EXIT_USAGE;
+    }
+    bool usage = false;
+    g_autoptr(config) cfg = cli_sim_config(&o, &usage, &e);
+    if (!cfg)
+        return fail(&o, e, usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE);
+    cli_inputs in;
+    if (!cli_inputs_load(cfg, &in, &e)) {
+        cli_inputs_clear(&in);
+        return fail(&o, e, CLI_EXIT_FAILURE);
+    }
+    g_autofree char *base = o.out ? g_strdup(o.out) : g_build_filename("results", cfg->name, NULL);
+    output_dir *d = output_dir_open(base, &e);
+    output_csv *combined = d ? output_csv_open(d, "summary.csv", false, replay_summary_columns(), &e)
+                             : NULL;
+    if (!combined) {
+        output_dir_abort(d);
+        cli_inputs_clear(&in);
+        return fail(&o, e, CLI_EXIT_FAILURE);
+    }
+    g_autofree replay_summary *res = g_new0(replay_summary, names->len);
+    for (guint i = 0; i < names->len; i++) {
+        const char *name = g_ptr_array_index(names, i);
+        config_set_scheduler(cfg, name);
+        g_autofree char *out = g_build_filename(base, name, NULL);
+        if (!cli_run_one(cfg, &in, out, o.quiet, &res[i], combined, &e)) {
+            g_prefix_error(&e, "%s: ", name);
+            output_dir_abort(d);
+            cli_inputs_clear(&in);
+            return fail(&o, e, CLI_EXIT_FAILURE);
+        }
+    }
+    if (!output_dir_commit(d, &e)) {
+        cli_inputs_clear(&in);
+        return fail(&o, e, CLI_EXIT_FAILURE);
+    }
+    double base_util = NAN, base_alloc = NAN;
+    for (guint i = 0; i < names->len; i++)
+        if (strcmp(g_ptr_array_index(names, i), "ecmp") == 0) {
+            base_util = res[i].gpu_util_cluster_frac;
+            base_alloc = res[i].gpu_util_allocated_frac;
+        }
+    printf("scenario %s: topology %s, trace %s, %zu jobs, %zu GPUs, seed %" G_GUINT64_FORMAT
+           ", %s mode\n\n",
+           cfg->name, topo_name(in.t), trace_source_name(in.tr), res[0].jobs, res[0].gpus_total,
+           cfg->sim.seed, config_mode_name(cfg->sim.mode));
+    printf("%-12s %10s %10s %10s %10s %12s %11s %11s %8s\n", "scheduler", "util_clus", "util_alloc",
+           "slowdown", "p99_slow", "iterations", "gain_clus", "gain_alloc", "wall_s");
+    for (guint i = 0; i < names->len; i++) {
+        const replay_summary *s = &res[i];
+        printf("%-12s %10.4f %10.4f %10.4f %10.4f %12lld", (const char *)g_ptr_array_index(names, i),
+               s->gpu_util_cluster_frac, s->gpu_util_allocated_frac, s->mean_slowdown,
+               s->p99_slowdown, (long long)s->iterations);
+        print_pct(s->gpu_util_cluster_frac / base_util - 1.0);
+        print_pct(s->gpu_util_allocated_frac / base_alloc - 1.0);
+        printf(" %8.2f\n", s->wall_s);
+    }
+    printf("\ngain = utilization relative to ecmp; results in %s/ (summary.csv, one folder per "
+           "scheduler)\n",
+           base);
+    cli_inputs_clear(&in);
+    cli_sim_opts_clear(&o);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,292 @@
+/* cli_sim.c - options, inputs, progress line and one run, shared by
+ * `ccsim run` and `ccsim compare` (cli_sim.h). */
+#include "cli_sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ccs.h"
+#include "cli.h"
+#include "output.h"
+
+GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
+{
+    GOptionEntry e[] = {
+        {"scenario", 0, 0, G_OPTION_ARG_FILENAME, &o->scenario,
+         "scenario JSON file (topology, trace, scheduler, sim)", "FILE"},
+        {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o->trace,
+         "Lingjun trace directory (job.csv, worker.csv, topo.csv) or JSON jobs file", "DIR|FILE"},
+        {"topo", 0, 0, G_OPTION_ARG_STRING, &o->topo,
+         "topology spec, e.g. fat-tree:k=8 (see `ccsim list`)", "SPEC"},
+        {compare ? "scheds" : "sched", 0, 0, G_OPTION_ARG_STRING, compare ? &o->scheds : &o->sched,
+         compare ? "schedulers to compare, comma-separated (default: all registered)"
+                 : "scheduler (default: ecmp; see `ccsim list`)",
+         compare ? "A,B,..." : "NAME"},
+        {"out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out,
+         compare ? "output folder (default results/SCENARIO): one subfolder per scheduler"
+                 : "output folder (default results/SCENARIO/SCHEDULER)",
+         "DIR"},
+        {"seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "random seed (sim.seed, default 1)", "N"},
+        {"mode", 0, 0, G_OPTION_ARG_STRING, &o->mode,
+         "window: run to the recorded end; work: run the isolated iteration count (default window)",
+         "window|work"},
+        {"start", 0, 0, G_OPTION_ARG_STRING, &o->start,
+         "start of the replayed window, trace seconds (default: first job)", "S"},
+        {"end", 0, 0, G_OPTION_ARG_STRING, &o->end,
+         "end of the replayed window, trace seconds (default: last job end)", "S"},
+        {"levels", 0, 0, G_OPTION_ARG_STRING, &o->levels,
+         "priority levels K (sim.priority_levels, default 8)", "K"},
+        {"gpu", 0, 0, G_OPTION_ARG_STRING, &o->gpu, "GPU type for compute times (default a100)",
+         "a100|h100"},
+        {"interval", 0, 0, G_OPTION_ARG_STRING, &o->interval,
+         "time-series interval, simulated seconds (default 60)", "S"},
+        {"time-scale", 0, 0, G_OPTION_ARG_STRING, &o->time_scale,
+         "multiply the trace's times by X (default 1)", "X"},
+        {"placement", 0, 0, G_OPTION_ARG_STRING, &o->placement,
+         "placement of jobs whose hosts are missing or full (default locality)",
+         "locality|random|packed"},
+        {"collective-model", 0, 0, G_OPTION_ARG_STRING, &o->collective_model,
+         "ring: one lock-step transfer per rail; flows: every ring hop its own (default ring)",
+         "ring|flows"},
+        {"alpha-us", 0, 0, G_OPTION_ARG_STRING, &o->alpha_us,
+         "startup latency per collective step, microseconds (default 5)", "US"},
+        {"buckets", 0, 0, G_OPTION_ARG_STRING, &o->buckets,
+         "gradient buckets per iteration (default 0: the catalog's)", "B"},
+        {"jitter", 0, 0, G_OPTION_ARG_STRING, &o->jitter,
+         "log-normal sigma of per-job compute jitter (default 0)", "SIGMA"},
+        {"scale-hosts", 0, 0, G_OPTION_ARG_NONE, &o->scale_hosts,
+         "allow a trace larger than the topology: skip (and count) the jobs that do not fit", NULL},
+        {"gzip", 0, 0, G_OPTION_ARG_NONE, &o->gzip, "write the CSV files gzipped (.csv.gz)", NULL},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "no progress line", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    return g_memdup2(e, sizeof e);
+}
+
+void cli_sim_opts_clear(cli_sim_opts *o)
+{
+    char **s[] = {&o->scenario, &o->trace, &o->topo, &o->sched, &o->scheds, &o->out,
+                  &o->mode, &o->start, &o->end, &o->seed, &o->levels, &o->gpu, &o->interval,
+                  &o->time_scale, &o->placement, &o->collective_model, &o->alpha_us,
+                  &o->buckets, &o->jitter};
+    for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
+        g_clear_pointer(s[i], g_free);
+}
+
+config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
+{
+    *usage = false;
+    g_autoptr(config) c = config_new();
+    if (o->scenario && !config_load_file(c, o->scenario, error))
+        return NULL;
+    struct {
+        const char *key, *value;
+    } kv[] = {
+        {"mode", o->mode},         {"start_s", o->start},       {"end_s", o->end},
+        {"seed", o->seed},         {"priority_levels", o->levels}, {"gpu", o->gpu},
+        {"interval_s", o->interval}, {"time_scale", o->time_scale},
+        {"placement", o->placement}, {"collective_model", o->collective_model},
+        {"alpha_us", o->alpha_us}, {"buckets", o->buckets},     {"jitter_sigma", o->jitter},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
+        if (kv[i].value && !config_set_option(c, kv[i].key, kv[i].value, error)) {
+            *usage = true;
+            return NULL;
+        }
+    if (o->scale_hosts)
+        config_set_option(c, "scale_hosts", "true", NULL);
+    if (o->gzip)
+        config_set_option(c, "gzip", "true", NULL);
+    if (o->sched)
+        config_set_scheduler(c, o->sched);
+    if (o->topo)
+        config_set_topology(c, o->topo);
+    if (o->trace)
+        config_set_trace(c, o->trace);
+    return g_steal_pointer(&c);
+}
+
+/* A path from the scenario file is relative to the file's folder. */
+static char *scenario_relative(const config *cfg, const char *p)
+{
+    if (g_path_is_absolute(p) || !cfg->path)
+        return g_strdup(p);
+    g_autofree char *dir = g_path_get_dirname(cfg->path);
+    return g_build_filename(dir, p, NULL);
+}
+
+static trace *load_trace(const config *cfg, GError **error)
+{
+    if (cfg->trace_path) {
+        if (g_file_test(cfg->trace_path, G_FILE_TEST_IS_DIR))
+            return trace_lingjun_load(cfg->trace_path, NULL, error);
+        if (!g_file_test(cfg->trace_path, G_FILE_TEST_EXISTS)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: no such file or directory",
+                        cfg->trace_path);
+            return NULL;
+        }
+        return trace_json_load(cfg->trace_path, error);
+    }
+    if (cfg->trace_obj) {
+        const char *file = cfg->path ? cfg->path : "scenario";
+        const cJSON *v;
+        if ((v = cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "jobs")))
+            return trace_json_from_cjson(v, file, error);
+        if ((v = cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "lingjun"))) {
+            if (!cJSON_IsString(v)) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "%s: trace.lingjun: expected a directory name", file);
+                return NULL;
+            }
+            g_autofree char *dir = scenario_relative(cfg, v->valuestring);
+            return trace_lingjun_load(dir, NULL, error);
+        }
+        if ((v = cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "json"))) {
+            if (!cJSON_IsString(v)) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "%s: trace.json: expected a file name", file);
+                return NULL;
+            }
+            g_autofree char *p = scenario_relative(cfg, v->valuestring);
+            return trace_json_load(p, error);
+        }
+        if (cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "synthetic")) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_UNSUPPORTED,
+                        "%s: trace.synthetic: not available in this build; write the trace "
+                        "with `ccsim gen-trace --out DIR` and use {\"lingjun\": DIR}",
+                        file);
+            return NULL;
+        }
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: trace.%s: unknown trace kind (expected lingjun, json, jobs or "
+                    "synthetic)",
+                    file, cfg->trace_obj->child->string);
+        return NULL;
+    }
+    return trace_load_default(error);
+}
+
+typedef struct demand_edge {
+    double t, d;
+} demand_edge;
+
+static int demand_cmp(const void *a, const void *b)
+{
+    const demand_edge *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->d > y->d) - (x->d < y->d); /* ends first */
+}
+
+/* fat-tree:k=K with the smallest even K >= 4 whose k^3/4 hosts of 8 GPUs
+ * hold the trace's peak GPU demand (as the replay counts it). */
+static char *default_topology(const trace *tr)
+{
+    size_t n = trace_job_count(tr);
+    g_autofree demand_edge *e = g_new(demand_edge, 2 * n + 1);
+    for (size_t i = 0; i < n; i++) {
+        const trace_job *j = trace_job_get(tr, i);
+        e[2 * i] = (demand_edge){j->start_s, j->gpus};
+        e[2 * i + 1] = (demand_edge){j->end_s, -j->gpus};
+    }
+    qsort(e, 2 * n, sizeof *e, demand_cmp);
+    double cur = 0, peak = 0;
+    for (size_t i = 0; i < 2 * n; i++) {
+        cur += e[i].d;
+        peak = fmax(peak, cur);
+    }
+    int k = 4;
+    while ((double)k * k * k / 4.0 * 8.0 < peak)
+        k += 2;
+    return g_strdup_printf("fat-tree:k=%d", k);
+}
+
+bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error)
+{
+    memset(in, 0, sizeof *in);
+    in->cat = catalog_load_default(error);
+    if (!in->cat)
+        return false;
+    in->tr = load_trace(cfg, error);
+    if (!in->tr)
+        return false;
+    if (cfg->topology_obj) {
+        in->t = topo_from_json(cfg->topology_obj, cfg->path ? cfg->path : "topology", error);
+    } else if (cfg->topology_spec) {
+        in->t = topo_build(cfg->topology_spec, NULL, error);
+    } else {
+        g_autofree char *spec = default_topology(in->tr);
+        in->t = topo_build(spec, NULL, error);
+    }
+    return in->t != NULL;
+}
+
+void cli_inputs_clear(cli_inputs *in)
+{
+    topo_free(in->t);
+    trace_free(in->tr);
+    catalog_free(in->cat);
+    memset(in, 0, sizeof *in);
+}
+
+char *cli_default_out(const config *cfg, const char *sched)
+{
+    return g_build_filename("results", cfg->name, sched, NULL);
+}
+
+void cli_progress_init(cli_progress *p, const char *label, bool quiet)
+{
+    p->enabled = !quiet && isatty(STDERR_FILENO);
+    p->last_wall_s = -1;
+    p->label = label;
+}
+
+void cli_progress_cb(void *user, const replay_progress *rp)
+{
+    cli_progress *p = user;
+    if (!p->enabled || rp->wall_s - p->last_wall_s < 0.25)
+        return;
+    p->last_wall_s = rp->wall_s;
+    double span = rp->end_s - rp->start_s;
+    double frac = span > 0 ? (rp->now_s - rp->start_s) / span : 0;
+    frac = fmin(fmax(frac, 0), 1);
+    double eta = frac > 0 ? rp->wall_s * (1 - frac) / frac : NAN;
+    fprintf(stderr,
+            "\r%s: t=%.0f/%.0f s (%4.1f%%)  jobs %zu/%zu  %.0f ev/s  ETA %.0f s   ",
+            p->label, rp->now_s, rp->end_s, 100 * frac, rp->jobs_done, rp->jobs_total,
+            rp->wall_s > 0 ? rp->events / rp->wall_s : 0.0, isnan(eta) ? 0.0 : eta);
+    fflush(stderr);
+}
+
+void cli_progress_done(cli_progress *p)
+{
+    if (p->enabled && p->last_wall_s >= 0)
+        fprintf(stderr, "\r\033[K");
+}
+
+bool cli_run_one(const config *cfg, cli_inputs *in, const char *out_dir, bool quiet,
+                 replay_summary *s, output_csv *combined, GError **error)
+{
+    g_autoptr(replay) r = replay_new(cfg, in->t, in->tr, in->cat, error);
+    if (!r)
+        return false;
+    output_dir *d = output_dir_open(out_dir, error);
+    if (!d)
+        return false;
+    cli_progress p;
+    cli_progress_init(&p, cfg->scheduler, quiet);
+    bool ok = replay_run(r, d, cli_progress_cb, &p, error);
+    cli_progress_done(&p);
+    if (!ok) {
+        output_dir_abort(d);
+        return false;
+    }
+    replay_get_summary(r, s);
+    if (combined && !replay_summary_write_row(r, s, combined, error)) {
+        output_dir_abort(d);
+        return false;
+    }
+    return output_dir_commit(d, error);
+}

@@ -1,0 +1,62 @@
+/* cli_sim.h - what `ccsim run` and `ccsim compare` share: their options,
+ * building the configuration, loading the inputs and the progress line.
+ * Only cli_*.c include this. */
+#ifndef CCSIM_SIM_CLI_SIM_H
+#define CCSIM_SIM_CLI_SIM_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "catalog.h"
+#include "config.h"
+#include "output.h"
+#include "replay.h"
+#include "topo.h"
+#include "trace.h"
+
+/* Option values as typed (NULL / FALSE = not given). */
+typedef struct cli_sim_opts {
+    char *scenario, *trace, *topo, *sched, *scheds, *out;
+    char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
+        *collective_model, *alpha_us, *buckets, *jitter;
+    gboolean scale_hosts, gzip, quiet;
+} cli_sim_opts;
+
+/* The option entries pointing into o (NULL-terminated, owned by the caller
+ * with g_free; the strings they fill are freed by cli_sim_opts_clear). */
+GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare);
+void cli_sim_opts_clear(cli_sim_opts *o);
+
+/* The configuration: the scenario file, then the options over it.
+ * *usage is set when the error is a bad option (exit 2). */
+config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error);
+
+/* The inputs the configuration names (or the bundled defaults). */
+typedef struct cli_inputs {
+    topo *t;
+    trace *tr;
+    catalog *cat;
+} cli_inputs;
+bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error);
+void cli_inputs_clear(cli_inputs *in);
+
+/* The default output folder: results/SCENARIO/SCHEDULER. */
+char *cli_default_out(const config *cfg, const char *sched);
+
+/* The progress callback (prints on stderr when it is a terminal). */
+typedef struct cli_progress {
+    bool enabled;
+    double last_wall_s;
+    const char *label;
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *label, bool quiet);
+void cli_progress_cb(void *user, const replay_progress *rp);
+void cli_progress_done(cli_progress *p);
+
+/* Run one scheduler: replay, write into out_dir (committed on success,
+ * removed on failure), fill *s, and append its summary row to combined
+ * (nullable).  Returns false with error. */
+bool cli_run_one(const config *cfg, cli_inputs *in, const char *out_dir, bool quiet,
+                 replay_summary *s, output_csv *combined, GError **error);
+
+#endif /* CCSIM_SIM_CLI_SIM_H */

@@ -1,0 +1,75 @@
+/* cluster.h - hosts, GPUs and the placement of jobs on them (DESIGN.md §2, §3).
+ *
+ * The cluster is the topology's servers with a used/free flag per GPU.  A
+ * job asks for n GPUs, naming the hosts the trace recorded for it:
+ *
+ *   - recorded placement: every named host exists and has enough free GPUs:
+ *     the n GPUs are spread over the named hosts as evenly as their free
+ *     GPUs allow (or exactly as the trace's per-host counts say);
+ *   - otherwise the placement policy chooses the hosts:
+ *       locality (default): one host if one fits (best fit), else one ToR
+ *         (the ToR with the fewest free GPUs that fits, hosts with most free
+ *         GPUs first), else one pod, else anywhere;
+ *       packed: hosts in id order, first fit;
+ *       random: hosts in a random order drawn from the run's GRand.
+ *
+ * Inside a host the GPUs are chosen the way a topology-aware allocator
+ * does: if the GPUs behind one NIC (one PCIe switch group) have room for
+ * the whole request, the fullest such group is used (best fit); otherwise
+ * whole groups are taken, emptiest first, so the job's GPUs share as few
+ * PCIe switches and NICs as possible.  Lowest GPU index first within a
+ * group.
+ *
+ * Cost: a placement is O(hosts + GPUs of the chosen hosts); locality adds
+ * a pass per level over all hosts.
+ */
+#ifndef CCSIM_SIM_CLUSTER_H
+#define CCSIM_SIM_CLUSTER_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "topo.h"
+
+typedef struct cluster cluster;
+
+/* Where one job runs.  Hosts are in ring order (the order of the trace's
+ * host list, or the policy's order).  GPUs of host k are
+ * gpus[gpu_off[k] .. gpu_off[k+1]-1], local indices on that host. */
+typedef struct cluster_alloc {
+    size_t n_hosts;    /* hosts used (>= 1) */
+    uint32_t *hosts;   /* topology host ids, n_hosts */
+    uint32_t *gpu_off; /* n_hosts + 1 offsets into gpus */
+    uint32_t *gpus;    /* local GPU indices, n_gpus */
+    int n_gpus;        /* total GPUs */
+    bool by_policy;    /* placed by the policy (recorded hosts missing or full) */
+} cluster_alloc;
+
+void cluster_alloc_free(cluster_alloc *a);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(cluster_alloc, cluster_alloc_free)
+
+/* A cluster over the servers of t (borrowed; must outlive the cluster),
+ * all GPUs free.  (transfer full) */
+cluster *cluster_new(topo *t);
+void cluster_free(cluster *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(cluster, cluster_free)
+
+/* GPUs in the cluster, and GPUs free now. */
+size_t cluster_gpu_count(const cluster *c);
+size_t cluster_free_gpu_count(const cluster *c);
+
+/* Place a job of gpus GPUs (>= 1) recorded on hosts[0..n_hosts-1] (names;
+ * n_hosts may be 0), with host_gpus[k] GPUs on host k when host_gpus is
+ * not NULL (else spread evenly).  Marks the GPUs used.  (transfer full)
+ * NULL with CCS_ERROR_INVALID when fewer than gpus GPUs are free. */
+cluster_alloc *cluster_place(cluster *c, const char *const *hosts, const int *host_gpus,
+                             size_t n_hosts, int gpus, config_placement policy, GRand *rng,
+                             GError **error);
+
+/* Mark the GPUs of a free again. */
+void cluster_release(cluster *c, const cluster_alloc *a);
+
+#endif /* CCSIM_SIM_CLUSTER_H */

@@ -1,0 +1,481 @@
+/* collective.c - collectives as transfers (collective.h has the maths). */
+#include "collective.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ccs.h"
+
+struct coll_plan {
+    GPtrArray *steps;    /* GPtrArray of coll_xfer* per step (one bucket) */
+    GArray *flows;       /* coll_flow */
+    int buckets;         /* B */
+    GArray *fixed_links; /* uint32, distinct, increasing */
+    GArray *fixed_bytes; /* double, per iteration */
+};
+
+/* Everything a builder needs about the job on its hosts. */
+typedef struct members {
+    topo *t;
+    const cluster_alloc *a;
+    size_t H;            /* hosts */
+    size_t R;            /* rails used */
+    uint32_t **rail_nic; /* [h][r] NIC index on host h */
+    uint32_t **rail_gpu; /* [h][r] local GPU index behind that NIC */
+    uint64_t uid, seed;
+    bool flows_model;
+    GHashTable *flow_index; /* (src_nic, dst_nic) -> flow index + 1 */
+} members;
+
+static void xfer_free(gpointer p)
+{
+    coll_xfer *x = p;
+    g_array_free(x->fixed, TRUE);
+    g_array_free(x->flows, TRUE);
+    g_free(x);
+}
+
+static void flow_clear(gpointer p)
+{
+    coll_flow *f = p;
+    if (f->links)
+        g_array_free(f->links, TRUE);
+}
+
+void coll_plan_free(coll_plan *p)
+{
+    if (!p)
+        return;
+    g_ptr_array_free(p->steps, TRUE);
+    g_array_free(p->flows, TRUE);
+    g_array_free(p->fixed_links, TRUE);
+    g_array_free(p->fixed_bytes, TRUE);
+    g_free(p);
+}
+
+const char *coll_kind_name(coll_kind k)
+{
+    static const char *const names[] = {"none",          "allreduce", "allgather",
+                                        "reducescatter", "fsdp",      "alltoall", "p2p"};
+    return names[k];
+}
+
+static coll_xfer *xfer_new(double bytes, int steps)
+{
+    coll_xfer *x = g_new0(coll_xfer, 1);
+    x->bytes = bytes;
+    x->steps = steps;
+    x->fixed = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    x->flows = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    return x;
+}
+
+static GPtrArray *step_new(coll_plan *p)
+{
+    GPtrArray *s = g_ptr_array_new_with_free_func(xfer_free);
+    g_ptr_array_add(p->steps, s);
+    return s;
+}
+
+static double links_latency(topo *t, const uint32_t *l, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += topo_link_get(t, l[i])->latency_s;
+    return s;
+}
+
+static void append_links(GArray *a, const uint32_t *l, size_t n)
+{
+    g_array_append_vals(a, l, (guint)n);
+}
+
+/* The flow from NIC rail r of host index i to host index k (creating it). */
+static bool flow_get(coll_plan *p, members *m, size_t i, size_t k, size_t r, uint32_t *out,
+                     GError **error)
+{
+    const cluster_alloc *a = m->a;
+    uint32_t src = topo_host_nic_node(m->t, a->hosts[i], m->rail_nic[i][r]);
+    uint32_t dst = topo_host_nic_node(m->t, a->hosts[k], m->rail_nic[k][r]);
+    gpointer key = GSIZE_TO_POINTER(((gsize)src << 32) | dst);
+    gpointer v = g_hash_table_lookup(m->flow_index, key);
+    if (v) {
+        *out = (uint32_t)(GPOINTER_TO_SIZE(v) - 1);
+        return true;
+    }
+    coll_flow f = {0};
+    f.src_host = a->hosts[i];
+    f.dst_host = a->hosts[k];
+    f.src_nic = src;
+    f.dst_nic = dst;
+    f.n_paths = topo_path_count(m->t, src, dst, error);
+    if (f.n_paths == 0)
+        return false;
+    uint64_t fkey = topo_hash64(m->uid * 0x9E3779B97F4A7C15ULL + p->flows->len);
+    f.path = topo_path_ecmp(m->t, src, dst, fkey, m->seed);
+    f.links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_array_append_val(p->flows, f);
+    uint32_t idx = p->flows->len - 1;
+    if (!coll_plan_set_path(p, m->t, idx, f.path, error))
+        return false;
+    g_hash_table_insert(m->flow_index, key, GSIZE_TO_POINTER((gsize)idx + 1));
+    *out = idx;
+    return true;
+}
+
+/* Add the hop i -> k on rail r to x: PCIe out of i, the flow, PCIe into k. */
+static bool hop_add(coll_plan *p, members *m, coll_xfer *x, size_t i, size_t k, size_t r,
+                    GError **error)
+{
+    const uint32_t *l;
+    size_t n = topo_path_gpu_to_nic(m->t, m->a->hosts[i], m->rail_gpu[i][r], &l);
+    append_links(x->fixed, l, n);
+    double lat = links_latency(m->t, l, n);
+    n = topo_path_nic_to_gpu(m->t, m->a->hosts[k], m->rail_gpu[k][r], &l);
+    append_links(x->fixed, l, n);
+    lat += links_latency(m->t, l, n);
+    x->fixed_latency_s = fmax(x->fixed_latency_s, lat);
+    uint32_t f;
+    if (!flow_get(p, m, i, k, r, &f, error))
+        return false;
+    g_array_append_val(x->flows, f);
+    return true;
+}
+
+/* Network ring over all hosts on every rail, each hop carrying hop_bytes. */
+static bool add_net_ring(coll_plan *p, members *m, double hop_bytes, int steps, GError **error)
+{
+    if (m->H < 2 || hop_bytes <= 0)
+        return true;
+    GPtrArray *s = step_new(p);
+    for (size_t r = 0; r < m->R; r++) {
+        coll_xfer *x = NULL;
+        for (size_t i = 0; i < m->H; i++) {
+            if (!x || m->flows_model) {
+                x = xfer_new(hop_bytes, steps);
+                g_ptr_array_add(s, x);
+            }
+            if (!hop_add(p, m, x, i, (i + 1) % m->H, r, error))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* NVLink ring on every host with >= 2 of the job's GPUs: bytes(g) per GPU. */
+static void add_nvlink_ring(coll_plan *p, members *m, double frac_num_per_g, double S,
+                            int steps_per_g, bool alltoall)
+{
+    GPtrArray *s = NULL;
+    for (size_t i = 0; i < m->H; i++) {
+        const cluster_alloc *a = m->a;
+        uint32_t g = a->gpu_off[i + 1] - a->gpu_off[i];
+        if (g < 2)
+            continue;
+        double bytes = alltoall ? (g - 1) * S : frac_num_per_g * (g - 1) / g * S;
+        if (bytes <= 0)
+            continue;
+        if (!s)
+            s = step_new(p);
+        coll_xfer *x = xfer_new(bytes, alltoall ? 1 : steps_per_g * (int)(g - 1));
+        for (uint32_t q = 0; q < g; q++) {
+            const uint32_t *l;
+            size_t n = topo_path_nvlink(m->t, a->hosts[i], a->gpus[a->gpu_off[i] + q],
+                                        a->gpus[a->gpu_off[i] + (q + 1) % g], &l);
+            append_links(x->fixed, l, n);
+            x->fixed_latency_s = fmax(x->fixed_latency_s, links_latency(m->t, l, n));
+        }
+        g_ptr_array_add(s, x);
+    }
+}
+
+static bool build_alltoall(coll_plan *p, members *m, double S, GError **error)
+{
+    const cluster_alloc *a = m->a;
+    double n = a->n_gpus;
+    add_nvlink_ring(p, m, 0, S / n, 0, true);
+    if (m->H < 2)
+        return true;
+    GPtrArray *s = p->steps->len ? g_ptr_array_index(p->steps, p->steps->len - 1) : step_new(p);
+    for (size_t i = 0; i < m->H; i++)
+        for (size_t k = 0; k < m->H; k++) {
+            if (i == k)
+                continue;
+            double ga = a->gpu_off[i + 1] - a->gpu_off[i], gb = a->gpu_off[k + 1] - a->gpu_off[k];
+            for (size_t r = 0; r < m->R; r++) {
+                coll_xfer *x = xfer_new(ga * gb * S / (n * (double)m->R), 1);
+                g_ptr_array_add(s, x);
+                if (!hop_add(p, m, x, i, k, r, error))
+                    return false;
+            }
+        }
+    return true;
+}
+
+static bool build_p2p(coll_plan *p, members *m, double S, GError **error)
+{
+    const cluster_alloc *a = m->a;
+    if (m->H == 1) {
+        if (a->n_gpus < 2)
+            return true;
+        GPtrArray *s = step_new(p);
+        coll_xfer *x = xfer_new(S, 1);
+        const uint32_t *l;
+        size_t n = topo_path_nvlink(m->t, a->hosts[0], a->gpus[0], a->gpus[1], &l);
+        append_links(x->fixed, l, n);
+        x->fixed_latency_s = links_latency(m->t, l, n);
+        g_ptr_array_add(s, x);
+        return true;
+    }
+    GPtrArray *s = step_new(p);
+    for (size_t i = 0; i + 1 < m->H; i++)
+        for (size_t r = 0; r < m->R; r++) {
+            coll_xfer *x = xfer_new(S / (double)m->R, 1);
+            g_ptr_array_add(s, x);
+            if (!hop_add(p, m, x, i, i + 1, r, error))
+                return false;
+        }
+    return true;
+}
+
+/* rails: the NICs the job's GPUs reach on each host, R = min over hosts. */
+static void members_init(members *m, topo *t, const cluster_alloc *a)
+{
+    m->t = t;
+    m->a = a;
+    m->H = a->n_hosts;
+    m->rail_nic = g_new0(uint32_t *, m->H);
+    m->rail_gpu = g_new0(uint32_t *, m->H);
+    m->R = SIZE_MAX;
+    for (size_t i = 0; i < m->H; i++) {
+        size_t nn = topo_host_nic_count(t, a->hosts[i]);
+        m->rail_nic[i] = g_new0(uint32_t, nn ? nn : 1);
+        m->rail_gpu[i] = g_new0(uint32_t, nn ? nn : 1);
+        g_autofree int64_t *first = g_new(int64_t, nn ? nn : 1);
+        for (size_t q = 0; q < nn; q++)
+            first[q] = -1;
+        for (uint32_t q = a->gpu_off[i]; q < a->gpu_off[i + 1]; q++) {
+            size_t nic = topo_gpu_nic(t, a->hosts[i], a->gpus[q]);
+            if (nic < nn && first[nic] < 0)
+                first[nic] = a->gpus[q];
+        }
+        size_t r = 0;
+        for (size_t q = 0; q < nn; q++)
+            if (first[q] >= 0) {
+                m->rail_nic[i][r] = (uint32_t)q;
+                m->rail_gpu[i][r] = (uint32_t)first[q];
+                r++;
+            }
+        if (r < m->R)
+            m->R = r;
+    }
+    if (m->R == SIZE_MAX || m->R == 0)
+        m->R = 1;
+    m->flow_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+}
+
+static void members_clear(members *m)
+{
+    for (size_t i = 0; i < m->H; i++) {
+        g_free(m->rail_nic[i]);
+        g_free(m->rail_gpu[i]);
+    }
+    g_free(m->rail_nic);
+    g_free(m->rail_gpu);
+    g_hash_table_destroy(m->flow_index);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Accumulate (link, value) into a link-indexed hash, then emit sorted. */
+static void emit_sorted(GHashTable *acc, GArray *links, GArray *vals, bool as_u32)
+{
+    g_array_set_size(links, 0);
+    g_array_set_size(vals, 0);
+    guint n = g_hash_table_size(acc);
+    g_autofree uint32_t *keys = g_new(uint32_t, n ? n : 1);
+    GHashTableIter it;
+    gpointer k, v;
+    guint i = 0;
+    g_hash_table_iter_init(&it, acc);
+    while (g_hash_table_iter_next(&it, &k, &v))
+        keys[i++] = (uint32_t)(GPOINTER_TO_SIZE(k) - 1);
+    qsort(keys, n, sizeof *keys, cmp_u32);
+    for (i = 0; i < n; i++) {
+        double *val = g_hash_table_lookup(acc, GSIZE_TO_POINTER((gsize)keys[i] + 1));
+        g_array_append_val(links, keys[i]);
+        if (as_u32) {
+            uint32_t m = (uint32_t)llround(*val);
+            g_array_append_val(vals, m);
+        } else
+            g_array_append_val(vals, *val);
+    }
+}
+
+static void acc_add(GHashTable *acc, uint32_t link, double v)
+{
+    gpointer key = GSIZE_TO_POINTER((gsize)link + 1);
+    double *d = g_hash_table_lookup(acc, key);
+    if (!d) {
+        d = g_new0(double, 1);
+        g_hash_table_insert(acc, key, d);
+    }
+    *d += v;
+}
+
+static void compute_fixed(coll_plan *p)
+{
+    g_autoptr(GHashTable) acc = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    for (guint s = 0; s < p->steps->len; s++) {
+        GPtrArray *st = g_ptr_array_index(p->steps, s);
+        for (guint i = 0; i < st->len; i++) {
+            coll_xfer *x = g_ptr_array_index(st, i);
+            for (guint l = 0; l < x->fixed->len; l++)
+                acc_add(acc, g_array_index(x->fixed, uint32_t, l), x->bytes * p->buckets);
+            for (guint l = 0; l < x->flows->len; l++) {
+                coll_flow *f = &g_array_index(p->flows, coll_flow, g_array_index(x->flows, uint32_t, l));
+                f->bytes_per_iter += x->bytes * p->buckets;
+            }
+        }
+    }
+    emit_sorted(acc, p->fixed_links, p->fixed_bytes, false);
+}
+
+coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, double S_bytes,
+                         int buckets, bool flows_model, uint64_t uid, uint64_t seed,
+                         GError **error)
+{
+    g_return_val_if_fail(t && alloc && buckets >= 1, NULL);
+    g_autoptr(coll_plan) p = g_new0(coll_plan, 1);
+    p->steps = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+    p->flows = g_array_new(FALSE, TRUE, sizeof(coll_flow));
+    g_array_set_clear_func(p->flows, flow_clear);
+    p->buckets = buckets;
+    p->fixed_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    p->fixed_bytes = g_array_new(FALSE, FALSE, sizeof(double));
+    if (kind == COLL_NONE || alloc->n_gpus < 2 || !(S_bytes > 0))
+        return g_steal_pointer(&p);
+    members m = {0};
+    members_init(&m, t, alloc);
+    m.uid = uid;
+    m.seed = seed;
+    m.flows_model = flows_model;
+    double S = S_bytes / buckets, H = (double)m.H, R = (double)m.R;
+    int Hs = (int)m.H - 1;
+    bool ok = true;
+    switch (kind) {
+    case COLL_ALLREDUCE:
+        if (m.H == 1) {
+            add_nvlink_ring(p, &m, 2.0, S, 2, false);
+        } else {
+            add_nvlink_ring(p, &m, 1.0, S, 1, false);
+            ok = add_net_ring(p, &m, 2.0 * (H - 1) / H * S / R, 2 * Hs, error);
+            add_nvlink_ring(p, &m, 1.0, S, 1, false);
+        }
+        break;
+    case COLL_ALLGATHER:
+        ok = add_net_ring(p, &m, (H - 1) / H * S / R, Hs, error);
+        add_nvlink_ring(p, &m, 1.0, S, 1, false);
+        break;
+    case COLL_REDUCESCATTER:
+        add_nvlink_ring(p, &m, 1.0, S, 1, false);
+        ok = add_net_ring(p, &m, (H - 1) / H * S / R, Hs, error);
+        break;
+    case COLL_FSDP:
+        ok = add_net_ring(p, &m, (H - 1) / H * S / R, Hs, error);
+        add_nvlink_ring(p, &m, 1.0, S, 1, false);
+        add_nvlink_ring(p, &m, 1.0, S, 1, false);
+        ok = ok && add_net_ring(p, &m, (H - 1) / H * S / R, Hs, error);
+        break;
+    case COLL_ALLTOALL:
+        ok = build_alltoall(p, &m, S, error);
+        break;
+    case COLL_P2P:
+        ok = build_p2p(p, &m, S, error);
+        break;
+    case COLL_NONE:
+        break;
+    }
+    members_clear(&m);
+    if (!ok)
+        return NULL;
+    compute_fixed(p);
+    return g_steal_pointer(&p);
+}
+
+size_t coll_plan_step_count(const coll_plan *p) { return p->steps->len; }
+
+size_t coll_plan_xfer_count(const coll_plan *p, size_t step)
+{
+    return ((GPtrArray *)g_ptr_array_index(p->steps, step))->len;
+}
+
+const coll_xfer *coll_plan_xfer(const coll_plan *p, size_t step, size_t i)
+{
+    return g_ptr_array_index((GPtrArray *)g_ptr_array_index(p->steps, step), i);
+}
+
+int coll_plan_buckets(const coll_plan *p) { return p->buckets; }
+size_t coll_plan_flow_count(const coll_plan *p) { return p->flows->len; }
+
+const coll_flow *coll_plan_flow(const coll_plan *p, size_t f)
+{
+    return &g_array_index(p->flows, coll_flow, f);
+}
+
+bool coll_plan_set_path(coll_plan *p, topo *t, size_t fi, size_t path, GError **error)
+{
+    coll_flow *f = &g_array_index(p->flows, coll_flow, fi);
+    g_return_val_if_fail(path < f->n_paths, false);
+    if (!topo_path_links(t, f->src_nic, f->dst_nic, path, f->links, error))
+        return false;
+    f->path = path;
+    f->latency_s = links_latency(t, (const uint32_t *)(void *)f->links->data, f->links->len);
+    return true;
+}
+
+size_t coll_plan_fixed_links(const coll_plan *p, const uint32_t **links, const double **bytes)
+{
+    *links = (const uint32_t *)(void *)p->fixed_links->data;
+    *bytes = (const double *)(void *)p->fixed_bytes->data;
+    return p->fixed_links->len;
+}
+
+void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult)
+{
+    g_autoptr(GHashTable) acc = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    for (guint l = 0; l < x->fixed->len; l++)
+        acc_add(acc, g_array_index(x->fixed, uint32_t, l), 1.0);
+    for (guint i = 0; i < x->flows->len; i++) {
+        const coll_flow *f = coll_plan_flow(p, g_array_index(x->flows, uint32_t, i));
+        for (guint l = 0; l < f->links->len; l++)
+            acc_add(acc, g_array_index(f->links, uint32_t, l), 1.0);
+    }
+    emit_sorted(acc, links, mult, true);
+}
+
+double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_s)
+{
+    double lat = 0;
+    for (guint i = 0; i < x->flows->len; i++)
+        lat = fmax(lat, coll_plan_flow(p, g_array_index(x->flows, uint32_t, i))->latency_s);
+    return x->steps * alpha_s + lat + x->fixed_latency_s;
+}
+
+void coll_plan_link_bytes(const coll_plan *p, GArray *links, GArray *bytes)
+{
+    g_autoptr(GHashTable) acc = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    for (guint l = 0; l < p->fixed_links->len; l++)
+        acc_add(acc, g_array_index(p->fixed_links, uint32_t, l),
+                g_array_index(p->fixed_bytes, double, l));
+    for (guint i = 0; i < p->flows->len; i++) {
+        const coll_flow *f = coll_plan_flow(p, i);
+        for (guint l = 0; l < f->links->len; l++)
+            acc_add(acc, g_array_index(f->links, uint32_t, l), f->bytes_per_iter);
+    }
+    emit_sorted(acc, links, bytes, false);
+}

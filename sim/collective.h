@@ -1,0 +1,123 @@
+/* collective.h - a job's collective communication as network transfers
+ * (DESIGN.md §3).
+ *
+ * The maths.  A job of n GPUs on H hosts (g_h GPUs on host h) reduces S
+ * bytes per communication phase (S/B per bucket with B buckets).  Its GPUs
+ * on host h reach the set of NICs N_h (each GPU's nearest NIC); the job
+ * uses R = min_h |N_h| rails, rail r of host h being the r-th NIC of N_h
+ * (in index order) reached from the first of the job's GPUs behind it.
+ *
+ *   all-reduce (H > 1), three steps run one after the other:
+ *     1. reduce-scatter over NVLink inside each host: one transfer per host
+ *        with g_h >= 2, (g_h-1)/g_h * S bytes over the ring of its GPUs
+ *        (GPU -> NVSwitch -> next GPU), g_h - 1 lock-steps;
+ *     2. ring all-reduce across hosts on every rail: one transfer per rail
+ *        r of size 2(H-1)/H * S/R; its link set is the union over the H
+ *        hops (host i -> host i+1 mod H) of the hop's links
+ *        GPU->PCIe->NIC, the network path NIC->NIC, NIC->PCIe->GPU, each
+ *        link counted with its multiplicity; 2(H-1) lock-steps;
+ *     3. all-gather over NVLink, as step 1.
+ *   all-reduce (H = 1): one NVLink transfer of 2(g-1)/g * S, 2(g-1) steps.
+ *   all-gather / reduce-scatter: as all-reduce with (H-1)/H (network) and
+ *     (g-1)/g (NVLink), H-1 / g-1 steps; all-gather runs network then
+ *     NVLink, reduce-scatter NVLink then network.
+ *   fsdp: all-gather then reduce-scatter.
+ *   all-to-all: every GPU sends S/n to each other GPU: per ordered host
+ *     pair (a, b) and rail r one transfer of g_a g_b S/(n R) bytes, plus
+ *     one NVLink transfer per host of (g_h - 1) S/n per GPU link; one step.
+ *   p2p (pipeline): host i sends S/R to host i+1 on every rail (i < H-1);
+ *     one host: GPU 0 sends S to GPU 1 over NVLink.
+ *   collective_model flows: every ring hop is its own transfer of the hop
+ *     size (for comparison with the lock-step model).
+ *
+ * Each network hop is a *flow* in the sched.h sense: NIC -> NIC, with the
+ * topology's equal-cost candidate paths and a chosen one (the ECMP choice
+ * from a hash of (job uid, flow index) and the run's seed until a
+ * scheduler changes it).  A transfer's startup latency is
+ * steps * alpha + the largest propagation latency of its hops' paths.
+ */
+#ifndef CCSIM_SIM_COLLECTIVE_H
+#define CCSIM_SIM_COLLECTIVE_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster.h"
+#include "topo.h"
+
+typedef enum coll_kind {
+    COLL_NONE,
+    COLL_ALLREDUCE,
+    COLL_ALLGATHER,
+    COLL_REDUCESCATTER,
+    COLL_FSDP,
+    COLL_ALLTOALL,
+    COLL_P2P,
+} coll_kind;
+
+/* One network hop. */
+typedef struct coll_flow {
+    uint32_t src_host, dst_host; /* topology host ids */
+    uint32_t src_nic, dst_nic;   /* topology node ids of the NICs */
+    double bytes_per_iter;       /* bytes per iteration (all buckets) */
+    size_t n_paths;              /* candidate paths, >= 1 */
+    size_t path;                 /* chosen candidate */
+    GArray *links;               /* uint32 topology link ids of the chosen path */
+    double latency_s;            /* propagation latency of the chosen path */
+} coll_flow;
+
+/* One transfer of a step: size bytes over fixed links plus flow paths. */
+typedef struct coll_xfer {
+    double bytes;     /* transfer size (one bucket) */
+    int steps;        /* lock-steps, for the alpha part of the startup */
+    double fixed_latency_s; /* largest propagation latency of one hop's intra-host links */
+    GArray *fixed;    /* uint32 topology link ids inside hosts (repeats = multiplicity) */
+    GArray *flows;    /* uint32 indices into the plan's flows */
+} coll_xfer;
+
+typedef struct coll_plan coll_plan;
+
+/* Build the plan of one communication phase of kind over alloc, S bytes
+ * per phase, split in buckets (>= 1) serialised buckets.  flows_model:
+ * every ring hop its own transfer.  uid and seed make the ECMP choice.
+ * (transfer full); NULL with an error if a topology query fails.  COLL_NONE
+ * or a single GPU gives an empty plan (no steps). */
+coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, double S_bytes,
+                         int buckets, bool flows_model, uint64_t uid, uint64_t seed,
+                         GError **error);
+void coll_plan_free(coll_plan *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(coll_plan, coll_plan_free)
+
+/* Steps of one bucket (run in order; a step ends when all its transfers
+ * end), and the transfers of a step.  (transfer none) */
+size_t coll_plan_step_count(const coll_plan *p);
+size_t coll_plan_xfer_count(const coll_plan *p, size_t step);
+const coll_xfer *coll_plan_xfer(const coll_plan *p, size_t step, size_t i);
+int coll_plan_buckets(const coll_plan *p);
+
+/* Flows (network hops) and their state. */
+size_t coll_plan_flow_count(const coll_plan *p);
+const coll_flow *coll_plan_flow(const coll_plan *p, size_t f);
+/* Choose candidate path for flow f (path < n_paths); false + error if the
+ * topology cannot give its links. */
+bool coll_plan_set_path(coll_plan *p, topo *t, size_t f, size_t path, GError **error);
+
+/* Fixed (intra-host) links and bytes per iteration on each, distinct links
+ * in increasing order.  (transfer none) */
+size_t coll_plan_fixed_links(const coll_plan *p, const uint32_t **links, const double **bytes);
+
+/* The link set of transfer x under the current paths: distinct links in
+ * increasing order with multiplicities (out arrays cleared first, uint32
+ * each), and its startup latency for alpha_s per step. */
+void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult);
+double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_s);
+
+/* M_{j,e}: bytes per iteration on every link (fixed and chosen paths),
+ * distinct links in increasing order (uint32 / double arrays cleared). */
+void coll_plan_link_bytes(const coll_plan *p, GArray *links, GArray *bytes);
+
+const char *coll_kind_name(coll_kind k);
+
+#endif /* CCSIM_SIM_COLLECTIVE_H */

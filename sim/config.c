@@ -1,0 +1,539 @@
+/* config.c - the scenario file and its command-line overrides (DESIGN.md §8).
+ *
+ * Every "sim" key is described once in a table (name, option spelling,
+ * type, range); the JSON reader and the option parser both go through it,
+ * so a key cannot exist in one and not the other.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccs.h"
+
+typedef enum key_type { KEY_ENUM, KEY_DOUBLE, KEY_UINT, KEY_INT, KEY_STRING, KEY_BOOL } key_type;
+
+typedef struct sim_key {
+    const char *name;   /* JSON key under "sim" */
+    const char *option; /* command-line spelling without "--" */
+    key_type type;
+    double min, max;    /* inclusive range for numbers */
+    bool min_open;      /* min itself is not allowed (strictly greater) */
+    const char *const *choices; /* KEY_ENUM / KEY_STRING choices, NULL-terminated */
+} sim_key;
+
+static const char *const mode_names[] = {"window", "work", NULL};
+static const char *const placement_names[] = {"locality", "random", "packed", NULL};
+static const char *const coll_names[] = {"ring", "flows", NULL};
+static const char *const gpu_names[] = {"a100", "h100", NULL};
+
+static const sim_key sim_keys[] = {
+    {"mode", "mode", KEY_ENUM, 0, 0, false, mode_names},
+    {"start_s", "start", KEY_DOUBLE, -1e300, 1e300, false, NULL},
+    {"end_s", "end", KEY_DOUBLE, -1e300, 1e300, false, NULL},
+    {"seed", "seed", KEY_UINT, 0, 18446744073709551615.0, false, NULL},
+    {"priority_levels", "levels", KEY_INT, 1, 1024, false, NULL},
+    {"interval_s", "interval", KEY_DOUBLE, 0, 1e300, true, NULL},
+    {"time_scale", "time-scale", KEY_DOUBLE, 0, 1e300, true, NULL},
+    {"placement", "placement", KEY_ENUM, 0, 0, false, placement_names},
+    {"collective_model", "collective-model", KEY_ENUM, 0, 0, false, coll_names},
+    {"alpha_us", "alpha-us", KEY_DOUBLE, 0, 1e12, false, NULL},
+    {"gpu", "gpu", KEY_STRING, 0, 0, false, gpu_names},
+    {"buckets", "buckets", KEY_INT, 0, 4096, false, NULL},
+    {"jitter_sigma", "jitter", KEY_DOUBLE, 0, 10, false, NULL},
+    {"scale_hosts", "scale-hosts", KEY_BOOL, 0, 0, false, NULL},
+    {"gzip", "gzip", KEY_BOOL, 0, 0, false, NULL},
+};
+
+const char *const *config_sim_keys(void)
+{
+    static const char *const names[] = {
+        "mode", "start_s", "end_s", "seed", "priority_levels", "interval_s", "time_scale",
+        "placement", "collective_model", "alpha_us", "gpu", "buckets", "jitter_sigma",
+        "scale_hosts", "gzip", NULL};
+    G_STATIC_ASSERT(G_N_ELEMENTS(names) == G_N_ELEMENTS(sim_keys) + 1);
+    return names;
+}
+
+config *config_new(void)
+{
+    config *c = g_new0(config, 1);
+    c->name = g_strdup("default");
+    c->scheduler = g_strdup("ecmp");
+    c->sim.mode = CONFIG_MODE_WINDOW;
+    c->sim.start_s = NAN;
+    c->sim.end_s = NAN;
+    c->sim.seed = 1;
+    c->sim.priority_levels = 8;
+    c->sim.interval_s = 60.0;
+    c->sim.time_scale = 1.0;
+    c->sim.placement = CONFIG_PLACE_LOCALITY;
+    c->sim.collective_model = CONFIG_COLL_RING;
+    c->sim.alpha_us = 5.0;
+    c->sim.gpu = g_strdup("a100");
+    c->sim.buckets = 0;
+    c->sim.jitter_sigma = 0.0;
+    return c;
+}
+
+void config_free(config *c)
+{
+    if (!c)
+        return;
+    g_free(c->path);
+    g_free(c->name);
+    cJSON_Delete(c->root);
+    g_free(c->topology_spec);
+    g_free(c->trace_path);
+    g_free(c->scheduler);
+    g_free(c->sim.gpu);
+    g_free(c);
+}
+
+static const sim_key *key_find(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(sim_keys); i++)
+        if (strcmp(sim_keys[i].name, name) == 0 || strcmp(sim_keys[i].option, name) == 0)
+            return &sim_keys[i];
+    return NULL;
+}
+
+static char *choices_text(const char *const *choices)
+{
+    GString *s = g_string_new(NULL);
+    size_t n = 0;
+    while (choices[n])
+        n++;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            g_string_append(s, i + 1 == n ? (n == 2 ? " or " : ", or ") : ", ");
+        g_string_append_printf(s, "\"%s\"", choices[i]);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static int choice_index(const char *const *choices, const char *v)
+{
+    for (int i = 0; choices[i]; i++)
+        if (g_ascii_strcasecmp(choices[i], v) == 0)
+            return i;
+    return -1;
+}
+
+/* Store a checked value.  where = "FILE: sim.KEY" or "--KEY". */
+static bool key_store_number(config *c, const sim_key *k, double v, const char *where,
+                             GError **error)
+{
+    if (!isfinite(v) || v < k->min || v > k->max || (k->min_open && v <= k->min)) {
+        if (k->type == KEY_DOUBLE && k->min_open)
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: expected a number greater than %g, got %g", where, k->min, v);
+        else if (k->type == KEY_DOUBLE)
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: expected a finite number in [%g, %g], got %g", where, k->min,
+                        k->max, v);
+        else
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: expected an integer in [%.0f, %.0f], got %g", where, k->min,
+                        k->max, v);
+        return false;
+    }
+    if (k->type != KEY_DOUBLE && floor(v) != v) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected an integer, got %g",
+                    where, v);
+        return false;
+    }
+    const char *n = k->name;
+    if (strcmp(n, "start_s") == 0)
+        c->sim.start_s = v;
+    else if (strcmp(n, "end_s") == 0)
+        c->sim.end_s = v;
+    else if (strcmp(n, "seed") == 0)
+        c->sim.seed = (uint64_t)v;
+    else if (strcmp(n, "priority_levels") == 0)
+        c->sim.priority_levels = (int)v;
+    else if (strcmp(n, "interval_s") == 0)
+        c->sim.interval_s = v;
+    else if (strcmp(n, "time_scale") == 0)
+        c->sim.time_scale = v;
+    else if (strcmp(n, "alpha_us") == 0)
+        c->sim.alpha_us = v;
+    else if (strcmp(n, "buckets") == 0)
+        c->sim.buckets = (int)v;
+    else if (strcmp(n, "jitter_sigma") == 0)
+        c->sim.jitter_sigma = v;
+    else
+        g_assert_not_reached();
+    return true;
+}
+
+static bool key_store_choice(config *c, const sim_key *k, const char *v, const char *where,
+                             GError **error)
+{
+    int i = choice_index(k->choices, v);
+    if (i < 0) {
+        g_autofree char *ch = choices_text(k->choices);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected %s, got \"%s\"", where,
+                    ch, v);
+        return false;
+    }
+    if (strcmp(k->name, "mode") == 0)
+        c->sim.mode = (config_mode)i;
+    else if (strcmp(k->name, "placement") == 0)
+        c->sim.placement = (config_placement)i;
+    else if (strcmp(k->name, "collective_model") == 0)
+        c->sim.collective_model = (config_collective_model)i;
+    else if (strcmp(k->name, "gpu") == 0) {
+        g_free(c->sim.gpu);
+        c->sim.gpu = g_strdup(k->choices[i]);
+    } else
+        g_assert_not_reached();
+    return true;
+}
+
+static void key_store_bool(config *c, const sim_key *k, bool v)
+{
+    if (strcmp(k->name, "scale_hosts") == 0)
+        c->sim.scale_hosts = v;
+    else if (strcmp(k->name, "gzip") == 0)
+        c->sim.gzip = v;
+    else
+        g_assert_not_reached();
+}
+
+static const char *json_type_name(const cJSON *v)
+{
+    if (cJSON_IsNumber(v))
+        return "a number";
+    if (cJSON_IsString(v))
+        return "a string";
+    if (cJSON_IsBool(v))
+        return "a boolean";
+    if (cJSON_IsNull(v))
+        return "null";
+    if (cJSON_IsArray(v))
+        return "an array";
+    return "an object";
+}
+
+static bool sim_key_from_json(config *c, const sim_key *k, const cJSON *v, const char *file,
+                              GError **error)
+{
+    g_autofree char *where = g_strdup_printf("%s: sim.%s", file, k->name);
+    switch (k->type) {
+    case KEY_ENUM:
+    case KEY_STRING:
+        if (!cJSON_IsString(v)) {
+            g_autofree char *ch = choices_text(k->choices);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected %s, got %s", where,
+                        ch, json_type_name(v));
+            return false;
+        }
+        return key_store_choice(c, k, v->valuestring, where, error);
+    case KEY_BOOL:
+        if (!cJSON_IsBool(v)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: expected true or false, got %s", where, json_type_name(v));
+            return false;
+        }
+        key_store_bool(c, k, cJSON_IsTrue(v));
+        return true;
+    default:
+        if (cJSON_IsNull(v) && (strcmp(k->name, "start_s") == 0 || strcmp(k->name, "end_s") == 0))
+            return true; /* null = from the trace */
+        if (!cJSON_IsNumber(v)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a number, got %s",
+                        where, json_type_name(v));
+            return false;
+        }
+        return key_store_number(c, k, v->valuedouble, where, error);
+    }
+}
+
+static bool load_sim(config *c, const cJSON *sim, const char *file, GError **error)
+{
+    if (!cJSON_IsObject(sim)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: sim: expected an object, got %s",
+                    file, json_type_name(sim));
+        return false;
+    }
+    for (const cJSON *v = sim->child; v; v = v->next) {
+        const sim_key *k = NULL;
+        for (size_t i = 0; i < G_N_ELEMENTS(sim_keys); i++)
+            if (strcmp(sim_keys[i].name, v->string) == 0)
+                k = &sim_keys[i];
+        if (!k) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: sim.%s: unknown key", file,
+                        v->string);
+            return false;
+        }
+        if (!sim_key_from_json(c, k, v, file, error))
+            return false;
+    }
+    return true;
+}
+
+static bool load_root(config *c, const cJSON *root, const char *file, GError **error)
+{
+    if (!cJSON_IsObject(root)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: expected a JSON object at the top level", file);
+        return false;
+    }
+    static const char *const known[] = {"topology", "trace", "scheduler", "sim", "name",
+                                        "description", NULL};
+    for (const cJSON *v = root->child; v; v = v->next) {
+        if (choice_index(known, v->string) < 0 || strcmp(known[choice_index(known, v->string)], v->string) != 0) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: %s: unknown key (expected topology, trace, scheduler, sim, name or "
+                        "description)",
+                        file, v->string);
+            return false;
+        }
+    }
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "topology");
+    if (v) {
+        if (cJSON_IsString(v)) {
+            g_free(c->topology_spec);
+            c->topology_spec = g_strdup(v->valuestring);
+        } else if (cJSON_IsObject(v)) {
+            c->topology_obj = v;
+        } else {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: topology: expected a builder spec string or an object, got %s", file,
+                        json_type_name(v));
+            return false;
+        }
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "trace");
+    if (v) {
+        if (!cJSON_IsObject(v) || !v->child) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: trace: expected an object {\"lingjun\": DIR}, {\"json\": FILE}, "
+                        "{\"synthetic\": {...}} or {\"jobs\": [...]}",
+                        file);
+            return false;
+        }
+        c->trace_obj = v;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "scheduler");
+    if (v) {
+        const cJSON *name = v;
+        if (cJSON_IsObject(v)) {
+            name = cJSON_GetObjectItemCaseSensitive(v, "name");
+            c->scheduler_obj = v;
+        }
+        if (!cJSON_IsString(name)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        cJSON_IsObject(v) ? "%s: scheduler.name: expected a string"
+                                          : "%s: scheduler: expected a name or an object",
+                        file);
+            return false;
+        }
+        g_free(c->scheduler);
+        c->scheduler = g_strdup(name->valuestring);
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "name");
+    if (v) {
+        if (!cJSON_IsString(v)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: name: expected a string", file);
+            return false;
+        }
+        g_free(c->name);
+        c->name = g_strdup(v->valuestring);
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "sim");
+    if (v && !load_sim(c, v, file, error))
+        return false;
+    return true;
+}
+
+/* 1-based line of byte offset off in buf. */
+static size_t line_of(const char *buf, size_t len, size_t off)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < off && i < len; i++)
+        if (buf[i] == '\n')
+            line++;
+    return line;
+}
+
+bool config_load_buffer(config *c, const char *buf, size_t len, const char *name,
+                        GError **error)
+{
+    g_return_val_if_fail(c && buf && name, false);
+    g_return_val_if_fail(!c->overridden && !c->root, false);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, false);
+    if (!root) {
+        size_t off = end ? (size_t)(end - buf) : 0;
+        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s:%zu: not valid JSON", name,
+                    line_of(buf, len, off));
+        return false;
+    }
+    c->root = root;
+    if (!load_root(c, root, name, error))
+        return false;
+    return true;
+}
+
+bool config_load_file(config *c, const char *path, GError **error)
+{
+    g_autofree char *buf = NULL;
+    gsize len = 0;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &buf, &len, &e)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: %s", path, e->message);
+        g_error_free(e);
+        return false;
+    }
+    g_free(c->path);
+    c->path = g_strdup(path);
+    g_autofree char *base = g_path_get_basename(path);
+    if (g_str_has_suffix(base, ".json"))
+        base[strlen(base) - 5] = '\0';
+    g_free(c->name);
+    c->name = g_strdup(base);
+    return config_load_buffer(c, buf, len, path, error);
+}
+
+bool config_set_option(config *c, const char *key, const char *value, GError **error)
+{
+    g_return_val_if_fail(c && key && value, false);
+    const sim_key *k = key_find(key);
+    if (!k) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "--%s: unknown option", key);
+        return false;
+    }
+    c->overridden = true;
+    g_autofree char *where = g_strdup_printf("--%s", k->option);
+    switch (k->type) {
+    case KEY_ENUM:
+    case KEY_STRING:
+        return key_store_choice(c, k, value, where, error);
+    case KEY_BOOL: {
+        static const char *const t[] = {"true", "1", "yes", "on", NULL};
+        static const char *const f[] = {"false", "0", "no", "off", NULL};
+        if (choice_index(t, value) >= 0)
+            key_store_bool(c, k, true);
+        else if (choice_index(f, value) >= 0)
+            key_store_bool(c, k, false);
+        else {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: expected true or false, got \"%s\"", where, value);
+            return false;
+        }
+        return true;
+    }
+    default: {
+        char *endp = NULL;
+        errno = 0;
+        double v = g_ascii_strtod(value, &endp);
+        if (endp == value || *endp != '\0' || errno != 0) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a number, got \"%s\"",
+                        where, value);
+            return false;
+        }
+        if (k->type == KEY_UINT && strcmp(k->name, "seed") == 0) {
+            /* seeds are 64-bit: parse exactly */
+            guint64 u = 0;
+            if (!g_ascii_string_to_unsigned(value, 10, 0, G_MAXUINT64, &u, NULL)) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "%s: expected a non-negative integer, got \"%s\"", where, value);
+                return false;
+            }
+            c->sim.seed = u;
+            return true;
+        }
+        return key_store_number(c, k, v, where, error);
+    }
+    }
+}
+
+void config_set_scheduler(config *c, const char *name)
+{
+    g_free(c->scheduler);
+    c->scheduler = g_strdup(name);
+    /* a scheduler named on the command line does not read the file's object
+     * unless it is the same scheduler */
+    if (c->scheduler_obj) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(c->scheduler_obj, "name");
+        if (!cJSON_IsString(n) || strcmp(n->valuestring, name) != 0)
+            c->scheduler_obj = NULL;
+    }
+    c->overridden = true;
+}
+
+void config_set_topology(config *c, const char *spec)
+{
+    g_free(c->topology_spec);
+    c->topology_spec = g_strdup(spec);
+    c->topology_obj = NULL;
+    c->overridden = true;
+}
+
+void config_set_trace(config *c, const char *path)
+{
+    g_free(c->trace_path);
+    c->trace_path = g_strdup(path);
+    c->trace_obj = NULL;
+    c->overridden = true;
+}
+
+const char *config_mode_name(config_mode m) { return mode_names[m]; }
+const char *config_placement_name(config_placement p) { return placement_names[p]; }
+const char *config_collective_model_name(config_collective_model m) { return coll_names[m]; }
+
+static void add_num_or_null(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+cJSON *config_to_json(const config *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", c->name);
+    if (c->path)
+        cJSON_AddStringToObject(o, "scenario_file", c->path);
+    if (c->topology_obj)
+        cJSON_AddItemToObject(o, "topology", cJSON_Duplicate(c->topology_obj, true));
+    else if (c->topology_spec)
+        cJSON_AddStringToObject(o, "topology", c->topology_spec);
+    else
+        cJSON_AddNullToObject(o, "topology");
+    if (c->trace_path)
+        cJSON_AddStringToObject(o, "trace", c->trace_path);
+    else if (c->trace_obj)
+        cJSON_AddItemToObject(o, "trace", cJSON_Duplicate(c->trace_obj, true));
+    else
+        cJSON_AddNullToObject(o, "trace");
+    if (c->scheduler_obj)
+        cJSON_AddItemToObject(o, "scheduler", cJSON_Duplicate(c->scheduler_obj, true));
+    else
+        cJSON_AddStringToObject(o, "scheduler", c->scheduler);
+    cJSON *s = cJSON_AddObjectToObject(o, "sim");
+    cJSON_AddStringToObject(s, "mode", config_mode_name(c->sim.mode));
+    add_num_or_null(s, "start_s", c->sim.start_s);
+    add_num_or_null(s, "end_s", c->sim.end_s);
+    char seed[32];
+    g_snprintf(seed, sizeof seed, "%" G_GUINT64_FORMAT, c->sim.seed);
+    cJSON_AddRawToObject(s, "seed", seed);
+    cJSON_AddNumberToObject(s, "priority_levels", c->sim.priority_levels);
+    cJSON_AddNumberToObject(s, "interval_s", c->sim.interval_s);
+    cJSON_AddNumberToObject(s, "time_scale", c->sim.time_scale);
+    cJSON_AddStringToObject(s, "placement", config_placement_name(c->sim.placement));
+    cJSON_AddStringToObject(s, "collective_model",
+                            config_collective_model_name(c->sim.collective_model));
+    cJSON_AddNumberToObject(s, "alpha_us", c->sim.alpha_us);
+    cJSON_AddStringToObject(s, "gpu", c->sim.gpu);
+    cJSON_AddNumberToObject(s, "buckets", c->sim.buckets);
+    cJSON_AddNumberToObject(s, "jitter_sigma", c->sim.jitter_sigma);
+    cJSON_AddBoolToObject(s, "scale_hosts", c->sim.scale_hosts);
+    cJSON_AddBoolToObject(s, "gzip", c->sim.gzip);
+    return o;
+}

@@ -1,0 +1,104 @@
+/* config.h - one experiment's configuration: the scenario file (DESIGN.md §8)
+ * plus command-line overrides.
+ *
+ * A scenario is a JSON object with the keys "topology", "trace",
+ * "scheduler" and "sim".  Every key of "sim" is also a command-line option
+ * (config_set_option); options override the file whatever order they are
+ * applied in, because config_load_file refuses to run after an override.
+ *
+ * Errors name the file and the key path:
+ *   scenario.json: sim.mode: expected "window" or "work"
+ */
+#ifndef CCSIM_SIM_CONFIG_H
+#define CCSIM_SIM_CONFIG_H
+
+#include <cjson/cJSON.h>
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum config_mode {
+    CONFIG_MODE_WINDOW, /* each job runs to its recorded end: more iterations = better */
+    CONFIG_MODE_WORK,   /* each job runs the iterations it would do alone: completion time */
+} config_mode;
+
+typedef enum config_placement {
+    CONFIG_PLACE_LOCALITY, /* same host, then same ToR, then same pod, then anywhere */
+    CONFIG_PLACE_RANDOM,   /* hosts in a seeded random order */
+    CONFIG_PLACE_PACKED,   /* hosts in id order, first fit */
+} config_placement;
+
+typedef enum config_collective_model {
+    CONFIG_COLL_RING,  /* a lock-step ring is one transfer per rail (DESIGN.md §3) */
+    CONFIG_COLL_FLOWS, /* every ring hop an independent transfer */
+} config_collective_model;
+
+/* The "sim" keys: each has an option --KEY with '_' written '-' (and the
+ * short names noted).  NAN/0 means "from the trace" where stated. */
+typedef struct config_sim {
+    config_mode mode;           /* sim.mode, --mode */
+    double start_s;             /* sim.start_s, --start: trace time where the replay starts (NAN = trace start) */
+    double end_s;               /* sim.end_s, --end: trace time where it ends (NAN = last job end) */
+    uint64_t seed;              /* sim.seed, --seed */
+    int priority_levels;        /* sim.priority_levels, --levels: K */
+    double interval_s;          /* sim.interval_s, --interval: time-series interval (simulated s) */
+    double time_scale;          /* sim.time_scale, --time-scale: trace times are multiplied by this */
+    config_placement placement; /* sim.placement, --placement */
+    config_collective_model collective_model; /* sim.collective_model, --collective-model */
+    double alpha_us;            /* sim.alpha_us, --alpha-us: startup latency per collective step */
+    char *gpu;                  /* sim.gpu, --gpu: "a100" or "h100" */
+    int buckets;                /* sim.buckets, --buckets: gradient buckets (0 = the catalog's) */
+    double jitter_sigma;        /* sim.jitter_sigma, --jitter: log-normal sigma of compute jitter */
+    bool scale_hosts;           /* sim.scale_hosts, --scale-hosts: allow a trace larger than the topology */
+    bool gzip;                  /* sim.gzip, --gzip: write the CSV files gzipped */
+} config_sim;
+
+typedef struct config {
+    char *path;          /* the scenario file, or NULL when there is none */
+    char *name;          /* scenario name: file base name without .json, or "default" */
+    cJSON *root;         /* the parsed scenario (owned), or NULL */
+    char *topology_spec; /* builder spec string, or NULL (then topology_obj or the default) */
+    const cJSON *topology_obj; /* (transfer none) hand-written topology object, or NULL */
+    char *trace_path;    /* --trace DIR|FILE, or NULL */
+    const cJSON *trace_obj; /* (transfer none) the scenario's "trace" object, or NULL */
+    char *scheduler;     /* scheduler name (default "ecmp") */
+    const cJSON *scheduler_obj; /* (transfer none) the scheduler object of the scenario, or NULL */
+    config_sim sim;
+    bool overridden;     /* an option has been applied */
+} config;
+
+/* Defaults: window mode, whole trace, seed 1, 8 levels, interval 60 s,
+ * time scale 1, locality placement, ring collectives, alpha 5 us, a100,
+ * catalog buckets, jitter 0, no scaling, plain CSV.  (transfer full) */
+config *config_new(void);
+void config_free(config *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(config, config_free)
+
+/* Read a scenario file into c (before any override).  Errors:
+ * CCS_ERROR_IO (unreadable), CCS_ERROR_PARSE (not JSON: with line),
+ * CCS_ERROR_INVALID (a bad key or value: "FILE: KEY.PATH: reason"). */
+bool config_load_file(config *c, const char *path, GError **error);
+/* The same from a buffer; name is used in messages. */
+bool config_load_buffer(config *c, const char *buf, size_t len, const char *name,
+                        GError **error);
+
+/* Apply the command-line value of sim key `key` ("mode", "start_s", ...,
+ * option spelling "start" and "levels" accepted too).  Errors name the
+ * option: "--mode: expected \"window\" or \"work\"". */
+bool config_set_option(config *c, const char *key, const char *value, GError **error);
+/* Set the scheduler name, topology spec or trace path from the command line. */
+void config_set_scheduler(config *c, const char *name);
+void config_set_topology(config *c, const char *spec);
+void config_set_trace(config *c, const char *path);
+
+/* The resolved configuration as JSON, for run.json.  (transfer full) */
+cJSON *config_to_json(const config *c);
+
+const char *config_mode_name(config_mode m);
+const char *config_placement_name(config_placement p);
+const char *config_collective_model_name(config_collective_model m);
+
+/* The sim keys, for --help and docs: NULL-terminated list of names. */
+const char *const *config_sim_keys(void);
+
+#endif /* CCSIM_SIM_CONFIG_H */

@@ -1,0 +1,148 @@
+/* job.h - one training job at run time: the iteration state machine
+ * (DESIGN.md §3 "Jobs", §4 time shifts).
+ *
+ * The model.  An iteration of job j starts at t0 and computes for C seconds
+ * (forward then backward; the job's n GPUs are busy).  Its gradient
+ * communication of S bytes is split in B buckets: bucket k (0-based) is
+ * ready at t0 + s*C + k*(1-s)*C/B (s = fwd_frac: after the forward pass by
+ * default; B = 1 issues everything at s*C).  Buckets run one after the
+ * other (one stream): a bucket starts when it is ready and the previous
+ * one is done, and runs the steps of the collective plan in order.  The
+ * iteration ends at
+ *     t_end = max(t0 + C, end of the last bucket) + T_opt
+ * (the optimizer step, GPUs busy), and the next one starts at t_end plus
+ * any time shift the scheduler asked for (a shift is consumed once).
+ *
+ * Isolated iteration time.  The same plan, with the job alone on a fresh
+ * network holding only its links, gives the duration T_b of one bucket
+ * (simulated by the same engine, not a formula: startup latencies and
+ * multiplicities included).  Then, with e_{-1} = t0 and
+ *     e_k = max(t0 + s*C + k*(1-s)*C/B, e_{k-1}) + T_b,
+ *     iso = max(C, e_{B-1} - t0) + T_opt,
+ * which for B = 1 is max(C, s*C + T_comm) + T_opt with T_comm = T_b.
+ *
+ * Ideal mode (the `ideal` scheduler): a bucket takes T_b without touching
+ * the shared network, so every job runs as if alone.
+ *
+ * Events live in the replay's evq; a job names its events with a
+ * generation number, so stopping a job (job_stop) makes every pending
+ * event of it stale without searching the queue.
+ */
+#ifndef CCSIM_SIM_JOB_H
+#define CCSIM_SIM_JOB_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cluster.h"
+#include "collective.h"
+#include "event.h"
+#include "net.h"
+#include "topo.h"
+
+typedef struct job job;
+
+/* What a job needs from the replay that runs it. */
+typedef struct job_env {
+    evq *q;           /* the replay's queue */
+    net *n;           /* the shared network (topo link i == net link i) */
+    topo *t;          /* the topology */
+    double alpha_s;   /* startup latency per collective step */
+    bool ideal;       /* communication as if alone (no network transfers) */
+    void *user;       /* passed to the callbacks */
+    /* the number of busy GPUs of job changed by delta at now_s */
+    void (*busy_changed)(void *user, job *j, int delta_gpus, double now_s);
+    /* job starts (starting) or ends its communication phase */
+    void (*comm_phase)(void *user, job *j, bool starting, double now_s);
+    /* an iteration ended; return false to stop the job (work mode) */
+    bool (*iteration_done)(void *user, job *j, double now_s);
+} job_env;
+
+typedef enum job_state {
+    JOB_PENDING, /* not started yet */
+    JOB_RUNNING,
+    JOB_DONE,    /* ran and ended */
+    JOB_SKIPPED, /* never ran (outside the window, or could not be placed) */
+} job_state;
+
+/* The resolved description of a job (units in names). */
+typedef struct job_spec {
+    char *id;          /* trace job id */
+    char *model;       /* catalog entry name */
+    int gpus;          /* n */
+    double start_s;    /* replay start (simulated time) */
+    double end_s;      /* recorded end (simulated time) */
+    char **hosts;      /* recorded host names (NULL-terminated), may be empty */
+    int *host_gpus;    /* GPUs per recorded host, or NULL (spread evenly) */
+    double compute_s;  /* C: compute per iteration, jitter applied */
+    double fwd_frac;   /* s */
+    double opt_s;      /* T_opt */
+    double comm_bytes; /* S per iteration */
+    coll_kind coll;    /* collective pattern */
+    int buckets;       /* B >= 1 */
+} job_spec;
+
+/* Run-time record of a job; the replay owns it.  Fields below "state" are
+ * written by job.c only. */
+struct job {
+    job_spec spec;
+    uint64_t uid;              /* arrival sequence, unique in the run */
+    const job_env *env;        /* (transfer none) */
+    cluster_alloc *alloc;      /* placement while running (owned) */
+    coll_plan *plan;           /* communication plan while running (owned) */
+    double isolated_iter_s;    /* iteration time alone */
+    double isolated_bucket_s;  /* T_b alone */
+    double intensity;          /* I = n C / max_e M_e / B_e (0 without traffic) */
+    int priority;              /* level of its transfers */
+    double pending_shift_s;    /* delay of the next iteration start (consumed) */
+    double total_shift_s;      /* sum of the shifts applied */
+    int64_t target_iters;      /* work mode: iterations to run (0 = unbounded) */
+    bool placed_by_policy;     /* recorded hosts missing or full */
+
+    job_state state;
+    double run_start_s, run_end_s; /* when it ran */
+    int64_t iterations;        /* completed iterations */
+    double iter_time_sum_s;    /* sum of completed iteration times (shifts excluded) */
+    double busy_gpu_s;         /* busy GPU-seconds so far */
+    double busy_since_s;       /* NAN when its GPUs are idle */
+    /* the current iteration */
+    double iter_start_s;
+    bool computing, compute_done, in_opt;
+    int buckets_ready, buckets_started, buckets_done;
+    bool bucket_running;
+    size_t step;               /* step of the running bucket */
+    GArray *active;            /* net_transfer_id of the running step */
+    uint32_t gen;              /* event generation */
+};
+
+/* Free a spec's strings (not the struct). */
+void job_spec_clear(job_spec *s);
+
+/* A job from spec (copied), not started.  (transfer full) */
+job *job_new(const job_spec *spec, uint64_t uid);
+void job_free(job *j);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(job, job_free)
+
+/* Compute isolated_bucket_s and isolated_iter_s from j->plan by simulating
+ * one bucket alone on a fresh network of the job's links.  Errors:
+ * CCS_ERROR_INTERNAL if the engine refuses a transfer. */
+bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error);
+
+/* Isolated iteration time from C, s, T_opt, B and T_b (the formula above). */
+double job_isolated_iter_s(double C, double s, double opt_s, int buckets, double bucket_s);
+
+/* Start running at now_s: first iteration begins at now_s + pending shift. */
+void job_begin(job *j, const job_env *env, double now_s);
+
+/* Stop at now_s (window end or work done): busy time accrues up to now_s,
+ * transfers are cancelled, pending events become stale. */
+void job_stop(job *j, double now_s);
+
+/* Change the level of the job's transfers, the running ones included. */
+void job_set_priority(job *j, int level);
+
+/* Busy GPU-seconds up to now_s (including the running compute). */
+double job_busy_gpu_s_at(const job *j, double now_s);
+
+#endif /* CCSIM_SIM_JOB_H */

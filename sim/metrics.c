@@ -1,0 +1,124 @@
+/* metrics.c - step-function integrals and per-tier link use (metrics.h). */
+#include "metrics.h"
+
+#include <math.h>
+
+struct metrics {
+    const topo *t;
+    net *n;
+    size_t gpus_total;
+    double t_last;          /* last change of a step function */
+    double t_tick;          /* start of the open interval */
+    double t0;
+    int busy, alloc, jobs;  /* current values */
+    double busy_int, alloc_int, jobs_int;       /* integrals in the open interval */
+    double busy_total, alloc_total;              /* integrals since t0 */
+    double *carried_prev, *tagged_prev;          /* per link, at the last tick */
+    double tier_carried[TOPO_TIER_COUNT], tier_tagged[TOPO_TIER_COUNT];
+    double tier_cap[TOPO_TIER_COUNT];            /* sum of capacities */
+    double tier_time_s;                          /* time covered by ticks */
+};
+
+metrics *metrics_new(const topo *t, net *n, size_t gpus_total, double t0_s)
+{
+    metrics *m = g_new0(metrics, 1);
+    m->t = t;
+    m->n = n;
+    m->gpus_total = gpus_total;
+    m->t_last = m->t_tick = m->t0 = t0_s;
+    size_t L = topo_link_count(t);
+    m->carried_prev = g_new0(double, L ? L : 1);
+    m->tagged_prev = g_new0(double, L ? L : 1);
+    for (size_t e = 0; e < L; e++)
+        m->tier_cap[topo_link_get(t, (uint32_t)e)->tier] += topo_link_get(t, (uint32_t)e)->cap_Bps;
+    return m;
+}
+
+void metrics_free(metrics *m)
+{
+    if (!m)
+        return;
+    g_free(m->carried_prev);
+    g_free(m->tagged_prev);
+    g_free(m);
+}
+
+static void advance(metrics *m, double now_s)
+{
+    double dt = now_s - m->t_last;
+    g_assert(dt >= -1e-9 * fmax(1.0, fabs(now_s)));
+    if (dt > 0) {
+        m->busy_int += m->busy * dt;
+        m->alloc_int += m->alloc * dt;
+        m->jobs_int += m->jobs * dt;
+        m->busy_total += m->busy * dt;
+        m->alloc_total += m->alloc * dt;
+        m->t_last = now_s;
+    }
+}
+
+void metrics_busy_change(metrics *m, double now_s, int delta_gpus)
+{
+    advance(m, now_s);
+    m->busy += delta_gpus;
+    g_assert(m->busy >= 0);
+}
+
+void metrics_alloc_change(metrics *m, double now_s, int delta_gpus, int delta_jobs)
+{
+    advance(m, now_s);
+    m->alloc += delta_gpus;
+    m->jobs += delta_jobs;
+    g_assert(m->alloc >= 0 && m->jobs >= 0);
+}
+
+void metrics_tick(metrics *m, double now_s, metrics_row *row)
+{
+    advance(m, now_s);
+    double dt = now_s - m->t_tick;
+    row->t_s = m->t_tick;
+    row->dt_s = dt;
+    row->active_jobs = dt > 0 ? m->jobs_int / dt : m->jobs;
+    row->active_gpus = dt > 0 ? m->alloc_int / dt : m->alloc;
+    row->busy_gpus = dt > 0 ? m->busy_int / dt : m->busy;
+    row->gpu_util_cluster_frac = dt > 0 && m->gpus_total ? m->busy_int / (m->gpus_total * dt) : NAN;
+    row->gpu_util_allocated_frac = m->alloc_int > 0 ? m->busy_int / m->alloc_int : NAN;
+    double carried[TOPO_TIER_COUNT] = {0}, tagged[TOPO_TIER_COUNT] = {0};
+    size_t L = topo_link_count(m->t);
+    for (size_t e = 0; e < L; e++) {
+        net_link_stats st;
+        if (!net_link_stats_get(m->n, (net_link_id)e, &st, NULL))
+            continue;
+        topo_tier tier = topo_link_get(m->t, (uint32_t)e)->tier;
+        carried[tier] += st.carried_bytes - m->carried_prev[e];
+        tagged[tier] += st.tagged_bytes - m->tagged_prev[e];
+        m->carried_prev[e] = st.carried_bytes;
+        m->tagged_prev[e] = st.tagged_bytes;
+    }
+    for (int k = 0; k < TOPO_TIER_COUNT; k++) {
+        double denom = m->tier_cap[k] * dt;
+        row->tier_carried_bytes[k] = carried[k];
+        row->tier_util_frac[k] = denom > 0 ? carried[k] / denom : NAN;
+        row->tier_occupancy[k] = denom > 0 ? tagged[k] / denom : NAN;
+        m->tier_carried[k] += carried[k];
+        m->tier_tagged[k] += tagged[k];
+    }
+    m->tier_time_s += dt;
+    m->busy_int = m->alloc_int = m->jobs_int = 0;
+    m->t_tick = now_s;
+}
+
+double metrics_busy_gpu_s(const metrics *m) { return m->busy_total; }
+double metrics_alloc_gpu_s(const metrics *m) { return m->alloc_total; }
+
+double metrics_tier_util_frac(const metrics *m, topo_tier tier)
+{
+    double d = m->tier_cap[tier] * m->tier_time_s;
+    return d > 0 ? m->tier_carried[tier] / d : NAN;
+}
+
+double metrics_tier_occupancy(const metrics *m, topo_tier tier)
+{
+    double d = m->tier_cap[tier] * m->tier_time_s;
+    return d > 0 ? m->tier_tagged[tier] / d : NAN;
+}

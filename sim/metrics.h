@@ -1,0 +1,64 @@
+/* metrics.h - GPU busy time and link use over time (DESIGN.md §3 "Metrics",
+ * §7; docs/model.md has the formulas).
+ *
+ * Three step functions of simulated time are integrated exactly (they
+ * change only at events): busy GPUs b(t), allocated GPUs a(t) and running
+ * jobs r(t).  Over an interval [t0, t1):
+ *     busy_gpus     = (1/(t1-t0)) * integral of b
+ *     gpu_util_cluster_frac   = integral of b / (G * (t1 - t0))   (G: all GPUs)
+ *     gpu_util_allocated_frac = integral of b / integral of a
+ * Links: per tier T and interval, from the engine's per-link counters
+ * (carried bytes X_e, tagged bytes Y_e = integral of sum_j load_je * I_j):
+ *     util_frac     = sum_{e in T} dX_e / sum_{e in T} (C_e * (t1 - t0))
+ *     intensity_occupancy = sum_{e in T} dY_e / sum_{e in T} (C_e * (t1 - t0))
+ * i.e. the capacity-weighted mean over the tier of sum over jobs of (share
+ * of the link's time carrying job j) * I_j -- the Crux paper's figure 24.
+ */
+#ifndef CCSIM_SIM_METRICS_H
+#define CCSIM_SIM_METRICS_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "net.h"
+#include "topo.h"
+
+typedef struct metrics metrics;
+
+/* One interval's numbers. */
+typedef struct metrics_row {
+    double t_s;                      /* interval start */
+    double dt_s;                     /* interval length */
+    double active_jobs;              /* time-average of running jobs */
+    double active_gpus;              /* time-average of allocated GPUs */
+    double busy_gpus;                /* time-average of busy GPUs */
+    double gpu_util_cluster_frac;    /* busy / all GPUs */
+    double gpu_util_allocated_frac;  /* busy / allocated (NAN when nothing allocated) */
+    double tier_util_frac[TOPO_TIER_COUNT];      /* NAN for a tier without links */
+    double tier_occupancy[TOPO_TIER_COUNT];      /* intensity-weighted occupancy */
+    double tier_carried_bytes[TOPO_TIER_COUNT];
+} metrics_row;
+
+/* Metrics of a run starting at t0_s with gpus_total GPUs, over the links of
+ * t (read through n's counters).  (transfer full) */
+metrics *metrics_new(const topo *t, net *n, size_t gpus_total, double t0_s);
+void metrics_free(metrics *m);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(metrics, metrics_free)
+
+/* The step functions change by delta at now_s (>= the last change). */
+void metrics_busy_change(metrics *m, double now_s, int delta_gpus);
+void metrics_alloc_change(metrics *m, double now_s, int delta_gpus, int delta_jobs);
+
+/* Close the interval [last tick, now_s) and fill row.  O(links). */
+void metrics_tick(metrics *m, double now_s, metrics_row *row);
+
+/* Totals since t0 up to the last change or tick: busy GPU-seconds,
+ * allocated GPU-seconds. */
+double metrics_busy_gpu_s(const metrics *m);
+double metrics_alloc_gpu_s(const metrics *m);
+/* Whole-run link numbers per tier up to the last tick (NAN if no links). */
+double metrics_tier_util_frac(const metrics *m, topo_tier tier);
+double metrics_tier_occupancy(const metrics *m, topo_tier tier);
+
+#endif /* CCSIM_SIM_METRICS_H */

@@ -1,0 +1,114 @@
+/* net-private.h - the network's internals, shared by net.c (API, events,
+ * bookkeeping) and net_solve.c (incremental rate solver).  No other file
+ * includes this.
+ */
+#ifndef CCSIM_SIM_NET_PRIVATE_H
+#define CCSIM_SIM_NET_PRIVATE_H
+
+#include "net.h"
+
+/* One entry of a link's user list: a moving transfer on the link. */
+typedef struct net__user {
+    uint32_t t;    /* transfer slot */
+    uint32_t k;    /* index of this link in the transfer's tl[] */
+    uint32_t mult; /* m_ie */
+    int32_t prio;  /* the transfer's level (copied: the BFS filters on it) */
+} net__user;
+
+typedef struct net__link {
+    double cap_Bps;       /* C_e */
+    double lat_s;         /* l_e */
+    bool present;         /* false once removed */
+    uint32_t refs;        /* transfers (waiting or moving) that name this link */
+    net__user *users;     /* moving transfers on the link, unordered */
+    uint32_t n_users, cap_users;
+    /* counters, valid at last_s */
+    double last_s;
+    double carried_bytes, busy_s, tagged_bytes;
+    double load_Bps; /* sum over levels of lvl_load */
+    double tag_Bps;  /* sum over levels of lvl_tag */
+    /* solver scratch */
+    uint32_t mark; /* epoch stamp: visited in the current BFS / dedup */
+    uint32_t sidx; /* local index in the current component */
+    uint64_t dirty_bits; /* bit L: the level-L allocation around this link must be re-solved */
+} net__link;
+
+/* One link of a transfer. */
+typedef struct net__tlink {
+    uint32_t link; /* link id */
+    uint32_t mult; /* m_ie */
+    uint32_t pos;  /* index in the link's users[] while moving */
+} net__tlink;
+
+enum { NET__FREE, NET__WAITING, NET__MOVING, NET__DONE };
+
+typedef struct net__xfer {
+    uint32_t gen;   /* generation, >= 1; part of the id */
+    uint8_t state;  /* NET__FREE / WAITING / MOVING / DONE (in on_done) */
+    bool frozen;    /* solver scratch */
+    int prio;       /* p_i */
+    double weight;  /* w_i */
+    double size_bytes;
+    double rem_bytes; /* remaining at last_s */
+    double last_s;
+    double rate_Bps;  /* x_i, in force since last_s */
+    double new_rate;  /* solver scratch */
+    double tag;
+    net__tlink *tl;
+    uint32_t n_tl;
+    uint32_t mark;    /* epoch stamp */
+    uint32_t next_free;
+    evq_id ev;        /* startup event while waiting, completion event while moving */
+    net_done_fn on_done;
+    void *user;
+} net__xfer;
+
+struct net {
+    net_options opts;
+    int K;
+    evq *q;
+    net__link *links;
+    size_t n_links, cap_links;
+    double *lvl_load; /* [e * K + L]: load_eL = sum over level-L users of m x */
+    double *lvl_tag;  /* [e * K + L]: sum over level-L users of m x tag */
+    double *lvl_res;  /* [e * K + L]: the residual R_eL level L was last solved with */
+    net__xfer *xf;
+    size_t n_xf, cap_xf;
+    uint32_t free_xf;
+    uint32_t epoch;
+    /* dirty links (each once) and the lowest dirty level */
+    uint32_t *dirty;
+    size_t n_dirty, cap_dirty;
+    uint64_t dirty_any; /* union of the links' dirty_bits */
+    evq_id solve_ev;
+    /* solver scratch, grown on demand */
+    uint32_t *comp_t, *comp_l;
+    size_t cap_comp_t, cap_comp_l;
+    double *s_R, *s_W;
+    uint32_t *s_nunf;
+    struct net__hent *s_heap;
+    size_t cap_s;
+    net_stats stats;
+};
+
+#define NET__NO_POS UINT32_MAX
+
+/* Mark link e dirty at level L (its level-L users or residual changed). */
+void net__mark_dirty(net *n, uint32_t e, int L);
+
+/* Bump n->epoch (resetting all marks on wrap) and return it. */
+uint32_t net__new_epoch(net *n);
+
+/* Bring link counters up to now with the current totals. */
+void net__link_advance(net__link *l, double now_s);
+
+/* Bring a transfer's remaining bytes up to now with its current rate. */
+void net__xfer_advance(net__xfer *t, double now_s);
+
+/* Re-arm a moving transfer's completion event after its rate changed. */
+void net__xfer_reschedule(net *n, uint32_t slot);
+
+/* Solve everything dirty (net_solve.c). */
+void net__solve(net *n);
+
+#endif /* CCSIM_SIM_NET_PRIVATE_H */

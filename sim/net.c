@@ -1,0 +1,700 @@
+/* net.c - the network's API: links, transfers, their events and counters
+ * (net.h; the rate solver is in net_solve.c).  DESIGN.md §3.
+ *
+ * Event flow of a transfer: net_transfer_start -> (startup event after
+ * startup_s, or at once if 0) -> moving: on its links' user lists, links
+ * dirty -> solve (zero-delay event, or the next query) sets its rate and
+ * arms its completion event -> completion: off the links, links dirty,
+ * on_done, slot reaped.
+ */
+#include "net.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "net-private.h"
+
+net_options net_options_default(void)
+{
+    return (net_options){.prio_levels = NET_DEFAULT_PRIO_LEVELS, .rel_eps = NET_DEFAULT_REL_EPS};
+}
+
+static void solve_event(void *ctx, uint64_t arg, double now_s);
+static void startup_event(void *ctx, uint64_t arg, double now_s);
+static void completion_event(void *ctx, uint64_t arg, double now_s);
+
+net *net_new(const net_options *opts, evq *q, GError **error)
+{
+    g_return_val_if_fail(q != NULL, NULL);
+    net_options o = opts ? *opts : net_options_default();
+    if (o.prio_levels < 1 || o.prio_levels > NET_MAX_PRIO_LEVELS) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "net: prio_levels must be in 1..%d, got %d", NET_MAX_PRIO_LEVELS,
+                    o.prio_levels);
+        return NULL;
+    }
+    if (!(o.rel_eps > 0 && o.rel_eps <= 1e-3)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "net: rel_eps must be in (0, 1e-3], got %g", o.rel_eps);
+        return NULL;
+    }
+    net *n = g_new0(net, 1);
+    n->opts = o;
+    n->K = o.prio_levels;
+    n->q = q;
+    n->free_xf = NET__NO_POS;
+    return n;
+}
+
+static void xfer_release(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    g_free(t->tl);
+    t->tl = NULL;
+    t->n_tl = 0;
+    t->state = NET__FREE;
+    t->ev = EVQ_ID_NONE;
+    t->on_done = NULL;
+    t->user = NULL;
+    t->gen = t->gen == UINT32_MAX ? 1 : t->gen + 1;
+    t->next_free = n->free_xf;
+    n->free_xf = s;
+}
+
+void net_free(net *n)
+{
+    if (n == NULL)
+        return;
+    for (size_t s = 0; s < n->n_xf; s++) {
+        if (n->xf[s].state != NET__FREE)
+            evq_cancel(n->q, n->xf[s].ev);
+        g_free(n->xf[s].tl);
+    }
+    evq_cancel(n->q, n->solve_ev);
+    for (size_t e = 0; e < n->n_links; e++)
+        g_free(n->links[e].users);
+    g_free(n->links);
+    g_free(n->lvl_load);
+    g_free(n->lvl_tag);
+    g_free(n->lvl_res);
+    g_free(n->xf);
+    g_free(n->dirty);
+    g_free(n->comp_t);
+    g_free(n->comp_l);
+    g_free(n->s_R);
+    g_free(n->s_W);
+    g_free(n->s_nunf);
+    g_free(n->s_heap);
+    g_free(n);
+}
+
+evq *net_evq(const net *n)
+{
+    g_return_val_if_fail(n != NULL, NULL);
+    return n->q;
+}
+
+int net_prio_levels(const net *n)
+{
+    g_return_val_if_fail(n != NULL, 0);
+    return n->K;
+}
+
+/* ---- internal helpers shared with net_solve.c ---- */
+
+uint32_t net__new_epoch(net *n)
+{
+    if (++n->epoch == 0) {
+        for (size_t e = 0; e < n->n_links; e++)
+            n->links[e].mark = 0;
+        for (size_t s = 0; s < n->n_xf; s++)
+            n->xf[s].mark = 0;
+        n->epoch = 1;
+    }
+    return n->epoch;
+}
+
+void net__link_advance(net__link *l, double now_s)
+{
+    double dt = now_s - l->last_s;
+    if (dt > 0) {
+        l->carried_bytes += l->load_Bps * dt;
+        l->tagged_bytes += l->tag_Bps * dt;
+        if (l->load_Bps > 0)
+            l->busy_s += dt;
+    }
+    l->last_s = now_s;
+}
+
+void net__xfer_advance(net__xfer *t, double now_s)
+{
+    double dt = now_s - t->last_s;
+    if (dt > 0 && t->rate_Bps > 0) {
+        t->rem_bytes -= t->rate_Bps * dt;
+        if (t->rem_bytes < 0)
+            t->rem_bytes = 0;
+    }
+    t->last_s = now_s;
+}
+
+static inline net_transfer_id xfer_id(const net *n, uint32_t s)
+{
+    return ((uint64_t)n->xf[s].gen << 32) | s;
+}
+
+void net__xfer_reschedule(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    double now = evq_now(n->q);
+    double when;
+    if (t->rem_bytes <= n->opts.rel_eps * t->size_bytes)
+        when = now; /* done up to rounding: complete in this instant */
+    else if (t->rate_Bps > 0)
+        when = now + t->rem_bytes / t->rate_Bps;
+    else
+        when = INFINITY;
+    if (!isfinite(when)) {
+        evq_cancel(n->q, t->ev);
+        t->ev = EVQ_ID_NONE;
+    } else if (!evq_rekey(n->q, t->ev, when)) {
+        t->ev = evq_push(n->q, when, completion_event, n, xfer_id(n, s));
+    }
+}
+
+void net__mark_dirty(net *n, uint32_t e, int L)
+{
+    net__link *l = &n->links[e];
+    if (L >= n->K)
+        return;
+    if (l->dirty_bits == 0) {
+        if (n->n_dirty == n->cap_dirty) {
+            n->cap_dirty = n->cap_dirty ? 2 * n->cap_dirty : 64;
+            n->dirty = g_renew(uint32_t, n->dirty, n->cap_dirty);
+        }
+        n->dirty[n->n_dirty++] = e;
+    }
+    l->dirty_bits |= (uint64_t)1 << L;
+    n->dirty_any |= (uint64_t)1 << L;
+}
+
+/* Mark a transfer's links dirty from level L and make sure a solve runs in
+ * this instant. */
+static void touch(net *n, uint32_t s, int L)
+{
+    net__xfer *t = &n->xf[s];
+    for (uint32_t k = 0; k < t->n_tl; k++)
+        net__mark_dirty(n, t->tl[k].link, L);
+    if (!evq_pending(n->q, n->solve_ev))
+        n->solve_ev = evq_push(n->q, evq_now(n->q), solve_event, n, 0);
+}
+
+void net_flush(net *n)
+{
+    g_return_if_fail(n != NULL);
+    if (n->n_dirty == 0)
+        return;
+    evq_cancel(n->q, n->solve_ev);
+    n->solve_ev = EVQ_ID_NONE;
+    net__solve(n);
+}
+
+void net_resolve_all(net *n)
+{
+    g_return_if_fail(n != NULL);
+    for (uint32_t e = 0; e < n->n_links; e++)
+        if (n->links[e].n_users > 0)
+            net__mark_dirty(n, e, 0);
+    net_flush(n);
+}
+
+static void solve_event(void *ctx, uint64_t arg, double now_s)
+{
+    (void)arg;
+    (void)now_s;
+    net *n = ctx;
+    n->solve_ev = EVQ_ID_NONE;
+    net__solve(n);
+}
+
+/* ---- links ---- */
+
+bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GError **error)
+{
+    g_return_val_if_fail(n != NULL, false);
+    if (!ccs_positive_finite(cap_Bps)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "link capacity must be finite and > 0 B/s, got %g", cap_Bps);
+        return false;
+    }
+    if (!(isfinite(latency_s) && latency_s >= 0)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "link latency must be finite and >= 0 s, got %g", latency_s);
+        return false;
+    }
+    if (n->n_links >= UINT32_MAX - 1) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "too many links");
+        return false;
+    }
+    if (n->n_links == n->cap_links) {
+        n->cap_links = n->cap_links ? 2 * n->cap_links : 64;
+        n->links = g_renew(net__link, n->links, n->cap_links);
+        n->lvl_load = g_renew(double, n->lvl_load, n->cap_links * (size_t)n->K);
+        n->lvl_tag = g_renew(double, n->lvl_tag, n->cap_links * (size_t)n->K);
+        n->lvl_res = g_renew(double, n->lvl_res, n->cap_links * (size_t)n->K);
+    }
+    uint32_t e = (uint32_t)n->n_links++;
+    net__link *l = &n->links[e];
+    memset(l, 0, sizeof *l);
+    l->cap_Bps = cap_Bps;
+    l->lat_s = latency_s;
+    l->present = true;
+    l->last_s = evq_now(n->q);
+    for (int L = 0; L < n->K; L++) {
+        n->lvl_load[(size_t)e * n->K + L] = 0;
+        n->lvl_tag[(size_t)e * n->K + L] = 0;
+        n->lvl_res[(size_t)e * n->K + L] = cap_Bps;
+    }
+    n->stats.links++;
+    if (id)
+        *id = e;
+    return true;
+}
+
+static bool check_link(const net *n, net_link_id id, GError **error)
+{
+    if (id >= n->n_links) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "link %" G_GUINT32_FORMAT " does not exist (%zu links)", id, n->n_links);
+        return false;
+    }
+    if (!n->links[id].present) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "link %" G_GUINT32_FORMAT " was removed", id);
+        return false;
+    }
+    return true;
+}
+
+bool net_link_remove(net *n, net_link_id id, GError **error)
+{
+    g_return_val_if_fail(n != NULL, false);
+    if (!check_link(n, id, error))
+        return false;
+    net__link *l = &n->links[id];
+    if (l->refs > 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "link %" G_GUINT32_FORMAT " is used by %" G_GUINT32_FORMAT
+                    " transfer(s) and cannot be removed",
+                    id, l->refs);
+        return false;
+    }
+    net_flush(n); /* its last loads drop to 0 at this instant */
+    net__link_advance(l, evq_now(n->q));
+    l->present = false;
+    n->stats.links--;
+    return true;
+}
+
+size_t net_link_count(const net *n)
+{
+    g_return_val_if_fail(n != NULL, 0);
+    return n->n_links;
+}
+
+bool net_link_exists(const net *n, net_link_id id)
+{
+    g_return_val_if_fail(n != NULL, false);
+    return id < n->n_links && n->links[id].present;
+}
+
+double net_link_capacity_Bps(const net *n, net_link_id id)
+{
+    g_return_val_if_fail(n != NULL, NAN);
+    return net_link_exists(n, id) ? n->links[id].cap_Bps : NAN;
+}
+
+double net_link_latency_s(const net *n, net_link_id id)
+{
+    g_return_val_if_fail(n != NULL, NAN);
+    return net_link_exists(n, id) ? n->links[id].lat_s : NAN;
+}
+
+double net_path_latency_s(const net *n, const net_link_id *links, size_t n_links)
+{
+    g_return_val_if_fail(n != NULL, NAN);
+    g_return_val_if_fail(links != NULL || n_links == 0, NAN);
+    double sum = 0;
+    for (size_t i = 0; i < n_links; i++)
+        sum += net_link_latency_s(n, links[i]);
+    return sum;
+}
+
+bool net_link_stats_get(net *n, net_link_id id, net_link_stats *out, GError **error)
+{
+    g_return_val_if_fail(n != NULL && out != NULL, false);
+    if (id >= n->n_links) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "link %" G_GUINT32_FORMAT " does not exist (%zu links)", id, n->n_links);
+        return false;
+    }
+    net_flush(n);
+    net__link *l = &n->links[id];
+    if (l->present)
+        net__link_advance(l, evq_now(n->q));
+    *out = (net_link_stats){.carried_bytes = l->carried_bytes,
+                            .busy_s = l->busy_s,
+                            .tagged_bytes = l->tagged_bytes,
+                            .load_Bps = l->load_Bps};
+    return true;
+}
+
+void net_stats_get(const net *n, net_stats *out)
+{
+    g_return_if_fail(n != NULL && out != NULL);
+    *out = n->stats;
+    out->mean_component_size =
+        n->stats.solves ? (double)n->stats.resolved_transfers / (double)n->stats.solves : 0.0;
+}
+
+/* ---- transfers ---- */
+
+/* The slot of an active (waiting or moving) transfer, or NET__NO_POS. */
+static uint32_t lookup(const net *n, net_transfer_id id)
+{
+    uint32_t s = (uint32_t)(id & 0xffffffffu);
+    uint32_t gen = (uint32_t)(id >> 32);
+    if (gen == 0 || s >= n->n_xf)
+        return NET__NO_POS;
+    const net__xfer *t = &n->xf[s];
+    if (t->gen != gen || (t->state != NET__WAITING && t->state != NET__MOVING))
+        return NET__NO_POS;
+    return s;
+}
+
+static bool lookup_active(const net *n, net_transfer_id id, uint32_t *slot, GError **error)
+{
+    *slot = lookup(n, id);
+    if (*slot == NET__NO_POS) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "transfer %#" G_GINT64_MODIFIER "x is not active "
+                    "(finished, cancelled or never started)",
+                    (guint64)id);
+        return false;
+    }
+    return true;
+}
+
+static bool check_prio(const net *n, int prio, GError **error)
+{
+    if (prio < 0 || prio >= n->K) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "transfer priority must be in 0..%d, got %d", n->K - 1, prio);
+        return false;
+    }
+    return true;
+}
+
+static bool check_weight(double w, GError **error)
+{
+    if (!ccs_positive_finite(w)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "transfer weight must be finite and > 0, got %g", w);
+        return false;
+    }
+    return true;
+}
+
+static bool check_spec(const net *n, const net_transfer_spec *sp, GError **error)
+{
+    if (!ccs_positive_finite(sp->size_bytes)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "transfer size must be finite and > 0 bytes, got %g", sp->size_bytes);
+        return false;
+    }
+    if (sp->n_links == 0 || sp->links == NULL) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "transfer over no links");
+        return false;
+    }
+    if (sp->n_links >= UINT32_MAX) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "transfer over too many links");
+        return false;
+    }
+    for (size_t i = 0; i < sp->n_links; i++) {
+        if (!check_link(n, sp->links[i], error)) {
+            g_prefix_error(error, "transfer link %zu: ", i);
+            return false;
+        }
+        if (sp->mult && sp->mult[i] == 0) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "transfer link %zu: multiplicity must be >= 1, got 0", i);
+            return false;
+        }
+    }
+    if (!check_prio(n, sp->prio, error) || !check_weight(sp->weight, error))
+        return false;
+    if (!(isfinite(sp->startup_s) && sp->startup_s >= 0)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "transfer startup must be finite and >= 0 s, got %g", sp->startup_s);
+        return false;
+    }
+    if (!isfinite(sp->tag)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "transfer tag must be finite, got %g",
+                    sp->tag);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t xfer_alloc(net *n)
+{
+    uint32_t s;
+    if (n->free_xf != NET__NO_POS) {
+        s = n->free_xf;
+        n->free_xf = n->xf[s].next_free;
+    } else {
+        g_assert(n->n_xf < NET__NO_POS);
+        if (n->n_xf == n->cap_xf) {
+            n->cap_xf = n->cap_xf ? 2 * n->cap_xf : 64;
+            n->xf = g_renew(net__xfer, n->xf, n->cap_xf);
+        }
+        s = (uint32_t)n->n_xf++;
+        memset(&n->xf[s], 0, sizeof n->xf[s]);
+        n->xf[s].gen = 1;
+    }
+    return s;
+}
+
+/* Put a waiting transfer on its links' user lists: its bytes start moving. */
+static void activate(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    t->state = NET__MOVING;
+    t->last_s = evq_now(n->q);
+    t->rate_Bps = 0;
+    t->ev = EVQ_ID_NONE;
+    for (uint32_t k = 0; k < t->n_tl; k++) {
+        net__link *l = &n->links[t->tl[k].link];
+        if (l->n_users == l->cap_users) {
+            l->cap_users = l->cap_users ? 2 * l->cap_users : 4;
+            l->users = g_renew(net__user, l->users, l->cap_users);
+        }
+        t->tl[k].pos = l->n_users;
+        l->users[l->n_users++] = (net__user){s, k, t->tl[k].mult, t->prio};
+    }
+    touch(n, s, t->prio);
+}
+
+/* Take a moving transfer off its links' user lists (O(its links)). */
+static void deactivate(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    for (uint32_t k = 0; k < t->n_tl; k++) {
+        net__link *l = &n->links[t->tl[k].link];
+        uint32_t pos = t->tl[k].pos;
+        g_assert(pos < l->n_users && l->users[pos].t == s);
+        net__user last = l->users[--l->n_users];
+        if (pos != l->n_users) {
+            l->users[pos] = last;
+            n->xf[last.t].tl[last.k].pos = pos;
+        }
+    }
+    touch(n, s, t->prio);
+}
+
+static void release_refs(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    for (uint32_t k = 0; k < t->n_tl; k++)
+        n->links[t->tl[k].link].refs--;
+}
+
+static void startup_event(void *ctx, uint64_t arg, double now_s)
+{
+    (void)now_s;
+    net *n = ctx;
+    uint32_t s = lookup(n, arg);
+    g_assert(s != NET__NO_POS && n->xf[s].state == NET__WAITING);
+    activate(n, s);
+}
+
+static void completion_event(void *ctx, uint64_t arg, double now_s)
+{
+    net *n = ctx;
+    uint32_t s = lookup(n, arg);
+    g_assert(s != NET__NO_POS && n->xf[s].state == NET__MOVING);
+    net__xfer *t = &n->xf[s];
+    t->ev = EVQ_ID_NONE;
+    /* Counters of its links run with the old loads up to now. */
+    for (uint32_t k = 0; k < t->n_tl; k++)
+        net__link_advance(&n->links[t->tl[k].link], now_s);
+    net__xfer_advance(t, now_s);
+    g_debug("net: transfer %#" G_GINT64_MODIFIER "x done at %.9g s (%.3g bytes left by rounding)",
+            (guint64)arg, now_s, t->rem_bytes);
+    t->rem_bytes = 0;
+    deactivate(n, s);
+    release_refs(n, s);
+    t->state = NET__DONE;
+    t->rate_Bps = 0;
+    n->stats.transfers_done++;
+    n->stats.active_transfers--;
+    if (t->on_done)
+        t->on_done(t->user, arg, now_s);
+    /* Reap after the callback (it may have grown n->xf: re-fetch). */
+    xfer_release(n, s);
+}
+
+bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *id,
+                        GError **error)
+{
+    g_return_val_if_fail(n != NULL && spec != NULL, false);
+    if (!check_spec(n, spec, error))
+        return false;
+
+    /* Merge repeated links (a link listed twice adds its multiplicities). */
+    net__tlink *tl = g_new(net__tlink, spec->n_links);
+    uint32_t n_tl = 0;
+    uint32_t ep = net__new_epoch(n);
+    for (size_t i = 0; i < spec->n_links; i++) {
+        net__link *l = &n->links[spec->links[i]];
+        uint64_t m = spec->mult ? spec->mult[i] : 1;
+        if (l->mark == ep) {
+            m += tl[l->sidx].mult;
+            if (m > UINT32_MAX) {
+                g_free(tl);
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "transfer link %zu: multiplicity overflows", i);
+                return false;
+            }
+            tl[l->sidx].mult = (uint32_t)m;
+        } else {
+            l->mark = ep;
+            l->sidx = n_tl;
+            tl[n_tl++] = (net__tlink){spec->links[i], (uint32_t)m, NET__NO_POS};
+        }
+    }
+
+    uint32_t s = xfer_alloc(n);
+    net__xfer *t = &n->xf[s];
+    t->state = NET__WAITING;
+    t->frozen = false;
+    t->prio = spec->prio;
+    t->weight = spec->weight;
+    t->size_bytes = spec->size_bytes;
+    t->rem_bytes = spec->size_bytes;
+    t->last_s = evq_now(n->q);
+    t->rate_Bps = 0;
+    t->new_rate = 0;
+    t->tag = spec->tag;
+    t->tl = tl;
+    t->n_tl = n_tl;
+    t->on_done = spec->on_done;
+    t->user = spec->user;
+    t->ev = EVQ_ID_NONE;
+    for (uint32_t k = 0; k < n_tl; k++)
+        n->links[tl[k].link].refs++;
+    n->stats.transfers_started++;
+    n->stats.active_transfers++;
+    net_transfer_id tid = xfer_id(n, s);
+    if (spec->startup_s > 0)
+        t->ev = evq_push(n->q, evq_now(n->q) + spec->startup_s, startup_event, n, tid);
+    else
+        activate(n, s);
+    if (id)
+        *id = tid;
+    return true;
+}
+
+bool net_transfer_cancel(net *n, net_transfer_id id, GError **error)
+{
+    g_return_val_if_fail(n != NULL, false);
+    uint32_t s;
+    if (!lookup_active(n, id, &s, error))
+        return false;
+    net__xfer *t = &n->xf[s];
+    evq_cancel(n->q, t->ev);
+    if (t->state == NET__MOVING)
+        deactivate(n, s);
+    release_refs(n, s);
+    n->stats.transfers_cancelled++;
+    n->stats.active_transfers--;
+    xfer_release(n, s);
+    return true;
+}
+
+bool net_transfer_set_priority(net *n, net_transfer_id id, int prio, GError **error)
+{
+    g_return_val_if_fail(n != NULL, false);
+    uint32_t s;
+    if (!lookup_active(n, id, &s, error) || !check_prio(n, prio, error))
+        return false;
+    net__xfer *t = &n->xf[s];
+    if (t->prio == prio)
+        return true;
+    int old = t->prio;
+    t->prio = prio;
+    if (t->state == NET__MOVING) {
+        for (uint32_t k = 0; k < t->n_tl; k++)
+            n->links[t->tl[k].link].users[t->tl[k].pos].prio = prio;
+        touch(n, s, old); /* its old level loses a user, */
+        touch(n, s, prio); /* its new level gains one */
+    }
+    return true;
+}
+
+bool net_transfer_set_weight(net *n, net_transfer_id id, double weight, GError **error)
+{
+    g_return_val_if_fail(n != NULL, false);
+    uint32_t s;
+    if (!lookup_active(n, id, &s, error) || !check_weight(weight, error))
+        return false;
+    net__xfer *t = &n->xf[s];
+    if (t->weight == weight)
+        return true;
+    t->weight = weight;
+    if (t->state == NET__MOVING)
+        touch(n, s, t->prio);
+    return true;
+}
+
+bool net_transfer_is_active(const net *n, net_transfer_id id)
+{
+    g_return_val_if_fail(n != NULL, false);
+    return lookup(n, id) != NET__NO_POS;
+}
+
+double net_transfer_rate_Bps(net *n, net_transfer_id id)
+{
+    g_return_val_if_fail(n != NULL, 0);
+    uint32_t s = lookup(n, id);
+    if (s == NET__NO_POS)
+        return 0;
+    net_flush(n);
+    return n->xf[s].rate_Bps;
+}
+
+double net_transfer_remaining_bytes(net *n, net_transfer_id id)
+{
+    g_return_val_if_fail(n != NULL, 0);
+    uint32_t s = lookup(n, id);
+    if (s == NET__NO_POS)
+        return 0;
+    net_flush(n);
+    const net__xfer *t = &n->xf[s];
+    double rem = t->rem_bytes - t->rate_Bps * (evq_now(n->q) - t->last_s);
+    return rem > 0 ? rem : 0;
+}
+
+int net_transfer_priority(const net *n, net_transfer_id id)
+{
+    g_return_val_if_fail(n != NULL, -1);
+    uint32_t s = lookup(n, id);
+    return s == NET__NO_POS ? -1 : n->xf[s].prio;
+}
+
+double net_transfer_weight(const net *n, net_transfer_id id)
+{
+    g_return_val_if_fail(n != NULL, NAN);
+    uint32_t s = lookup(n, id);
+    return s == NET__NO_POS ? NAN : n->xf[s].weight;
+}

@@ -1,0 +1,447 @@
+/* net_solve.c - incremental rate allocation: strict priority levels,
+ * weighted max-min (progressive filling) within a level (net.h, DESIGN.md §3).
+ *
+ * Symbols as in net.h: C_e capacity, m_ie multiplicity, w_i weight, x_i rate,
+ * load_eL = sum_{i in level L, on e} m_ie x_i, R_eL = C_e - sum_{l<L} load_el.
+ *
+ * State.  Each link keeps, per level L, load_eL (lvl_load), the tag-weighted
+ * load (lvl_tag) and res_eL (lvl_res): the residual R_eL that the level-L
+ * allocation around e was last computed with.  A link's dirty bit L says
+ * "the level-L allocation of the component containing e may be stale": a
+ * level-L transfer on e started, ended, changed weight, or moved to/from
+ * level L (the change marks all its links at that level), or R_eL moved away
+ * from res_eL.
+ *
+ * The solve.  For L = 0 .. K-1 with some link dirty at L:
+ *   seeds = links with dirty bit L;
+ *   S_L   = level-L transfers reachable from the seeds through links shared
+ *           by level-L transfers (breadth-first, epoch-stamped marks),
+ *           except *pinned* ones: a transfer whose rate is 0 and one of
+ *           whose links has R_eL = 0 keeps rate 0 and is not followed;
+ *   E_L   = the seeds plus every link of S_L;
+ *   solve S_L by progressive filling on R_eL (e in E_L), computed afresh
+ *   from the (final) loads of levels < L, and store res_eL = R_eL;
+ *   recompute load_eL on E_L; then R_e,L+1 = R_eL - load_eL, and if it
+ *   differs from res_e,L+1 by more than rel_eps * C_e, set bit L+1 on e and
+ *   store res_e,L+1.
+ *
+ * Why this is exact.  Claim: after the solve every rate equals the
+ * from-scratch allocation (up to rel_eps, below).  Induction on L.
+ * Hypothesis H(L): levels < L are exact, and every level-L component that
+ * contains no link with bit L set has the same transfers, weights,
+ * multiplicities and residuals (within rel_eps * C_e) as when it was last
+ * solved.  H(0): R_e0 = C_e never changes and every change of a level-0
+ * transfer marks its links at level 0.
+ * (1) Weighted max-min within one level decomposes over the connected
+ *     components of the bipartite graph {level-L transfers} x {links}:
+ *     progressive filling of a component reads only its own transfers'
+ *     weights and multiplicities and its own links' residuals, and the
+ *     allocation is unique, so each component's allocation is a function of
+ *     those alone.
+ *     A transfer crossing a link with R_eL = 0 gets rate 0 (that link
+ *     saturates first, at lambda = 0) and then consumes nothing, so it
+ *     does not couple its other links: components are taken over the
+ *     graph without such pinned transfers.
+ * (2) S_L is a union of whole components: the BFS follows every unpinned
+ *     level-L user of every link it reaches, so no unpinned level-L transfer
+ *     outside S_L shares a link with S_L, and solving S_L alone gives its
+ *     exact rates.  A pinned transfer met with rate 0 keeps its exact
+ *     rate 0; one met with a non-zero rate is followed like any other (its
+ *     rate drops to 0 and frees capacity on its links).  A pinned transfer
+ *     can only become unpinned if its zero link's residual moves, which
+ *     marks that link dirty at L (or by its own change, which marks all its
+ *     links).
+ * (3) A component outside S_L has no dirty link, so by H(L) its inputs are
+ *     unchanged and by (1) so are its rates and its loads load_eL.
+ * (4) H(L+1): a level-(L+1) transfer that changed marked its links at L+1.
+ *     R_e,L+1 = R_eL - load_eL.  For e outside E_L, neither term changed
+ *     (e is not dirty at L, so R_eL is within tolerance of res_eL, and its
+ *     level-L users are in untouched components by (3)); for e in E_L we
+ *     compare R_e,L+1 with res_e,L+1 explicitly.  If it moved, level L+1
+ *     needs a re-solve around e only if e is tight at L+1 before or after
+ *     (load_e,L+1 >= min(old, new residual) - tol) and has level-(L+1)
+ *     users: otherwise e is slack before and after, so it is nobody's
+ *     bottleneck; the allocation stays feasible and every transfer keeps
+ *     its saturated bottleneck link on which its x/w is maximal, which
+ *     characterises the (unique) weighted max-min allocation
+ *     (Bertsekas-Gallager's bottleneck lemma, which holds with positive
+ *     coefficients m_ie).  Then res_e,L+1 takes the new value and the same
+ *     move is carried to R_e,L+2, and so on (propagate()).
+ * Approximation: rates within rel_eps of their old value keep the old
+ * value (no re-key), residuals below rel_eps * C_e count as zero, and a
+ * residual that moved by at most rel_eps * C_e since its level was solved
+ * does not trigger a re-solve.  res_eL is only overwritten when the level-L
+ * allocation is known to be valid for the new value, so sub-tolerance moves
+ * never accumulate unseen: the error stays below K * rel_eps * C_e per
+ * link.
+ *
+ * Progressive filling on S_L.  Each link j of E_L keeps R_j (residual minus
+ * frozen consumption), W_j = sum over unfrozen users of m w, and the count
+ * of unfrozen users; its saturation level is lambda_j = R_j / W_j.  Freezing
+ * a transfer at x = w lambda* (lambda* <= lambda_j) turns lambda_j into
+ * (R_j - m x) / (W_j - m w) >= lambda_j: saturation levels only grow.  So a
+ * lazy binary min-heap suffices: freezing updates R, W and the count in
+ * O(1) per link, and a popped entry whose stored key is below its current
+ * lambda_j is re-keyed and sifted down instead of being used (its stored key
+ * is a lower bound, so the first fresh top is the true minimum).  Cost:
+ * O(elements + pops * log |E_L|) with pops <= |E_L| + re-keys, where
+ * elements = sum over S_L of its links.  SimGrid's maxmin.cpp scans all
+ * constraints per round instead (O(|E| * rounds)).
+ */
+#include <math.h>
+
+#include "net-private.h"
+
+struct net__hent {
+    double key;  /* lower bound of the link's saturation level */
+    uint32_t j;  /* local link index */
+};
+typedef struct net__hent hent;
+
+static void grow_scratch(net *n, size_t need)
+{
+    if (need <= n->cap_s)
+        return;
+    size_t c = n->cap_s ? n->cap_s : 64;
+    while (c < need)
+        c *= 2;
+    n->s_R = g_renew(double, n->s_R, c);
+    n->s_W = g_renew(double, n->s_W, c);
+    n->s_nunf = g_renew(uint32_t, n->s_nunf, c);
+    n->s_heap = g_renew(hent, n->s_heap, c);
+    n->cap_s = c;
+}
+
+static void heap_down(hent *h, size_t len, size_t i)
+{
+    hent e = h[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= len)
+            break;
+        if (c + 1 < len && h[c + 1].key < h[c].key)
+            c++;
+        if (!(h[c].key < e.key))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = e;
+}
+
+/* R_eL = C_e - sum_{l<L} load_el, from the current loads. */
+static inline double residual(const net *n, uint32_t e, int L)
+{
+    const double *ld = &n->lvl_load[(size_t)e * n->K];
+    double r = n->links[e].cap_Bps;
+    for (int l = 0; l < L; l++)
+        r -= ld[l];
+    return r;
+}
+
+/* True if one of t's links has no residual left at level L: t's level-L
+ * rate is then 0 whatever the rest of its component does. */
+static bool pinned(const net *n, const net__xfer *t, int L)
+{
+    for (uint32_t k = 0; k < t->n_tl; k++) {
+        uint32_t e = t->tl[k].link;
+        if (residual(n, e, L) <= n->opts.rel_eps * n->links[e].cap_Bps)
+            return true;
+    }
+    return false;
+}
+
+/* ---- building S_L and E_L ---- */
+
+static inline void visit_link(net *n, uint32_t e, uint32_t ep, size_t *n_l)
+{
+    net__link *l = &n->links[e];
+    if (l->mark == ep)
+        return;
+    l->mark = ep;
+    if (*n_l == n->cap_comp_l) {
+        n->cap_comp_l = n->cap_comp_l ? 2 * n->cap_comp_l : 64;
+        n->comp_l = g_renew(uint32_t, n->comp_l, n->cap_comp_l);
+    }
+    l->sidx = (uint32_t)*n_l;
+    n->comp_l[(*n_l)++] = e;
+}
+
+/* Fill comp_t / comp_l with S_L / E_L. */
+static void collect(net *n, int L, size_t *n_t_out, size_t *n_l_out)
+{
+    uint32_t ep = net__new_epoch(n);
+    const uint64_t bit = (uint64_t)1 << L;
+    size_t n_l = 0, n_t = 0;
+    for (size_t d = 0; d < n->n_dirty; d++) {
+        uint32_t e = n->dirty[d];
+        if (n->links[e].dirty_bits & bit)
+            visit_link(n, e, ep, &n_l);
+    }
+    for (size_t i = 0; i < n_l; i++) {
+        const net__link *l = &n->links[n->comp_l[i]];
+        for (uint32_t u = 0; u < l->n_users; u++) {
+            const net__user *us = &l->users[u];
+            if (us->prio != L)
+                continue;
+            net__xfer *t = &n->xf[us->t];
+            if (t->mark == ep)
+                continue;
+            t->mark = ep;
+            if (L > 0 && t->rate_Bps == 0 && pinned(n, t, L)) {
+                t->frozen = true; /* stays at 0, joins nothing (see the header) */
+                continue;
+            }
+            if (n_t == n->cap_comp_t) {
+                n->cap_comp_t = n->cap_comp_t ? 2 * n->cap_comp_t : 64;
+                n->comp_t = g_renew(uint32_t, n->comp_t, n->cap_comp_t);
+            }
+            n->comp_t[n_t++] = us->t;
+            for (uint32_t k = 0; k < t->n_tl; k++)
+                visit_link(n, t->tl[k].link, ep, &n_l);
+        }
+    }
+    *n_t_out = n_t;
+    *n_l_out = n_l;
+}
+
+/* W_j recomputed from scratch (only if rounding drove it to <= 0). */
+static double recompute_w(const net *n, uint32_t e, int L)
+{
+    const net__link *l = &n->links[e];
+    double w = 0;
+    for (uint32_t u = 0; u < l->n_users; u++)
+        if (l->users[u].prio == L && !n->xf[l->users[u].t].frozen)
+            w += l->users[u].mult * n->xf[l->users[u].t].weight;
+    return w;
+}
+
+/* Freeze transfer t at x = w lambda: subtract it from its links. */
+static inline void freeze(net *n, net__xfer *t, double lambda)
+{
+    double *R = n->s_R, *W = n->s_W;
+    uint32_t *nunf = n->s_nunf;
+    t->frozen = true;
+    double x = t->weight * lambda;
+    t->new_rate = x;
+    for (uint32_t k = 0; k < t->n_tl; k++) {
+        uint32_t jj = n->links[t->tl[k].link].sidx;
+        double m = t->tl[k].mult;
+        R[jj] -= m * x;
+        W[jj] -= m * t->weight;
+        nunf[jj]--;
+    }
+}
+
+/* Progressive filling of S_L on the residuals of E_L: sets new_rate.
+ * A link with a single level-L user (most links of a ring) is folded into
+ * its user's private bound min_j R_j / (m_j w) instead of getting its own
+ * heap entry: it saturates exactly when that user reaches the bound.  Heap
+ * entries j < n_l are shared links, n_l + i the private bound of comp_t[i]. */
+static void fill(net *n, int L, size_t n_t, size_t n_l)
+{
+    const double eps = n->opts.rel_eps;
+    const int K = n->K;
+    grow_scratch(n, n_l + n_t);
+    double *R = n->s_R, *W = n->s_W;
+    uint32_t *nunf = n->s_nunf;
+    for (size_t j = 0; j < n_l; j++) {
+        uint32_t e = n->comp_l[j];
+        double r = residual(n, e, L);
+        n->lvl_res[(size_t)e * K + L] = r;
+        R[j] = r <= eps * n->links[e].cap_Bps ? 0.0 : r;
+        W[j] = 0;
+        nunf[j] = 0;
+    }
+    for (size_t i = 0; i < n_t; i++) {
+        net__xfer *t = &n->xf[n->comp_t[i]];
+        t->frozen = false;
+        t->new_rate = 0;
+        for (uint32_t k = 0; k < t->n_tl; k++) {
+            uint32_t j = n->links[t->tl[k].link].sidx;
+            W[j] += t->tl[k].mult * t->weight;
+            nunf[j]++;
+        }
+    }
+    hent *h = n->s_heap;
+    size_t len = 0;
+    for (size_t i = 0; i < n_t; i++) {
+        const net__xfer *t = &n->xf[n->comp_t[i]];
+        double bound = INFINITY;
+        for (uint32_t k = 0; k < t->n_tl; k++) {
+            uint32_t j = n->links[t->tl[k].link].sidx;
+            if (nunf[j] == 1) {
+                double b = R[j] / W[j];
+                if (b < bound)
+                    bound = b;
+            }
+        }
+        if (bound < INFINITY)
+            h[len++] = (hent){bound, (uint32_t)(n_l + i)};
+    }
+    for (size_t j = 0; j < n_l; j++)
+        if (nunf[j] > 1)
+            h[len++] = (hent){R[j] / W[j], (uint32_t)j};
+    for (size_t i = len / 2; i-- > 0;)
+        heap_down(h, len, i);
+
+    double lambda = 0;
+    while (len > 0) {
+        uint32_t j = h[0].j;
+        if (j >= n_l) { /* a private bound: exact, never stale */
+            net__xfer *t = &n->xf[n->comp_t[j - n_l]];
+            double key = h[0].key;
+            h[0] = h[--len];
+            heap_down(h, len, 0);
+            if (t->frozen)
+                continue;
+            if (key > lambda)
+                lambda = key;
+            freeze(n, t, lambda);
+            continue;
+        }
+        if (nunf[j] == 0) { /* all its users froze elsewhere */
+            h[0] = h[--len];
+            heap_down(h, len, 0);
+            continue;
+        }
+        if (!(W[j] > 0))
+            W[j] = recompute_w(n, n->comp_l[j], L);
+        double cur = (R[j] > 0 ? R[j] : 0.0) / W[j];
+        if (cur > h[0].key) { /* stale lower bound: re-key */
+            h[0].key = cur;
+            heap_down(h, len, 0);
+            continue;
+        }
+        h[0] = h[--len];
+        heap_down(h, len, 0);
+        if (cur > lambda)
+            lambda = cur;
+        const net__link *l = &n->links[n->comp_l[j]];
+        for (uint32_t u = 0; u < l->n_users; u++) {
+            if (l->users[u].prio != L)
+                continue;
+            net__xfer *t = &n->xf[l->users[u].t];
+            if (!t->frozen)
+                freeze(n, t, lambda);
+        }
+    }
+}
+
+/* Install the new rates of S_L; re-arm completion events of those that
+ * changed. */
+static void apply_rates(net *n, size_t n_t, double now)
+{
+    const double eps = n->opts.rel_eps;
+    for (size_t i = 0; i < n_t; i++) {
+        uint32_t s = n->comp_t[i];
+        net__xfer *t = &n->xf[s];
+        double old = t->rate_Bps, x = t->new_rate;
+        if (fabs(x - old) <= eps * fmax(x, old))
+            continue;
+        net__xfer_advance(t, now);
+        t->rate_Bps = x;
+        n->stats.rate_changes++;
+        net__xfer_reschedule(n, s);
+    }
+}
+
+/* True if link e has a level-l user (moving, any rate). */
+static bool has_users_at(const net *n, uint32_t e, int l)
+{
+    const net__link *lk = &n->links[e];
+    for (uint32_t u = 0; u < lk->n_users; u++)
+        if (lk->users[u].prio == l)
+            return true;
+    return false;
+}
+
+/* Level l-1's load on e is final: carry a move of R_el down the levels.
+ * Level l must be re-solved around e only if e is (or becomes) tight
+ * there; a link that was slack before and stays slack after is nobody's
+ * bottleneck, so the level-l allocation stays max-min (header, (4)), and
+ * R_e,l+1 moves by the same amount. */
+static void propagate(net *n, uint32_t e, int l)
+{
+    const int K = n->K;
+    const net__link *lk = &n->links[e];
+    const double tol = n->opts.rel_eps * lk->cap_Bps;
+    for (; l < K; l++) {
+        if (lk->dirty_bits & ((uint64_t)1 << l))
+            return; /* level l re-solves around e and carries on from there */
+        double r = residual(n, e, l);
+        double *res = &n->lvl_res[(size_t)e * K + l];
+        if (fabs(r - *res) <= tol)
+            return; /* no move: nothing below moves either */
+        double load = n->lvl_load[(size_t)e * K + l];
+        bool slack = load + tol < fmin(r, *res);
+        *res = r;
+        if (!slack && has_users_at(n, e, l)) {
+            net__mark_dirty(n, e, l);
+            return;
+        }
+    }
+}
+
+/* Recompute load_eL on E_L and carry residual moves to the levels below. */
+static void update_loads(net *n, int L, size_t n_l, double now)
+{
+    const int K = n->K;
+    for (size_t j = 0; j < n_l; j++) {
+        uint32_t e = n->comp_l[j];
+        net__link *l = &n->links[e];
+        double load = 0, tag = 0;
+        for (uint32_t u = 0; u < l->n_users; u++) {
+            if (l->users[u].prio != L)
+                continue;
+            const net__xfer *t = &n->xf[l->users[u].t];
+            double mx = l->users[u].mult * t->rate_Bps;
+            load += mx;
+            tag += mx * t->tag;
+        }
+        double *ld = &n->lvl_load[(size_t)e * K];
+        double *tg = &n->lvl_tag[(size_t)e * K];
+        if (load != ld[L] || tag != tg[L]) {
+            net__link_advance(l, now);
+            ld[L] = load;
+            tg[L] = tag;
+            double sum = 0, tsum = 0;
+            for (int k = 0; k < K; k++) {
+                sum += ld[k];
+                tsum += tg[k];
+            }
+            l->load_Bps = sum;
+            l->tag_Bps = tsum;
+        }
+        /* level L around e is now solved for its current residual (fill
+         * stored it too; this also covers seeds without level-L users and
+         * components of pinned transfers only) */
+        n->lvl_res[(size_t)e * K + L] = residual(n, e, L);
+        propagate(n, e, L + 1);
+    }
+}
+
+void net__solve(net *n)
+{
+    if (n->n_dirty == 0)
+        return;
+    double now = evq_now(n->q);
+    n->stats.solves++;
+    for (int L = 0; L < n->K; L++) {
+        if (!(n->dirty_any & ((uint64_t)1 << L)))
+            continue;
+        size_t n_t = 0, n_l = 0;
+        collect(n, L, &n_t, &n_l);
+        if (n_t > 0) {
+            fill(n, L, n_t, n_l);
+            apply_rates(n, n_t, now);
+            n->stats.level_solves++;
+            n->stats.resolved_transfers += n_t;
+        }
+        update_loads(n, L, n_l, now);
+    }
+    for (size_t d = 0; d < n->n_dirty; d++)
+        n->links[n->dirty[d]].dirty_bits = 0;
+    n->n_dirty = 0;
+    n->dirty_any = 0;
+}

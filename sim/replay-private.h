@@ -1,0 +1,70 @@
+/* replay-private.h - the replay's internals, shared by replay.c,
+ * sched_ctx.c and replay_output.c only. */
+#ifndef CCSIM_SIM_REPLAY_PRIVATE_H
+#define CCSIM_SIM_REPLAY_PRIVATE_H
+
+#include "cluster.h"
+#include "event.h"
+#include "job.h"
+#include "metrics.h"
+#include "net.h"
+#include "replay.h"
+#include "schedulers/sched.h"
+
+typedef enum replay_job_status {
+    REPLAY_JOB_OK,
+    REPLAY_JOB_OUTSIDE_WINDOW, /* entirely outside --start/--end */
+    REPLAY_JOB_NO_CAPACITY,    /* too few free GPUs when it arrived (--scale-hosts) */
+} replay_job_status;
+
+struct sched_ctx {
+    struct replay *r;
+};
+
+struct replay {
+    config *cfg;               /* a private copy of the options that matter (owned) */
+    const config *cfg_in;      /* (transfer none) for run.json */
+    topo *t;                   /* borrowed */
+    const trace *tr;           /* borrowed */
+    evq *q;
+    net *n;
+    cluster *cl;
+    metrics *m;
+    GRand *rng_place;          /* placement draws */
+    GRand *rng_sched;          /* the scheduler's draws */
+    const sched_ops *ops;
+    void *sched;               /* the scheduler instance */
+    int levels;                /* priority levels in use */
+    job_env env;
+    GPtrArray *jobs;           /* job*, trace order */
+    GArray *status;            /* replay_job_status per job */
+    GPtrArray *running;        /* job* running, arrival order */
+    size_t next_start;         /* index into start_order of the next arrival */
+    GArray *start_order;       /* job indices by start time */
+    uint64_t next_uid;
+    double sim_start_s, sim_end_s;
+    double run_end_s;          /* when the run actually ended */
+    size_t jobs_done;
+    size_t jobs_ran, jobs_skipped_window, jobs_skipped_capacity, jobs_by_policy;
+    size_t peak_gpus_demand;   /* of the trace in the window */
+    double wall_s;
+    bool ran;
+    struct sched_ctx ctx;
+    /* outputs while running */
+    output_csv *ts_csv, *links_csv;
+    GError *deferred_error;    /* an output error inside an event handler */
+    /* input digests for run.json */
+    char *trace_digest;
+};
+
+/* Call the scheduler's reschedule (sched_ctx.c). */
+void replay__reschedule(struct replay *r);
+/* Call on_comm if the scheduler has it. */
+void replay__on_comm(struct replay *r, job *j, bool starting);
+
+/* Outputs (replay_output.c). */
+bool replay__open_streams(struct replay *r, output_dir *d, GError **error);
+bool replay__write_tick(struct replay *r, const metrics_row *row, GError **error);
+bool replay__write_final(struct replay *r, output_dir *d, GError **error);
+
+#endif /* CCSIM_SIM_REPLAY_PRIVATE_H */

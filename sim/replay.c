@@ -1,0 +1,628 @@
+/* replay.c - the replay loop (replay.h; DESIGN.md §2, §3 "Replay").
+ *
+ * Events of the replay itself (the jobs push their own, job.c):
+ *   ARRIVAL  a job's start: place it, build its collective plan, measure its
+ *            isolated iteration time, call the scheduler, start iterating.
+ *            Arrivals are chained (each pushes the next), so a job ending at
+ *            time t (its end event was pushed when it started) releases its
+ *            GPUs before a job arriving at t is placed.
+ *   JOB_END  window mode: the job's recorded end (clipped to the window).
+ *   TICK     the end of a time-series interval.
+ * The scheduler's reschedule runs after every arrival and every end.
+ */
+#include "replay.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "ccs.h"
+#include "replay-private.h"
+
+enum { EV_ARRIVAL = 1, EV_JOB_END = 2, EV_TICK = 3 };
+
+static GRand *rng_new(uint64_t seed, uint32_t stream)
+{
+    guint32 words[3] = {(guint32)seed, (guint32)(seed >> 32), stream};
+    return g_rand_new_with_seed_array(words, 3);
+}
+
+void replay_free(replay *r)
+{
+    if (!r)
+        return;
+    if (r->sched && r->ops)
+        r->ops->destroy(r->sched);
+    metrics_free(r->m);
+    net_free(r->n);
+    evq_free(r->q);
+    if (r->jobs)
+        g_ptr_array_free(r->jobs, TRUE);
+    if (r->running)
+        g_ptr_array_free(r->running, TRUE);
+    if (r->status)
+        g_array_free(r->status, TRUE);
+    if (r->start_order)
+        g_array_free(r->start_order, TRUE);
+    cluster_free(r->cl);
+    if (r->rng_place)
+        g_rand_free(r->rng_place);
+    if (r->rng_sched)
+        g_rand_free(r->rng_sched);
+    g_clear_error(&r->deferred_error);
+    g_free(r->trace_digest);
+    config_free(r->cfg);
+    g_free(r);
+}
+
+static coll_kind coll_from_catalog(catalog_collective c)
+{
+    switch (c) {
+    case CATALOG_COLL_NONE: return COLL_NONE;
+    case CATALOG_COLL_ALLREDUCE: return COLL_ALLREDUCE;
+    case CATALOG_COLL_ALLGATHER: return COLL_ALLGATHER;
+    case CATALOG_COLL_REDUCESCATTER: return COLL_REDUCESCATTER;
+    case CATALOG_COLL_FSDP: return COLL_FSDP;
+    case CATALOG_COLL_ALLTOALL: return COLL_ALLTOALL;
+    case CATALOG_COLL_P2P: return COLL_P2P;
+    }
+    return COLL_NONE;
+}
+
+/* The job spec of trace job tj (times not yet clipped). */
+static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, catalog_gpu gpu,
+                        GRand *rng, job_spec *out, GError **error)
+{
+    const catalog_model *m = tj->inline_model;
+    if (!m) {
+        m = catalog_resolve(cat, tj->model, tj->gpus, tj->max_pod_gpus, rng, error);
+        if (!m) {
+            g_prefix_error(error, "job %s: ", tj->id);
+            return false;
+        }
+    }
+    memset(out, 0, sizeof *out);
+    out->id = tj->id;
+    out->model = m->name;
+    out->gpus = tj->gpus;
+    double scale = r->cfg->sim.time_scale;
+    out->start_s = tj->start_s * scale;
+    out->end_s = tj->end_s * scale;
+    out->hosts = tj->hosts;
+    out->host_gpus = tj->host_gpus;
+    out->compute_s = m->compute_s[gpu] * catalog_jitter_factor(rng, r->cfg->sim.jitter_sigma);
+    out->fwd_frac = m->fwd_frac;
+    out->opt_s = m->opt_s[gpu];
+    out->coll = m->network ? coll_from_catalog(m->collective) : COLL_NONE;
+    switch (out->coll) {
+    case COLL_NONE:
+        out->comm_bytes = 0;
+        break;
+    case COLL_ALLTOALL:
+        out->comm_bytes = m->a2a_bytes > 0 ? m->a2a_bytes : m->grad_bytes;
+        break;
+    case COLL_P2P:
+        out->comm_bytes = m->pp_bytes > 0 ? m->pp_bytes : m->grad_bytes;
+        break;
+    default: {
+        /* with tensor parallelism each GPU of a TP group holds a different
+         * shard of S; a host's ring then carries min(tp, n) shards */
+        int tp = m->tp > 1 ? m->tp : 1;
+        if (tp > tj->gpus)
+            tp = tj->gpus;
+        out->comm_bytes = m->grad_bytes * tp;
+    }
+    }
+    out->buckets = r->cfg->sim.buckets > 0 ? r->cfg->sim.buckets : (m->buckets > 0 ? m->buckets : 1);
+    if (!(ccs_positive_finite(out->compute_s))) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "job %s: model %s has no positive compute time for %s", tj->id, m->name,
+                    catalog_gpu_name(gpu));
+        return false;
+    }
+    return true;
+}
+
+/* Peak concurrent GPU demand of the window (ends before starts at equal
+ * times), and when it happens. */
+typedef struct edge {
+    double t;
+    int d;
+} edge;
+
+static int edge_cmp(const void *a, const void *b)
+{
+    const edge *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->d - y->d; /* negative (ends) first */
+}
+
+static size_t peak_demand(replay *r, double *when)
+{
+    g_autoptr(GArray) ev = g_array_new(FALSE, FALSE, sizeof(edge));
+    for (guint i = 0; i < r->jobs->len; i++) {
+        if (g_array_index(r->status, replay_job_status, i) != REPLAY_JOB_OK)
+            continue;
+        const job *j = g_ptr_array_index(r->jobs, i);
+        edge a = {j->spec.start_s, j->spec.gpus}, b = {j->spec.end_s, -j->spec.gpus};
+        g_array_append_val(ev, a);
+        g_array_append_val(ev, b);
+    }
+    g_array_sort(ev, edge_cmp);
+    long cur = 0, peak = 0;
+    *when = 0;
+    for (guint i = 0; i < ev->len; i++) {
+        const edge *e = &g_array_index(ev, edge, i);
+        cur += e->d;
+        if (cur > peak) {
+            peak = cur;
+            *when = e->t;
+        }
+    }
+    return (size_t)peak;
+}
+
+static int start_cmp(gconstpointer a, gconstpointer b, gpointer user)
+{
+    GPtrArray *jobs = user;
+    guint x = *(const guint *)a, y = *(const guint *)b;
+    const job *jx = g_ptr_array_index(jobs, x), *jy = g_ptr_array_index(jobs, y);
+    if (jx->spec.start_s != jy->spec.start_s)
+        return jx->spec.start_s < jy->spec.start_s ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+static void on_busy(void *user, job *j, int delta, double now_s)
+{
+    (void)j;
+    replay *r = user;
+    metrics_busy_change(r->m, now_s, delta);
+}
+
+static void on_comm(void *user, job *j, bool starting, double now_s)
+{
+    (void)now_s;
+    replay__on_comm(user, j, starting);
+}
+
+static void job_end(replay *r, job *j, double now_s);
+
+static bool on_iteration(void *user, job *j, double now_s)
+{
+    replay *r = user;
+    if (r->cfg->sim.mode == CONFIG_MODE_WORK && j->target_iters > 0 &&
+        j->iterations >= j->target_iters) {
+        job_end(r, j, now_s);
+        return false;
+    }
+    return true;
+}
+
+replay *replay_new(const config *cfg, topo *t, const trace *tr, const catalog *cat,
+                   GError **error)
+{
+    g_return_val_if_fail(cfg && t && tr && cat, NULL);
+    g_autoptr(replay) r = g_new0(replay, 1);
+    r->cfg = config_new();
+    r->cfg->sim = cfg->sim;
+    r->cfg->sim.gpu = g_strdup(cfg->sim.gpu);
+    g_free(r->cfg->scheduler);
+    r->cfg->scheduler = g_strdup(cfg->scheduler);
+    r->cfg->scheduler_obj = cfg->scheduler_obj;
+    r->cfg_in = cfg;
+    r->t = t;
+    r->tr = tr;
+    r->ops = sched_registry_find(cfg->scheduler);
+    if (!r->ops) {
+        GString *names = g_string_new(NULL);
+        for (size_t i = 0; i < sched_registry_count(); i++)
+            g_string_append_printf(names, "%s%s", i ? ", " : "", sched_registry_get(i)->name);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "unknown scheduler '%s' (known: %s)", cfg->scheduler, names->str);
+        g_string_free(names, TRUE);
+        return NULL;
+    }
+    GError *e = NULL;
+    catalog_gpu gpu = catalog_gpu_parse(cfg->sim.gpu, &e);
+    if (e) {
+        g_propagate_error(error, e);
+        return NULL;
+    }
+    r->rng_place = rng_new(cfg->sim.seed, 1);
+    r->rng_sched = rng_new(cfg->sim.seed, 2);
+    g_autoptr(GRand) rng_model = rng_new(cfg->sim.seed, 3);
+    r->cl = cluster_new(t);
+    r->jobs = g_ptr_array_new_with_free_func((GDestroyNotify)job_free);
+    r->status = g_array_new(FALSE, TRUE, sizeof(replay_job_status));
+    r->running = g_ptr_array_new();
+    r->start_order = g_array_new(FALSE, FALSE, sizeof(guint));
+
+    /* jobs, times scaled */
+    size_t nj = trace_job_count(tr);
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < nj; i++) {
+        const trace_job *tj = trace_job_get(tr, i);
+        job_spec s;
+        if (!resolve_job(r, tj, cat, gpu, rng_model, &s, error))
+            return NULL;
+        g_ptr_array_add(r->jobs, job_new(&s, 0));
+        replay_job_status st = REPLAY_JOB_OK;
+        g_array_append_val(r->status, st);
+        lo = fmin(lo, s.start_s);
+        hi = fmax(hi, s.end_s);
+    }
+    r->sim_start_s = isnan(cfg->sim.start_s) ? (nj ? lo : 0) : cfg->sim.start_s;
+    r->sim_end_s = isnan(cfg->sim.end_s) ? (nj ? hi : 0) : cfg->sim.end_s;
+    if (!(r->sim_end_s > r->sim_start_s)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "empty replay window [%g, %g] s (the trace has %zu jobs; check --start and "
+                    "--end)",
+                    r->sim_start_s, r->sim_end_s, nj);
+        return NULL;
+    }
+    size_t total = cluster_gpu_count(r->cl);
+    for (guint i = 0; i < r->jobs->len; i++) {
+        job *j = g_ptr_array_index(r->jobs, i);
+        if (j->spec.end_s <= r->sim_start_s || j->spec.start_s >= r->sim_end_s ||
+            j->spec.end_s <= j->spec.start_s || j->spec.gpus < 1) {
+            g_array_index(r->status, replay_job_status, i) = REPLAY_JOB_OUTSIDE_WINDOW;
+            r->jobs_skipped_window++;
+            continue;
+        }
+        j->spec.start_s = fmax(j->spec.start_s, r->sim_start_s);
+        j->spec.end_s = fmin(j->spec.end_s, r->sim_end_s);
+        if ((size_t)j->spec.gpus > total) {
+            if (!cfg->sim.scale_hosts) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "job %s needs %d GPUs but the topology has %zu (%zu short); use a "
+                            "larger topology or --scale-hosts to skip such jobs",
+                            j->spec.id, j->spec.gpus, total, (size_t)j->spec.gpus - total);
+                return NULL;
+            }
+            g_array_index(r->status, replay_job_status, i) = REPLAY_JOB_NO_CAPACITY;
+            r->jobs_skipped_capacity++;
+            continue;
+        }
+        g_array_append_val(r->start_order, i);
+    }
+    double when = 0;
+    r->peak_gpus_demand = peak_demand(r, &when);
+    if (r->peak_gpus_demand > total && !cfg->sim.scale_hosts) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "the trace needs %zu GPUs at its peak (t = %g s) but the topology has %zu: "
+                    "%zu GPUs short (use a larger topology, or --scale-hosts to skip the jobs "
+                    "that do not fit)",
+                    r->peak_gpus_demand, when, total, r->peak_gpus_demand - total);
+        return NULL;
+    }
+    g_array_sort_with_data(r->start_order, start_cmp, r->jobs);
+    r->jobs_done = r->jobs_skipped_window + r->jobs_skipped_capacity;
+
+    /* the engine */
+    r->levels = cfg->sim.priority_levels;
+    if (r->ops->unlimited_levels) {
+        /* as many levels as jobs can run at once, up to the engine's cap */
+        size_t want = MAX((size_t)r->levels, r->start_order->len);
+        r->levels = (int)MIN(want, (size_t)NET_MAX_PRIO_LEVELS);
+    }
+    if (r->levels > NET_MAX_PRIO_LEVELS) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "--levels: at most %d priority levels, got %d", NET_MAX_PRIO_LEVELS,
+                    r->levels);
+        return NULL;
+    }
+    r->q = evq_new();
+    net_options no = net_options_default();
+    no.prio_levels = r->levels;
+    r->n = net_new(&no, r->q, error);
+    if (!r->n)
+        return NULL;
+    size_t L = topo_link_count(t);
+    for (size_t i = 0; i < L; i++) {
+        const topo_link *tl = topo_link_get(t, (uint32_t)i);
+        net_link_id id;
+        if (!net_link_add(r->n, tl->cap_Bps, tl->latency_s, &id, error))
+            return NULL;
+        g_assert(id == i);
+    }
+    sched_options so = {.priority_levels = r->levels, .seed = cfg->sim.seed,
+                        .config = cfg->scheduler_obj};
+    r->sched = r->ops->create(&so, error);
+    if (!r->sched) {
+        g_prefix_error(error, "scheduler %s: ", r->ops->name);
+        return NULL;
+    }
+    r->ctx.r = r;
+    r->env = (job_env){
+        .q = r->q,
+        .n = r->n,
+        .t = t,
+        .alpha_s = ccs_us_to_s(cfg->sim.alpha_us),
+        .ideal = strcmp(r->ops->name, "ideal") == 0,
+        .user = r,
+        .busy_changed = on_busy,
+        .comm_phase = on_comm,
+        .iteration_done = on_iteration,
+    };
+    return g_steal_pointer(&r);
+}
+
+static void handler(void *ctx, uint64_t arg, double now_s);
+
+static void fail(replay *r, GError *e)
+{
+    if (!r->deferred_error)
+        r->deferred_error = e;
+    else
+        g_error_free(e);
+}
+
+static void job_end(replay *r, job *j, double now_s)
+{
+    if (j->state != JOB_RUNNING)
+        return;
+    job_stop(j, now_s);
+    metrics_alloc_change(r->m, now_s, -j->spec.gpus, -1);
+    cluster_release(r->cl, j->alloc);
+    g_ptr_array_remove(r->running, j);
+    coll_plan_free(j->plan);
+    j->plan = NULL;
+    r->jobs_done++;
+    r->run_end_s = fmax(r->run_end_s, now_s);
+    replay__reschedule(r);
+}
+
+static void push_next_arrival(replay *r)
+{
+    if (r->next_start >= r->start_order->len)
+        return;
+    guint idx = g_array_index(r->start_order, guint, r->next_start);
+    const job *j = g_ptr_array_index(r->jobs, idx);
+    evq_push(r->q, j->spec.start_s, handler, r, ((uint64_t)EV_ARRIVAL << 32) | idx);
+}
+
+/* I = n C / max_e (M_e / B_e); 0 for a job without traffic. */
+static double intensity_of(const replay *r, const job *j)
+{
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) bytes = g_array_new(FALSE, FALSE, sizeof(double));
+    coll_plan_link_bytes(j->plan, links, bytes);
+    double tmax = 0;
+    for (guint i = 0; i < links->len; i++) {
+        double cap = topo_link_get(r->t, g_array_index(links, uint32_t, i))->cap_Bps;
+        tmax = fmax(tmax, g_array_index(bytes, double, i) / cap);
+    }
+    return tmax > 0 ? j->spec.gpus * j->spec.compute_s / tmax : 0.0;
+}
+
+static void arrival(replay *r, guint idx, double now_s)
+{
+    r->next_start++;
+    job *j = g_ptr_array_index(r->jobs, idx);
+    GError *e = NULL;
+    const char *const *hosts = (const char *const *)j->spec.hosts;
+    size_t nh = j->spec.hosts ? g_strv_length(j->spec.hosts) : 0;
+    cluster_alloc *a = cluster_place(r->cl, hosts, j->spec.host_gpus, nh, j->spec.gpus,
+                                     r->cfg->sim.placement, r->rng_place, &e);
+    if (!a) {
+        if (r->cfg->sim.scale_hosts) {
+            g_error_free(e);
+            g_array_index(r->status, replay_job_status, idx) = REPLAY_JOB_NO_CAPACITY;
+            r->jobs_skipped_capacity++;
+            r->jobs_done++;
+            push_next_arrival(r);
+            return;
+        }
+        g_prefix_error(&e, "job %s: ", j->spec.id);
+        fail(r, e);
+        return;
+    }
+    j->alloc = a;
+    j->placed_by_policy = a->by_policy;
+    j->uid = r->next_uid++;
+    j->plan = coll_plan_new(r->t, a, j->spec.coll, j->spec.comm_bytes, j->spec.buckets,
+                            r->cfg->sim.collective_model == CONFIG_COLL_FLOWS, j->uid,
+                            r->cfg->sim.seed, &e);
+    if (!j->plan || !job_compute_isolated(j, r->t, r->env.alpha_s, &e)) {
+        g_prefix_error(&e, "job %s: ", j->spec.id);
+        fail(r, e);
+        return;
+    }
+    j->intensity = intensity_of(r, j);
+    if (r->cfg->sim.mode == CONFIG_MODE_WORK) {
+        double n = floor((j->spec.end_s - j->spec.start_s) / j->isolated_iter_s);
+        j->target_iters = n < 1 ? 1 : (int64_t)n;
+    }
+    metrics_alloc_change(r->m, now_s, j->spec.gpus, 1);
+    g_ptr_array_add(r->running, j);
+    r->jobs_ran++;
+    if (a->by_policy)
+        r->jobs_by_policy++;
+    replay__reschedule(r);
+    job_begin(j, &r->env, now_s);
+    if (r->cfg->sim.mode == CONFIG_MODE_WINDOW)
+        evq_push(r->q, j->spec.end_s, handler, r, ((uint64_t)EV_JOB_END << 32) | idx);
+    push_next_arrival(r);
+}
+
+static double tick_time(const replay *r, double now_s)
+{
+    return now_s + r->cfg->sim.interval_s;
+}
+
+static void handler(void *ctx, uint64_t arg, double now_s)
+{
+    replay *r = ctx;
+    guint idx = (guint)(arg & 0xffffffffu);
+    switch ((int)(arg >> 32)) {
+    case EV_ARRIVAL:
+        arrival(r, idx, now_s);
+        break;
+    case EV_JOB_END:
+        job_end(r, g_ptr_array_index(r->jobs, idx), now_s);
+        break;
+    case EV_TICK: {
+        metrics_row row;
+        metrics_tick(r->m, now_s, &row);
+        GError *e = NULL;
+        if (!replay__write_tick(r, &row, &e))
+            fail(r, e);
+        evq_push(r->q, tick_time(r, now_s), handler, r, (uint64_t)EV_TICK << 32);
+        break;
+    }
+    default:
+        g_assert_not_reached();
+    }
+}
+
+static int64_t peak_rss_bytes(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return -1;
+    return (int64_t)ru.ru_maxrss * 1024;
+}
+
+bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *user,
+                GError **error)
+{
+    g_return_val_if_fail(r && !r->ran, false);
+    r->ran = true;
+    gint64 t0 = g_get_monotonic_time();
+    if (out && !replay__open_streams(r, out, error))
+        return false;
+    /* the queue starts at 0; the window may start later (or earlier: shift) */
+    r->m = metrics_new(r->t, r->n, cluster_gpu_count(r->cl), r->sim_start_s);
+    r->run_end_s = r->sim_start_s;
+    /* events before 0 cannot be pushed: the queue's clock starts at 0, so
+     * a window starting before 0 is handled by the evq only if >= 0 */
+    if (r->sim_start_s < 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "--start: the replay window must start at t >= 0, got %g", r->sim_start_s);
+        return false;
+    }
+    evq_run_until(r->q, r->sim_start_s);
+    push_next_arrival(r);
+    evq_push(r->q, tick_time(r, r->sim_start_s), handler, r, (uint64_t)EV_TICK << 32);
+    bool work = r->cfg->sim.mode == CONFIG_MODE_WORK;
+    /* work mode runs until every job is done, but never past 100 windows */
+    double cap = work ? r->sim_start_s + 100.0 * (r->sim_end_s - r->sim_start_s) : r->sim_end_s;
+    uint64_t count = 0;
+    size_t total_jobs = r->jobs->len;
+    while (evq_size(r->q) > 0) {
+        if (evq_next_time(r->q) > cap)
+            break;
+        if (work && r->jobs_done >= total_jobs)
+            break;
+        evq_step(r->q);
+        if (r->deferred_error) {
+            g_propagate_error(error, g_steal_pointer(&r->deferred_error));
+            return false;
+        }
+        if (progress && (++count & 0xffff) == 0) {
+            replay_progress p = {
+                .now_s = evq_now(r->q),
+                .start_s = r->sim_start_s,
+                .end_s = r->sim_end_s,
+                .jobs_done = r->jobs_done,
+                .jobs_total = total_jobs,
+                .events = evq_fired_count(r->q),
+                .wall_s = (g_get_monotonic_time() - t0) / 1e6,
+            };
+            progress(user, &p);
+        }
+    }
+    double end = work ? fmax(r->run_end_s, evq_now(r->q)) : r->sim_end_s;
+    if (work && r->jobs_done < total_jobs)
+        end = cap;
+    if (!work && evq_now(r->q) < end)
+        evq_run_until(r->q, end);
+    /* jobs still running at the end (work mode past the cap) stop here */
+    while (r->running->len > 0)
+        job_end(r, g_ptr_array_index(r->running, 0), end);
+    r->run_end_s = end;
+    metrics_row row;
+    metrics_tick(r->m, end, &row);
+    if (row.dt_s > 0 && !replay__write_tick(r, &row, error))
+        return false;
+    if (r->deferred_error) {
+        g_propagate_error(error, g_steal_pointer(&r->deferred_error));
+        return false;
+    }
+    r->wall_s = (g_get_monotonic_time() - t0) / 1e6;
+    if (out && !replay__write_final(r, out, error))
+        return false;
+    return true;
+}
+
+size_t replay_job_count(const replay *r) { return r->jobs->len; }
+
+void replay_job_get(const replay *r, size_t i, replay_job_result *o)
+{
+    const job *j = g_ptr_array_index(r->jobs, i);
+    memset(o, 0, sizeof *o);
+    o->id = j->spec.id;
+    o->ran = g_array_index(r->status, replay_job_status, i) == REPLAY_JOB_OK && j->alloc;
+    o->gpus = j->spec.gpus;
+    o->hosts = j->alloc ? j->alloc->n_hosts : 0;
+    o->iterations = j->iterations;
+    o->busy_gpu_s = j->busy_gpu_s;
+    o->isolated_iter_s = o->ran ? j->isolated_iter_s : NAN;
+    o->mean_iter_s = j->iterations > 0 ? j->iter_time_sum_s / j->iterations : NAN;
+    o->slowdown = j->iterations > 0 && j->isolated_iter_s > 0 ? o->mean_iter_s / j->isolated_iter_s
+                                                              : NAN;
+    o->completion_s = NAN;
+    if (r->cfg->sim.mode == CONFIG_MODE_WORK && o->ran && j->target_iters > 0 &&
+        j->iterations >= j->target_iters)
+        o->completion_s = j->run_end_s - j->run_start_s;
+    o->gpu_intensity = o->ran ? j->intensity : NAN;
+    o->priority = j->priority;
+    o->shift_s = j->total_shift_s;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void replay_get_summary(const replay *r, replay_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->scheduler = r->ops->name;
+    s->sim_start_s = r->sim_start_s;
+    s->sim_end_s = r->run_end_s;
+    s->jobs = r->jobs_ran;
+    s->jobs_skipped = r->jobs_skipped_window + r->jobs_skipped_capacity;
+    s->jobs_by_policy = r->jobs_by_policy;
+    s->gpus_total = cluster_gpu_count(r->cl);
+    double busy = r->m ? metrics_busy_gpu_s(r->m) : 0, alloc = r->m ? metrics_alloc_gpu_s(r->m) : 0;
+    double span = r->run_end_s - r->sim_start_s;
+    s->busy_gpu_s = busy;
+    s->gpu_util_cluster_frac = span > 0 && s->gpus_total ? busy / (s->gpus_total * span) : NAN;
+    s->gpu_util_allocated_frac = alloc > 0 ? busy / alloc : NAN;
+    g_autoptr(GArray) sl = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i < r->jobs->len; i++) {
+        replay_job_result jr;
+        replay_job_get(r, i, &jr);
+        s->iterations += jr.iterations;
+        if (!isnan(jr.slowdown))
+            g_array_append_val(sl, jr.slowdown);
+    }
+    if (sl->len > 0) {
+        g_array_sort(sl, dbl_cmp);
+        double sum = 0;
+        for (guint i = 0; i < sl->len; i++)
+            sum += g_array_index(sl, double, i);
+        s->mean_slowdown = sum / sl->len;
+        /* nearest rank: the ceil(0.99 n)-th smallest */
+        size_t k = (size_t)ceil(0.99 * sl->len);
+        s->p99_slowdown = g_array_index(sl, double, k > 0 ? k - 1 : 0);
+    } else {
+        s->mean_slowdown = s->p99_slowdown = NAN;
+    }
+    s->wall_s = r->wall_s;
+    s->events = r->q ? evq_fired_count(r->q) : 0;
+    s->peak_rss_bytes = peak_rss_bytes();
+}

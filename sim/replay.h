@@ -1,0 +1,108 @@
+/* replay.h - a trace replayed on a topology under a scheduler (DESIGN.md §2,
+ * §3 "Replay", §7).
+ *
+ * A replay owns its event queue, network (topology link i = net link i),
+ * cluster, jobs, metrics and scheduler instance; nothing is global, so two
+ * replays can run in one process.  The topology, trace and catalog are
+ * borrowed and must outlive it (the topology's path cache is written).
+ *
+ * Usage:
+ *   replay *r = replay_new(cfg, topo, trace, catalog, &err);
+ *   if (!replay_run(r, out_dir, progress_fn, user, &err)) ...
+ *   replay_summary s; replay_get_summary(r, &s);
+ *   replay_free(r);
+ * replay_run writes timeseries.csv and links.csv while it runs (one row
+ * per interval) and jobs.csv, summary.csv and run.json at the end, into
+ * out_dir (nullable: no files); the caller commits or aborts the folder.
+ */
+#ifndef CCSIM_SIM_REPLAY_H
+#define CCSIM_SIM_REPLAY_H
+
+#include <cjson/cJSON.h>
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "config.h"
+#include "output.h"
+#include "topo.h"
+#include "trace.h"
+
+typedef struct replay replay;
+
+/* What the progress callback sees. */
+typedef struct replay_progress {
+    double now_s;       /* simulated time */
+    double start_s, end_s; /* the replay window (end_s may grow in work mode) */
+    size_t jobs_done;   /* jobs that ended or were skipped */
+    size_t jobs_total;
+    uint64_t events;    /* events dispatched */
+    double wall_s;      /* wall time since replay_run started */
+} replay_progress;
+
+typedef void (*replay_progress_fn)(void *user, const replay_progress *p);
+
+/* The run's headline numbers (summary.csv). */
+typedef struct replay_summary {
+    const char *scheduler;          /* (transfer none) */
+    double sim_start_s, sim_end_s;  /* the window replayed */
+    size_t jobs;                    /* jobs that ran */
+    size_t jobs_skipped;            /* outside the window or without capacity */
+    size_t jobs_by_policy;          /* placed by the placement policy */
+    size_t gpus_total;
+    double gpu_util_cluster_frac;   /* busy / (gpus_total * window) */
+    double gpu_util_allocated_frac; /* busy / allocated GPU-seconds */
+    double busy_gpu_s;
+    int64_t iterations;
+    double mean_slowdown, p99_slowdown; /* over jobs with >= 1 iteration (NAN if none) */
+    double wall_s;
+    uint64_t events;
+    int64_t peak_rss_bytes;
+} replay_summary;
+
+/* Prepare a replay: resolve every job's model (catalog, GPU type, jitter),
+ * apply the time scale and window, check the trace fits the topology, build
+ * the network and the scheduler named by cfg->scheduler.  Errors
+ * (CCS_ERROR_INVALID): unknown scheduler, unknown model, a job larger than
+ * the cluster or a trace whose peak GPU demand exceeds it (saying by how
+ * much; --scale-hosts allows it and skips what does not fit), an empty
+ * window.  (transfer full) */
+replay *replay_new(const config *cfg, topo *t, const trace *tr, const catalog *cat,
+                   GError **error);
+void replay_free(replay *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(replay, replay_free)
+
+/* Run to the end of the window (window mode) or until every job has done
+ * its work (work mode).  progress (nullable) is called about every 2^16
+ * events.  Writes the output files into out (nullable).  Call once. */
+bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *user,
+                GError **error);
+
+void replay_get_summary(const replay *r, replay_summary *out);
+
+/* Per-job results, in trace order (for tests and the CLI). */
+size_t replay_job_count(const replay *r);
+typedef struct replay_job_result {
+    const char *id;          /* (transfer none) */
+    bool ran;
+    int gpus;
+    size_t hosts;
+    int64_t iterations;
+    double busy_gpu_s;
+    double isolated_iter_s;
+    double mean_iter_s;      /* NAN without a completed iteration */
+    double slowdown;         /* mean_iter_s / isolated_iter_s */
+    double completion_s;     /* work mode: end - start (NAN otherwise or unfinished) */
+    double gpu_intensity;
+    int priority;
+    double shift_s;
+} replay_job_result;
+void replay_job_get(const replay *r, size_t i, replay_job_result *out);
+
+/* The summary.csv columns (NULL-terminated) and one row into csv. */
+const char *const *replay_summary_columns(void);
+bool replay_summary_write_row(const replay *r, const replay_summary *s, output_csv *csv,
+                              GError **error);
+
+#endif /* CCSIM_SIM_REPLAY_H */

@@ -1,0 +1,314 @@
+/* replay_output.c - the replay's result files (DESIGN.md §7; docs/usage.md
+ * lists every column).
+ *
+ * timeseries.csv and links.csv are streamed, one row per interval as the
+ * replay passes it; jobs.csv, summary.csv and run.json are written at the
+ * end.  Column names are snake_case with their unit.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "replay-private.h"
+
+static const char *const summary_columns[] = {
+    "scenario", "topology", "trace", "scheduler", "seed", "mode", "sim_start_s", "sim_end_s",
+    "jobs", "jobs_skipped", "jobs_placed_by_policy", "gpus_total", "gpu_util_cluster_frac",
+    "gpu_util_allocated_frac", "busy_gpu_s", "iterations", "mean_slowdown", "p99_slowdown",
+    "wall_s", "events", "peak_rss_bytes", NULL};
+
+static const char *const job_columns[] = {
+    "job_id", "model", "gpus", "hosts", "start_s", "end_s", "iterations", "busy_gpu_s",
+    "isolated_iter_s", "mean_iter_s", "slowdown", "gpu_intensity", "priority", "shift_s",
+    "status", "placed_by_policy", "target_iterations", "completion_s", NULL};
+
+static const char *const link_columns[] = {"t_s", "tier", "links", "capacity_Bps",
+                                           "carried_bytes", "util_frac",
+                                           "intensity_occupancy", NULL};
+
+const char *const *replay_summary_columns(void) { return summary_columns; }
+
+/* Counts the run's files need, computed here from the topology's getters. */
+typedef struct tier_info {
+    size_t links[TOPO_TIER_COUNT];
+    double cap_Bps[TOPO_TIER_COUNT];
+    size_t hosts, gpus, nics, switches;
+} tier_info;
+
+static tier_info tier_info_get(const topo *t)
+{
+    tier_info ti = {0};
+    for (size_t e = 0; e < topo_link_count(t); e++) {
+        const topo_link *l = topo_link_get(t, (uint32_t)e);
+        ti.links[l->tier]++;
+        ti.cap_Bps[l->tier] += l->cap_Bps;
+    }
+    ti.hosts = topo_host_count(t);
+    for (size_t h = 0; h < ti.hosts; h++) {
+        ti.gpus += topo_host_gpu_count(t, h);
+        ti.nics += topo_host_nic_count(t, h);
+    }
+    for (size_t v = 0; v < topo_node_count(t); v++) {
+        topo_node_kind k = topo_node_get_kind(t, (uint32_t)v);
+        if (k == TOPO_NODE_TOR || k == TOPO_NODE_AGG || k == TOPO_NODE_CORE ||
+            k == TOPO_NODE_RAIL || k == TOPO_NODE_SWITCH)
+            ti.switches++;
+    }
+    return ti;
+}
+
+bool replay__open_streams(struct replay *r, output_dir *d, GError **error)
+{
+    GPtrArray *cols = g_ptr_array_new_with_free_func(g_free);
+    static const char *const base[] = {"t_s", "active_jobs", "active_gpus", "busy_gpus",
+                                       "gpu_util_cluster_frac", "gpu_util_allocated_frac"};
+    for (size_t i = 0; i < G_N_ELEMENTS(base); i++)
+        g_ptr_array_add(cols, g_strdup(base[i]));
+    for (int k = 0; k < TOPO_TIER_COUNT; k++)
+        g_ptr_array_add(cols, g_strdup_printf("%s_util_frac", topo_tier_name((topo_tier)k)));
+    for (int k = 0; k < TOPO_TIER_COUNT; k++)
+        g_ptr_array_add(cols,
+                        g_strdup_printf("%s_intensity_occupancy", topo_tier_name((topo_tier)k)));
+    g_ptr_array_add(cols, NULL);
+    bool gz = r->cfg->sim.gzip;
+    r->ts_csv = output_csv_open(d, "timeseries.csv", gz, (const char *const *)cols->pdata, error);
+    g_ptr_array_free(cols, TRUE);
+    if (!r->ts_csv)
+        return false;
+    r->links_csv = output_csv_open(d, "links.csv", gz, link_columns, error);
+    return r->links_csv != NULL;
+}
+
+bool replay__write_tick(struct replay *r, const metrics_row *row, GError **error)
+{
+    if (!r->ts_csv)
+        return true;
+    output_csv *c = r->ts_csv;
+    output_csv_double(c, row->t_s);
+    output_csv_double(c, row->active_jobs);
+    output_csv_double(c, row->active_gpus);
+    output_csv_double(c, row->busy_gpus);
+    output_csv_double(c, row->gpu_util_cluster_frac);
+    output_csv_double(c, row->gpu_util_allocated_frac);
+    for (int k = 0; k < TOPO_TIER_COUNT; k++)
+        output_csv_double(c, row->tier_util_frac[k]);
+    for (int k = 0; k < TOPO_TIER_COUNT; k++)
+        output_csv_double(c, row->tier_occupancy[k]);
+    if (!output_csv_end_row(c, error))
+        return false;
+    tier_info st = tier_info_get(r->t);
+    for (int k = 0; k < TOPO_TIER_COUNT; k++) {
+        if (st.links[k] == 0)
+            continue;
+        c = r->links_csv;
+        output_csv_double(c, row->t_s);
+        output_csv_str(c, topo_tier_name((topo_tier)k));
+        output_csv_int(c, (int64_t)st.links[k]);
+        output_csv_double(c, st.cap_Bps[k]);
+        output_csv_double(c, row->tier_carried_bytes[k]);
+        output_csv_double(c, row->tier_util_frac[k]);
+        output_csv_double(c, row->tier_occupancy[k]);
+        if (!output_csv_end_row(c, error))
+            return false;
+    }
+    return true;
+}
+
+static const char *status_name(replay_job_status s)
+{
+    switch (s) {
+    case REPLAY_JOB_OK: return "ran";
+    case REPLAY_JOB_OUTSIDE_WINDOW: return "skipped_window";
+    case REPLAY_JOB_NO_CAPACITY: return "skipped_capacity";
+    }
+    return "?";
+}
+
+static bool write_jobs(struct replay *r, output_dir *d, GError **error)
+{
+    output_csv *c = output_csv_open(d, "jobs.csv", r->cfg->sim.gzip, job_columns, error);
+    if (!c)
+        return false;
+    for (guint i = 0; i < r->jobs->len; i++) {
+        const job *j = g_ptr_array_index(r->jobs, i);
+        replay_job_result jr;
+        replay_job_get(r, i, &jr);
+        replay_job_status st = g_array_index(r->status, replay_job_status, i);
+        output_csv_str(c, j->spec.id);
+        output_csv_str(c, j->spec.model);
+        output_csv_int(c, j->spec.gpus);
+        output_csv_int(c, (int64_t)jr.hosts);
+        output_csv_double(c, jr.ran ? j->run_start_s : j->spec.start_s);
+        output_csv_double(c, jr.ran ? j->run_end_s : j->spec.end_s);
+        output_csv_int(c, jr.iterations);
+        output_csv_double(c, jr.busy_gpu_s);
+        output_csv_double(c, jr.isolated_iter_s);
+        output_csv_double(c, jr.mean_iter_s);
+        output_csv_double(c, jr.slowdown);
+        output_csv_double(c, jr.gpu_intensity);
+        output_csv_int(c, jr.priority);
+        output_csv_double(c, jr.shift_s);
+        output_csv_str(c, st == REPLAY_JOB_OK && !jr.ran ? "not_started" : status_name(st));
+        output_csv_int(c, j->placed_by_policy ? 1 : 0);
+        output_csv_int(c, j->target_iters);
+        output_csv_double(c, jr.completion_s);
+        if (!output_csv_end_row(c, error))
+            return false;
+    }
+    return true;
+}
+
+bool replay_summary_write_row(const replay *r, const replay_summary *s, output_csv *c,
+                              GError **error)
+{
+    char seed[32];
+    g_snprintf(seed, sizeof seed, "%" G_GUINT64_FORMAT, r->cfg->sim.seed);
+    output_csv_str(c, r->cfg_in->name);
+    output_csv_str(c, topo_name(r->t));
+    output_csv_str(c, trace_source_name(r->tr));
+    output_csv_str(c, s->scheduler);
+    output_csv_str(c, seed);
+    output_csv_str(c, config_mode_name(r->cfg->sim.mode));
+    output_csv_double(c, s->sim_start_s);
+    output_csv_double(c, s->sim_end_s);
+    output_csv_int(c, (int64_t)s->jobs);
+    output_csv_int(c, (int64_t)s->jobs_skipped);
+    output_csv_int(c, (int64_t)s->jobs_by_policy);
+    output_csv_int(c, (int64_t)s->gpus_total);
+    output_csv_double(c, s->gpu_util_cluster_frac);
+    output_csv_double(c, s->gpu_util_allocated_frac);
+    output_csv_double(c, s->busy_gpu_s);
+    output_csv_int(c, s->iterations);
+    output_csv_double(c, s->mean_slowdown);
+    output_csv_double(c, s->p99_slowdown);
+    output_csv_double(c, s->wall_s);
+    output_csv_int(c, (int64_t)s->events);
+    output_csv_int(c, s->peak_rss_bytes);
+    return output_csv_end_row(c, error);
+}
+
+/* SHA-256 of the topology's links and of the trace's jobs, so run.json
+ * identifies its inputs whatever file they came from. */
+static char *topo_digest(const topo *t)
+{
+    g_autoptr(GChecksum) h = g_checksum_new(G_CHECKSUM_SHA256);
+    for (size_t i = 0; i < topo_link_count(t); i++) {
+        const topo_link *l = topo_link_get(t, (uint32_t)i);
+        char buf[128];
+        int n = g_snprintf(buf, sizeof buf, "%u %u %.17g %.17g %d\n", l->src, l->dst, l->cap_Bps,
+                           l->latency_s, (int)l->tier);
+        g_checksum_update(h, (const guchar *)buf, n);
+    }
+    for (size_t i = 0; i < topo_host_count(t); i++) {
+        const char *name = topo_host_name(t, i);
+        g_checksum_update(h, (const guchar *)name, (gssize)strlen(name));
+    }
+    return g_strdup(g_checksum_get_string(h));
+}
+
+static char *trace_digest(const trace *tr)
+{
+    g_autoptr(GChecksum) h = g_checksum_new(G_CHECKSUM_SHA256);
+    for (size_t i = 0; i < trace_job_count(tr); i++) {
+        const trace_job *j = trace_job_get(tr, i);
+        g_autofree char *line = g_strdup_printf(
+            "%s %.17g %.17g %d %s %zu\n", j->id, j->start_s, j->end_s, j->gpus,
+            j->model ? j->model : (j->inline_model ? j->inline_model->name : "-"), j->n_hosts);
+        g_checksum_update(h, (const guchar *)line, (gssize)strlen(line));
+        for (size_t k = 0; k < j->n_hosts; k++)
+            g_checksum_update(h, (const guchar *)j->hosts[k], (gssize)strlen(j->hosts[k]));
+    }
+    return g_strdup(g_checksum_get_string(h));
+}
+
+static cJSON *summary_json(const replay *r, const replay_summary *s)
+{
+    (void)r;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "sim_start_s", s->sim_start_s);
+    cJSON_AddNumberToObject(o, "sim_end_s", s->sim_end_s);
+    cJSON_AddNumberToObject(o, "jobs", (double)s->jobs);
+    cJSON_AddNumberToObject(o, "gpus_total", (double)s->gpus_total);
+    if (isfinite(s->gpu_util_cluster_frac))
+        cJSON_AddNumberToObject(o, "gpu_util_cluster_frac", s->gpu_util_cluster_frac);
+    if (isfinite(s->gpu_util_allocated_frac))
+        cJSON_AddNumberToObject(o, "gpu_util_allocated_frac", s->gpu_util_allocated_frac);
+    cJSON_AddNumberToObject(o, "busy_gpu_s", s->busy_gpu_s);
+    cJSON_AddNumberToObject(o, "iterations", (double)s->iterations);
+    if (isfinite(s->mean_slowdown))
+        cJSON_AddNumberToObject(o, "mean_slowdown", s->mean_slowdown);
+    if (isfinite(s->p99_slowdown))
+        cJSON_AddNumberToObject(o, "p99_slowdown", s->p99_slowdown);
+    return o;
+}
+
+bool replay__write_final(struct replay *r, output_dir *d, GError **error)
+{
+    if (!write_jobs(r, d, error))
+        return false;
+    replay_summary s;
+    replay_get_summary(r, &s);
+    output_csv *c = output_csv_open(d, "summary.csv", r->cfg->sim.gzip, summary_columns, error);
+    if (!c || !replay_summary_write_row(r, &s, c, error))
+        return false;
+
+    g_autoptr(cJSON) root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "version", ccs_version());
+    cJSON_AddStringToObject(root, "git_commit", ccs_git_commit());
+    cJSON_AddItemToObject(root, "config", config_to_json(r->cfg_in));
+    char seed[32];
+    g_snprintf(seed, sizeof seed, "%" G_GUINT64_FORMAT, r->cfg->sim.seed);
+    cJSON_AddStringToObject(root, "seed", seed);
+    cJSON_AddStringToObject(root, "scheduler", r->ops->name);
+    cJSON_AddNumberToObject(root, "priority_levels", r->levels);
+    cJSON *in = cJSON_AddObjectToObject(root, "inputs");
+    cJSON_AddStringToObject(in, "topology", topo_name(r->t));
+    g_autofree char *td = topo_digest(r->t);
+    cJSON_AddStringToObject(in, "topology_sha256", td);
+    cJSON_AddStringToObject(in, "trace", trace_source_name(r->tr));
+    g_autofree char *trd = trace_digest(r->tr);
+    cJSON_AddStringToObject(in, "trace_sha256", trd);
+    if (r->cfg_in->path) {
+        g_autofree char *buf = NULL;
+        gsize len = 0;
+        if (g_file_get_contents(r->cfg_in->path, &buf, &len, NULL)) {
+            g_autofree char *sd = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+                                                              (const guchar *)buf, len);
+            cJSON_AddStringToObject(in, "scenario_sha256", sd);
+        }
+    }
+    tier_info ts = tier_info_get(r->t);
+    cJSON *to = cJSON_AddObjectToObject(root, "topology");
+    cJSON_AddNumberToObject(to, "hosts", (double)ts.hosts);
+    cJSON_AddNumberToObject(to, "gpus", (double)ts.gpus);
+    cJSON_AddNumberToObject(to, "nics", (double)ts.nics);
+    cJSON_AddNumberToObject(to, "switches", (double)ts.switches);
+    cJSON_AddNumberToObject(to, "links", (double)topo_link_count(r->t));
+    cJSON *tiers = cJSON_AddObjectToObject(to, "links_by_tier");
+    for (int k = 0; k < TOPO_TIER_COUNT; k++)
+        cJSON_AddNumberToObject(tiers, topo_tier_name((topo_tier)k), (double)ts.links[k]);
+    const trace_stats *tst = trace_get_stats(r->tr);
+    cJSON *tj = cJSON_AddObjectToObject(root, "trace");
+    cJSON_AddNumberToObject(tj, "jobs", (double)trace_job_count(r->tr));
+    cJSON_AddNumberToObject(tj, "job_rows", (double)tst->job_rows);
+    cJSON_AddNumberToObject(tj, "jobs_loaded", (double)tst->jobs_loaded);
+    cJSON_AddNumberToObject(tj, "skipped_never_ran", (double)tst->skipped_never_ran);
+    cJSON_AddNumberToObject(tj, "skipped_running", (double)tst->skipped_running);
+    cJSON_AddNumberToObject(tj, "skipped_cpu_only", (double)tst->skipped_cpu_only);
+    cJSON_AddNumberToObject(tj, "skipped_bad_time", (double)tst->skipped_bad_time);
+    cJSON_AddNumberToObject(tj, "skipped_outside_topo", (double)tst->skipped_outside_topo);
+    cJSON_AddNumberToObject(tj, "jobs_unplaced", (double)tst->jobs_unplaced);
+    cJSON_AddNumberToObject(tj, "peak_gpus_demand", (double)r->peak_gpus_demand);
+    cJSON *pl = cJSON_AddObjectToObject(root, "placement");
+    cJSON_AddStringToObject(pl, "policy", config_placement_name(r->cfg->sim.placement));
+    cJSON_AddNumberToObject(pl, "jobs_ran", (double)r->jobs_ran);
+    cJSON_AddNumberToObject(pl, "jobs_on_recorded_hosts", (double)(r->jobs_ran - r->jobs_by_policy));
+    cJSON_AddNumberToObject(pl, "jobs_placed_by_policy", (double)r->jobs_by_policy);
+    cJSON_AddNumberToObject(pl, "jobs_skipped_window", (double)r->jobs_skipped_window);
+    cJSON_AddNumberToObject(pl, "jobs_skipped_capacity", (double)r->jobs_skipped_capacity);
+    cJSON_AddItemToObject(root, "summary", summary_json(r, &s));
+    cJSON_AddNumberToObject(root, "wall_s", s.wall_s);
+    cJSON_AddNumberToObject(root, "events", (double)s.events);
+    cJSON_AddNumberToObject(root, "peak_rss_bytes", (double)s.peak_rss_bytes);
+    return output_json_write(d, "run.json", root, error);
+}

@@ -1,0 +1,296 @@
+/* test_event.c - suite "event": the event queue (sim/event.h). */
+#include "event.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "test_util.h"
+
+/* A log of fired events: each handler appends (arg, now). */
+typedef struct fired {
+    uint64_t arg;
+    double now_s;
+} fired;
+
+static void log_handler(void *ctx, uint64_t arg, double now_s)
+{
+    GArray *log = ctx;
+    fired f = {arg, now_s};
+    g_array_append_val(log, f);
+}
+
+static GArray *new_log(void) { return g_array_new(FALSE, FALSE, sizeof(fired)); }
+
+static uint64_t log_arg(GArray *log, guint i) { return g_array_index(log, fired, i).arg; }
+
+/* Pushed at 3, 1, 2 (args 3, 1, 2): they fire in time order 1, 2, 3 and
+ * now follows each event's time; 3 events fired; the queue is then empty
+ * (next time INFINITY, step returns false). */
+static void test_event_order(void)
+{
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    TEST_ASSERT_CLOSE(evq_now(q), 0.0, 0);
+    evq_push(q, 3.0, log_handler, log, 3);
+    evq_push(q, 1.0, log_handler, log, 1);
+    evq_push(q, 2.0, log_handler, log, 2);
+    CU_ASSERT_EQUAL(evq_size(q), 3);
+    TEST_ASSERT_CLOSE(evq_next_time(q), 1.0, 0);
+    CU_ASSERT_TRUE(evq_step(q));
+    TEST_ASSERT_CLOSE(evq_now(q), 1.0, 0);
+    CU_ASSERT_TRUE(evq_step(q));
+    CU_ASSERT_TRUE(evq_step(q));
+    TEST_ASSERT_CLOSE(evq_now(q), 3.0, 0);
+    CU_ASSERT_FALSE(evq_step(q));
+    CU_ASSERT_EQUAL(log->len, 3);
+    for (guint i = 0; i < log->len; i++) {
+        CU_ASSERT_EQUAL(log_arg(log, i), i + 1);
+        TEST_ASSERT_CLOSE(g_array_index(log, fired, i).now_s, (double)(i + 1), 0);
+    }
+    CU_ASSERT_EQUAL(evq_fired_count(q), 3);
+    CU_ASSERT_TRUE(isinf(evq_next_time(q)));
+    CU_ASSERT_EQUAL(evq_size(q), 0);
+}
+
+/* Five events at the same time 1.0 fire in push order 10..14; an event at
+ * 0.5 pushed last still fires first. */
+static void test_event_ties(void)
+{
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    for (uint64_t a = 10; a < 15; a++)
+        evq_push(q, 1.0, log_handler, log, a);
+    evq_push(q, 0.5, log_handler, log, 99);
+    evq_run_until(q, INFINITY);
+    CU_ASSERT_EQUAL(log->len, 6);
+    CU_ASSERT_EQUAL(log_arg(log, 0), 99);
+    for (guint i = 1; i < 6; i++)
+        CU_ASSERT_EQUAL(log_arg(log, i), 10 + i - 1);
+}
+
+/* Events 1@1, 2@2, 3@3; cancel 2: true the first time, false after (stale);
+ * it is no longer pending and 1, 3 fire. */
+static void test_event_cancel(void)
+{
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    evq_push(q, 1.0, log_handler, log, 1);
+    evq_id b = evq_push(q, 2.0, log_handler, log, 2);
+    evq_push(q, 3.0, log_handler, log, 3);
+    CU_ASSERT_TRUE(evq_pending(q, b));
+    TEST_ASSERT_CLOSE(evq_time(q, b), 2.0, 0);
+    CU_ASSERT_TRUE(evq_cancel(q, b));
+    CU_ASSERT_FALSE(evq_cancel(q, b));
+    CU_ASSERT_FALSE(evq_pending(q, b));
+    CU_ASSERT_TRUE(isnan(evq_time(q, b)));
+    CU_ASSERT_EQUAL(evq_size(q), 2);
+    evq_run_until(q, INFINITY);
+    CU_ASSERT_EQUAL(log->len, 2);
+    CU_ASSERT_EQUAL(log_arg(log, 0), 1);
+    CU_ASSERT_EQUAL(log_arg(log, 1), 3);
+}
+
+/* A@1, B@2, C@3.  Rekey C to 0.5 (earlier) and A to 2 (the tie with B: A
+ * takes a new sequence number, so it fires after B).  Order: C, B, A. */
+static void test_event_rekey(void)
+{
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    evq_id a = evq_push(q, 1.0, log_handler, log, 'A');
+    evq_push(q, 2.0, log_handler, log, 'B');
+    evq_id c = evq_push(q, 3.0, log_handler, log, 'C');
+    CU_ASSERT_TRUE(evq_rekey(q, c, 0.5));
+    CU_ASSERT_TRUE(evq_rekey(q, a, 2.0));
+    TEST_ASSERT_CLOSE(evq_time(q, a), 2.0, 0);
+    TEST_ASSERT_CLOSE(evq_next_time(q), 0.5, 0);
+    evq_run_until(q, INFINITY);
+    CU_ASSERT_EQUAL(log->len, 3);
+    CU_ASSERT_EQUAL(log_arg(log, 0), 'C');
+    CU_ASSERT_EQUAL(log_arg(log, 1), 'B');
+    CU_ASSERT_EQUAL(log_arg(log, 2), 'A');
+    CU_ASSERT_FALSE(evq_rekey(q, a, 5.0)); /* fired: stale */
+}
+
+/* Ids: 0 is never valid; an id whose event fired is stale even after its
+ * slot is reused by a new event (the new id differs). */
+static void test_event_stale_ids(void)
+{
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    CU_ASSERT_FALSE(evq_pending(q, EVQ_ID_NONE));
+    CU_ASSERT_FALSE(evq_cancel(q, EVQ_ID_NONE));
+    CU_ASSERT_FALSE(evq_rekey(q, EVQ_ID_NONE, 1.0));
+    CU_ASSERT_FALSE(evq_pending(q, (evq_id)12345 << 32 | 7)); /* never issued */
+    evq_id a = evq_push(q, 1.0, log_handler, log, 1);
+    CU_ASSERT_NOT_EQUAL(a, EVQ_ID_NONE);
+    CU_ASSERT_TRUE(evq_step(q));
+    evq_id b = evq_push(q, 2.0, log_handler, log, 2); /* reuses a's slot */
+    CU_ASSERT_NOT_EQUAL(a, b);
+    CU_ASSERT_FALSE(evq_pending(q, a));
+    CU_ASSERT_FALSE(evq_cancel(q, a));
+    CU_ASSERT_TRUE(evq_pending(q, b));
+    CU_ASSERT_TRUE(evq_cancel(q, b));
+    evq_id c = evq_push(q, 3.0, log_handler, log, 3);
+    CU_ASSERT_FALSE(evq_pending(q, b));
+    CU_ASSERT_TRUE(evq_pending(q, c));
+}
+
+/* Handlers that change the queue while dispatched. */
+typedef struct reentry {
+    evq *q;
+    GArray *log;
+    evq_id victim;
+} reentry;
+
+static void reentrant_handler(void *ctx, uint64_t arg, double now_s)
+{
+    reentry *r = ctx;
+    log_handler(r->log, arg, now_s);
+    if (arg == 1) {
+        /* at t=1: push 'N' at now (after 2, already pending at 1), cancel the
+         * victim (3 @ 2), rekey nothing */
+        evq_push(r->q, now_s, reentrant_handler, r, 'N');
+        CU_ASSERT_TRUE(evq_cancel(r->q, r->victim));
+    }
+}
+
+/* 1@1 and 2@1 pending, 3@2 the victim.  Handler 1 pushes N@1 and cancels 3:
+ * order 1, 2, N; 3 never fires; now ends at 1 (run to INFINITY). */
+static void test_event_reentrant(void)
+{
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    reentry r = {q, log, 0};
+    evq_push(q, 1.0, reentrant_handler, &r, 1);
+    evq_push(q, 1.0, reentrant_handler, &r, 2);
+    r.victim = evq_push(q, 2.0, reentrant_handler, &r, 3);
+    evq_run_until(q, INFINITY);
+    CU_ASSERT_EQUAL(log->len, 3);
+    CU_ASSERT_EQUAL(log_arg(log, 0), 1);
+    CU_ASSERT_EQUAL(log_arg(log, 1), 2);
+    CU_ASSERT_EQUAL(log_arg(log, 2), 'N');
+    TEST_ASSERT_CLOSE(evq_now(q), 1.0, 0);
+}
+
+/* run_until(2) fires events at 1 and exactly 2, not 2.5, and leaves now=2;
+ * run_until(2) again fires nothing; run_until(10) fires 2.5, now = 10. */
+static void test_event_run_until(void)
+{
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    evq_push(q, 1.0, log_handler, log, 1);
+    evq_push(q, 2.0, log_handler, log, 2);
+    evq_push(q, 2.5, log_handler, log, 3);
+    evq_run_until(q, 2.0);
+    CU_ASSERT_EQUAL(log->len, 2);
+    TEST_ASSERT_CLOSE(evq_now(q), 2.0, 0);
+    evq_run_until(q, 2.0);
+    CU_ASSERT_EQUAL(log->len, 2);
+    evq_run_until(q, 10.0);
+    CU_ASSERT_EQUAL(log->len, 3);
+    TEST_ASSERT_CLOSE(evq_now(q), 10.0, 0);
+    CU_ASSERT_EQUAL(evq_fired_count(q), 3);
+}
+
+/* Random pushes (integer times 0..99, so ties are frequent), cancels and
+ * rekeys of 5,000 events; the firing order must be the order of (time,
+ * seq) where seq is the push/rekey counter, which the test tracks itself. */
+typedef struct model_ev {
+    double time_s;
+    uint64_t seq;
+    evq_id id;
+    bool live;
+} model_ev;
+
+static gint cmp_model(gconstpointer a, gconstpointer b)
+{
+    const model_ev *x = a, *y = b;
+    if (x->time_s != y->time_s)
+        return x->time_s < y->time_s ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void test_event_random_against_model(void)
+{
+    const guint32 seed = 42;
+    g_autoptr(GRand) rng = g_rand_new_with_seed(seed);
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    enum { N = 5000 };
+    model_ev *m = g_new0(model_ev, N);
+    uint64_t seq = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        m[i].time_s = g_rand_int_range(rng, 0, 100);
+        m[i].seq = seq++;
+        m[i].live = true;
+        m[i].id = evq_push(q, m[i].time_s, log_handler, log, i);
+    }
+    for (int k = 0; k < 2000; k++) {
+        uint64_t i = g_rand_int_range(rng, 0, N);
+        if (g_rand_boolean(rng)) {
+            CU_ASSERT_EQUAL(evq_cancel(q, m[i].id), m[i].live);
+            m[i].live = false;
+        } else {
+            double t = g_rand_int_range(rng, 0, 100);
+            CU_ASSERT_EQUAL(evq_rekey(q, m[i].id, t), m[i].live);
+            if (m[i].live) {
+                m[i].time_s = t;
+                m[i].seq = seq++;
+            }
+        }
+    }
+    GArray *expect = g_array_new(FALSE, FALSE, sizeof(model_ev));
+    size_t live = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        if (m[i].live) {
+            model_ev e = m[i];
+            e.id = i; /* reuse the field for the arg */
+            g_array_append_val(expect, e);
+            live++;
+        }
+    }
+    g_array_sort(expect, cmp_model);
+    CU_ASSERT_EQUAL(evq_size(q), live);
+    evq_run_until(q, INFINITY);
+    CU_ASSERT_EQUAL(log->len, live);
+    bool ok = log->len == live;
+    for (guint i = 0; ok && i < log->len; i++)
+        ok = log_arg(log, i) == g_array_index(expect, model_ev, i).id;
+    if (!ok)
+        fprintf(stderr, "event order differs from the model (seed %u)\n", seed);
+    CU_ASSERT_TRUE(ok);
+    g_array_free(expect, TRUE);
+    g_free(m);
+}
+
+/* Two queues are independent (no shared state): times and counts differ. */
+static void test_event_two_queues(void)
+{
+    g_autoptr(evq) a = evq_new();
+    g_autoptr(evq) b = evq_new();
+    g_autoptr(GArray) log = new_log();
+    evq_push(a, 5.0, log_handler, log, 1);
+    evq_push(b, 7.0, log_handler, log, 2);
+    evq_run_until(a, INFINITY);
+    TEST_ASSERT_CLOSE(evq_now(a), 5.0, 0);
+    TEST_ASSERT_CLOSE(evq_now(b), 0.0, 0);
+    CU_ASSERT_EQUAL(evq_size(b), 1);
+    CU_ASSERT_EQUAL(evq_fired_count(b), 0);
+}
+
+int main(void)
+{
+    CU_TestInfo cases[] = {
+        {"order", test_event_order},
+        {"ties", test_event_ties},
+        {"cancel", test_event_cancel},
+        {"rekey", test_event_rekey},
+        {"stale_ids", test_event_stale_ids},
+        {"reentrant", test_event_reentrant},
+        {"run_until", test_event_run_until},
+        {"random_against_model", test_event_random_against_model},
+        {"two_queues", test_event_two_queues},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("event", cases);
+}

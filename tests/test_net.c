@@ -1,0 +1,528 @@
+/* test_net.c - suite "net": the flow-level network engine (sim/net.h).
+ *
+ * Hand-computed cases first (each derives its numbers in its comment), then
+ * a seeded property test against the reference solver (ref_solver.h), then
+ * the error table.
+ */
+#include "net.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "test_net.h"
+#include "test_util.h"
+
+#define EPS 1e-12 /* tolerance of the hand-computed cases */
+
+/* A queue and a net, freed together. */
+typedef struct fixture {
+    evq *q;
+    net *n;
+    GArray *done; /* done_rec, in completion order */
+} fixture;
+
+typedef struct done_rec {
+    net_transfer_id id;
+    double now_s;
+} done_rec;
+
+static void fixture_init(fixture *f, int prio_levels)
+{
+    GError *err = NULL;
+    f->q = evq_new();
+    net_options o = net_options_default();
+    if (prio_levels > 0)
+        o.prio_levels = prio_levels;
+    f->n = net_new(&o, f->q, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    f->done = g_array_new(FALSE, FALSE, sizeof(done_rec));
+}
+
+static void fixture_clear(fixture *f)
+{
+    net_free(f->n);
+    evq_free(f->q);
+    g_array_free(f->done, TRUE);
+}
+
+static void record_done(void *user, net_transfer_id id, double now_s)
+{
+    fixture *f = user;
+    done_rec r = {id, now_s};
+    g_array_append_val(f->done, r);
+}
+
+static net_link_id add_link(fixture *f, double cap_Bps, double lat_s)
+{
+    GError *err = NULL;
+    net_link_id id = 0;
+    CU_ASSERT_TRUE(net_link_add(f->n, cap_Bps, lat_s, &id, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    return id;
+}
+
+/* Start a transfer with weight 1 and no tag over links (mult NULL = 1). */
+static net_transfer_id start(fixture *f, double size, const net_link_id *links,
+                             const uint32_t *mult, size_t n_links, int prio, double weight,
+                             double startup_s, double tag)
+{
+    GError *err = NULL;
+    net_transfer_spec sp = {.size_bytes = size,
+                            .links = links,
+                            .mult = mult,
+                            .n_links = n_links,
+                            .prio = prio,
+                            .weight = weight,
+                            .startup_s = startup_s,
+                            .tag = tag,
+                            .on_done = record_done,
+                            .user = f};
+    net_transfer_id id = NET_TRANSFER_NONE;
+    CU_ASSERT_TRUE(net_transfer_start(f->n, &sp, &id, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    return id;
+}
+
+/* When did transfer id complete (NAN if it did not)? */
+static double done_at(const fixture *f, net_transfer_id id)
+{
+    for (guint i = 0; i < f->done->len; i++)
+        if (g_array_index(f->done, done_rec, i).id == id)
+            return g_array_index(f->done, done_rec, i).now_s;
+    return NAN;
+}
+
+/* One link of 100 B/s; A = 1000 bytes and B = 500 bytes start at 0.
+ * Both get 100/2 = 50 B/s.  At t=4: A has 1000-200 = 800 left, B 300.
+ * B ends at 500/50 = 10 s; A then has 1000-500 = 500 left and runs alone
+ * at 100 B/s, ending at 10 + 500/100 = 15 s. */
+static void test_net_one_link_two_flows(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id l = add_link(&f, 100, 0);
+    net_transfer_id a = start(&f, 1000, &l, NULL, 1, 0, 1, 0, 0);
+    net_transfer_id b = start(&f, 500, &l, NULL, 1, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 50, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, b), 50, EPS);
+    evq_run_until(f.q, 4);
+    TEST_ASSERT_CLOSE(net_transfer_remaining_bytes(f.n, a), 800, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_remaining_bytes(f.n, b), 300, EPS);
+    evq_run_until(f.q, 10);
+    CU_ASSERT_FALSE(net_transfer_is_active(f.n, b));
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 100, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_remaining_bytes(f.n, a), 500, EPS);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, b), 10, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, a), 15, EPS);
+    CU_ASSERT_EQUAL(f.done->len, 2);
+    fixture_clear(&f);
+}
+
+/* Parking lot: links l0 = 30, l1 = 10, l2 = 20 B/s.  The long flow crosses
+ * all three; one short flow per link (s0, s1, s2).
+ * Max-min: saturation levels 30/2 = 15, 10/2 = 5, 20/2 = 10; l1 saturates
+ * first: long = s1 = 5.  Then s0 = 30 - 5 = 25, s2 = 20 - 5 = 15.
+ * Sizes: long 100, s0 100, s1 50, s2 100.
+ * s0 ends at 100/25 = 4 (long is held by l1: nothing changes);
+ * s2 ends at 100/15 = 20/3; s1 ends at 50/5 = 10; long has 100 - 50 = 50
+ * left and now runs alone at min(30, 10, 20) = 10, ending at 10 + 5 = 15. */
+static void test_net_parking_lot(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id l[3] = {add_link(&f, 30, 0), add_link(&f, 10, 0), add_link(&f, 20, 0)};
+    net_transfer_id lg = start(&f, 100, l, NULL, 3, 0, 1, 0, 0);
+    net_transfer_id s0 = start(&f, 100, &l[0], NULL, 1, 0, 1, 0, 0);
+    net_transfer_id s1 = start(&f, 50, &l[1], NULL, 1, 0, 1, 0, 0);
+    net_transfer_id s2 = start(&f, 100, &l[2], NULL, 1, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, lg), 5, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, s0), 25, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, s1), 5, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, s2), 15, EPS);
+    evq_run_until(f.q, 12);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, lg), 10, EPS);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, s0), 4, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, s2), 20.0 / 3.0, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, s1), 10, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, lg), 15, EPS);
+    fixture_clear(&f);
+}
+
+/* Strict priority, three levels, on link a = 100 B/s.
+ * H (prio 0, 600 bytes) over {a, x}, x = 60: H = 60.
+ * M (prio 1, 600 bytes) over {a, y}, y = 30: residual of a is 40, M = 30.
+ * L (prio 2, 1000 bytes) over {a}: residual 100 - 60 - 30 = 10.
+ * H ends at 600/60 = 10.  M then has 300 left, still held by y at 30:
+ * ends at 10 + 300/30 = 20.  L: 100 bytes by t=10, then 100 - 30 = 70 B/s:
+ * 700 more by t=20 (800 total), then 100 B/s for the last 200: ends at 22.
+ * Second part, link b = 50: P (prio 0, 100 bytes) takes it all (50), Q
+ * (prio 3, 100 bytes) gets 0 and keeps its 100 bytes until P ends at 2;
+ * then Q runs at 50 and ends at 4. */
+static void test_net_strict_priority(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id a = add_link(&f, 100, 0), x = add_link(&f, 60, 0), y = add_link(&f, 30, 0);
+    net_link_id b = add_link(&f, 50, 0);
+    net_link_id hx[2] = {a, x}, my[2] = {a, y};
+    net_transfer_id h = start(&f, 600, hx, NULL, 2, 0, 1, 0, 0);
+    net_transfer_id m = start(&f, 600, my, NULL, 2, 1, 1, 0, 0);
+    net_transfer_id lo = start(&f, 1000, &a, NULL, 1, 2, 1, 0, 0);
+    net_transfer_id p = start(&f, 100, &b, NULL, 1, 0, 1, 0, 0);
+    net_transfer_id qq = start(&f, 100, &b, NULL, 1, 3, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, h), 60, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, m), 30, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, lo), 10, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, p), 50, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, qq), 0, EPS);
+    evq_run_until(f.q, 1);
+    TEST_ASSERT_CLOSE(net_transfer_remaining_bytes(f.n, qq), 100, EPS);
+    evq_run_until(f.q, 3);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, qq), 50, EPS);
+    evq_run_until(f.q, 15);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, m), 30, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, lo), 70, EPS);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, p), 2, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, qq), 4, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, h), 10, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, m), 20, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, lo), 22, EPS);
+    fixture_clear(&f);
+}
+
+/* Weights: link 90 B/s, A weight 1, B weight 2, 300 bytes each:
+ * x = w * lambda with 3 lambda = 90: A = 30, B = 60.  B ends at 300/60 = 5;
+ * A has 300 - 150 = 150 left, runs at 90: ends at 5 + 150/90 = 20/3.
+ * Weights only matter within a level: C (prio 1, weight 100) on the same
+ * link gets 0 until A and B are done, then 90: C = 90 bytes ends at
+ * 20/3 + 1. */
+static void test_net_weights(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id l = add_link(&f, 90, 0);
+    net_transfer_id a = start(&f, 300, &l, NULL, 1, 0, 1, 0, 0);
+    net_transfer_id b = start(&f, 300, &l, NULL, 1, 0, 2, 0, 0);
+    net_transfer_id c = start(&f, 90, &l, NULL, 1, 1, 100, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 30, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, b), 60, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, c), 0, EPS);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, b), 5, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, a), 20.0 / 3.0, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, c), 20.0 / 3.0 + 1, EPS);
+    fixture_clear(&f);
+}
+
+/* Multiplicity: link a = 100, b = 1000.  R crosses a twice and b once
+ * (mult {2, 1}): 2 x <= 100 gives x = 50; loads a = 100, b = 50.
+ * R2 is the same transfer given as links {a, b, a} without mult: same rate.
+ * With R and S (over a once) together (R2 cancelled): a carries
+ * 2 x_R + x_S with x_R = x_S = lambda: 3 lambda = 100, both 100/3. */
+static void test_net_multiplicity(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id a = add_link(&f, 100, 0), b = add_link(&f, 1000, 0);
+    net_link_id ab[2] = {a, b};
+    uint32_t m21[2] = {2, 1};
+    net_transfer_id r = start(&f, 1e6, ab, m21, 2, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, r), 50, EPS);
+    net_link_stats st;
+    GError *err = NULL;
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, a, &st, &err));
+    TEST_ASSERT_CLOSE(st.load_Bps, 100, EPS);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, b, &st, &err));
+    TEST_ASSERT_CLOSE(st.load_Bps, 50, EPS);
+    GError *e2 = NULL;
+    CU_ASSERT_TRUE(net_transfer_cancel(f.n, r, &e2));
+    TEST_ASSERT_NO_ERROR(e2);
+
+    net_link_id aba[3] = {a, b, a};
+    net_transfer_id r2 = start(&f, 1e6, aba, NULL, 3, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, r2), 50, EPS);
+    net_transfer_id s = start(&f, 1e6, &a, NULL, 1, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, r2), 100.0 / 3.0, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, s), 100.0 / 3.0, EPS);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, a, &st, &err));
+    TEST_ASSERT_CLOSE(st.load_Bps, 100, EPS);
+    TEST_ASSERT_NO_ERROR(err);
+    fixture_clear(&f);
+}
+
+/* Latency: links a (1 ms) and b (2 ms), 1000 B/s each; path latency
+ * 3 ms; with alpha = 5 ms the startup is 8 ms.  500 bytes then move at
+ * 1000 B/s: completion at 0.008 + 0.5 = 0.508 s.  During the startup the
+ * transfer is active, its rate is 0, its 500 bytes remain and the links
+ * carry nothing. */
+static void test_net_latency(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id ab[2] = {add_link(&f, 1000, 1e-3), add_link(&f, 1000, 2e-3)};
+    double path = net_path_latency_s(f.n, ab, 2);
+    TEST_ASSERT_CLOSE(path, 3e-3, EPS);
+    TEST_ASSERT_CLOSE(net_link_latency_s(f.n, ab[1]), 2e-3, EPS);
+    net_transfer_id t = start(&f, 500, ab, NULL, 2, 0, 1, 5e-3 + path, 0);
+    evq_run_until(f.q, 4e-3);
+    CU_ASSERT_TRUE(net_transfer_is_active(f.n, t));
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, t), 0, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_remaining_bytes(f.n, t), 500, EPS);
+    net_link_stats st;
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, ab[0], &st, NULL));
+    TEST_ASSERT_CLOSE(st.load_Bps, 0, EPS);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, t), 0.508, EPS);
+    fixture_clear(&f);
+}
+
+/* Link counters on a = 100 B/s.  A: 300 bytes, tag 2, from 0.  B: 100
+ * bytes, tag 0.5, startup 1 s.  [0,1): A alone at 100 (100 bytes).
+ * [1,3): 50 each: B's 100 bytes end at 3, A has 300-100-100 = 100 left.
+ * [3,4): A at 100, ends at 4.  Link a: busy 4 s, carried 400 bytes,
+ * tagged 300*2 + 100*0.5 = 650; at t=2 its load is 100 and it has carried
+ * 100 + 2*50 = 200 bytes, tagged 100*2 + 50*2 + 50*0.5 = 325.
+ * C (10 bytes) over d = 10 B/s with startup 6: d busy from 6 to 7 only;
+ * at t=10: busy 1 s, carried 10. */
+static void test_net_link_counters(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id a = add_link(&f, 100, 0), d = add_link(&f, 10, 0);
+    start(&f, 300, &a, NULL, 1, 0, 1, 0, 2.0);
+    start(&f, 100, &a, NULL, 1, 0, 1, 1.0, 0.5);
+    start(&f, 10, &d, NULL, 1, 0, 1, 6.0, 0);
+    net_link_stats st;
+    GError *err = NULL;
+    evq_run_until(f.q, 2);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, a, &st, &err));
+    TEST_ASSERT_CLOSE(st.load_Bps, 100, EPS);
+    TEST_ASSERT_CLOSE(st.carried_bytes, 200, EPS);
+    TEST_ASSERT_CLOSE(st.tagged_bytes, 325, EPS);
+    TEST_ASSERT_CLOSE(st.busy_s, 2, EPS);
+    evq_run_until(f.q, 10);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, a, &st, &err));
+    TEST_ASSERT_CLOSE(st.load_Bps, 0, EPS);
+    TEST_ASSERT_CLOSE(st.carried_bytes, 400, EPS);
+    TEST_ASSERT_CLOSE(st.tagged_bytes, 650, EPS);
+    TEST_ASSERT_CLOSE(st.busy_s, 4, EPS);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, d, &st, &err));
+    TEST_ASSERT_CLOSE(st.busy_s, 1, EPS);
+    TEST_ASSERT_CLOSE(st.carried_bytes, 10, EPS);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_EQUAL(f.done->len, 3);
+    fixture_clear(&f);
+}
+
+/* In-place changes on a 100 B/s link.  A and B: 1000 bytes, prio 0,
+ * weight 1: 50 each.  At t=2 (100 bytes each moved) A drops to prio 1:
+ * B = 100, A = 0.  At t=4 B has moved 100 + 200 = 300 (700 left), A still
+ * 900 left; A returns to prio 0 with weight 3: A = 75, B = 25.  A ends at
+ * 4 + 900/75 = 16; B then has 700 - 25*12 = 400 left at 100 B/s: ends at
+ * 20. */
+static void test_net_set_priority_weight(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    GError *err = NULL;
+    net_link_id l = add_link(&f, 100, 0);
+    net_transfer_id a = start(&f, 1000, &l, NULL, 1, 0, 1, 0, 0);
+    net_transfer_id b = start(&f, 1000, &l, NULL, 1, 0, 1, 0, 0);
+    evq_run_until(f.q, 2);
+    CU_ASSERT_TRUE(net_transfer_set_priority(f.n, a, 1, &err));
+    CU_ASSERT_EQUAL(net_transfer_priority(f.n, a), 1);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 0, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, b), 100, EPS);
+    evq_run_until(f.q, 4);
+    TEST_ASSERT_CLOSE(net_transfer_remaining_bytes(f.n, a), 900, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_remaining_bytes(f.n, b), 700, EPS);
+    CU_ASSERT_TRUE(net_transfer_set_priority(f.n, a, 0, &err));
+    CU_ASSERT_TRUE(net_transfer_set_weight(f.n, a, 3, &err));
+    TEST_ASSERT_CLOSE(net_transfer_weight(f.n, a), 3, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 75, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, b), 25, EPS);
+    TEST_ASSERT_NO_ERROR(err);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, a), 16, EPS);
+    TEST_ASSERT_CLOSE(done_at(&f, b), 20, EPS);
+    fixture_clear(&f);
+}
+
+/* Cancel: A and B (1000 bytes) share 100 B/s; at t=2 B is cancelled (its
+ * on_done is not called; its id goes stale); A has 900 left at 100: ends
+ * at 11. */
+static void test_net_cancel(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    GError *err = NULL;
+    net_link_id l = add_link(&f, 100, 0);
+    net_transfer_id a = start(&f, 1000, &l, NULL, 1, 0, 1, 0, 0);
+    net_transfer_id b = start(&f, 1000, &l, NULL, 1, 0, 1, 0, 0);
+    evq_run_until(f.q, 2);
+    CU_ASSERT_TRUE(net_transfer_cancel(f.n, b, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FALSE(net_transfer_is_active(f.n, b));
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, b), 0, 0);
+    CU_ASSERT_FALSE(net_transfer_cancel(f.n, b, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, a), 11, EPS);
+    CU_ASSERT_EQUAL(f.done->len, 1);
+    /* a waiting transfer can be cancelled too, and its startup never fires */
+    net_transfer_id w = start(&f, 10, &l, NULL, 1, 0, 1, 5, 0);
+    CU_ASSERT_TRUE(net_transfer_cancel(f.n, w, &err));
+    evq_run_until(f.q, INFINITY);
+    CU_ASSERT_EQUAL(f.done->len, 1);
+    CU_ASSERT_EQUAL(evq_size(f.q), 0);
+    fixture_clear(&f);
+}
+
+/* Batching: 10 transfers started at t=0 and 10 priority changes at t=1
+ * each cost one solve (2 in all, counted in net_stats.solves); queries
+ * after a solve add none.  All 10 share 100 B/s at prio 0: 10 each; after
+ * the change transfer i is at level i % 4: the 3 at level 0 (i = 0, 4, 8)
+ * share the link (100/3 each) and the others get 0. */
+static void test_net_batching(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    GError *err = NULL;
+    net_link_id l = add_link(&f, 100, 0);
+    net_transfer_id t[10];
+    for (int i = 0; i < 10; i++)
+        t[i] = start(&f, 1e6, &l, NULL, 1, 0, 1, 0, 0);
+    net_stats st;
+    net_stats_get(f.n, &st);
+    CU_ASSERT_EQUAL(st.solves, 0);
+    evq_run_until(f.q, 1);
+    net_stats_get(f.n, &st);
+    CU_ASSERT_EQUAL(st.solves, 1);
+    CU_ASSERT_EQUAL(st.transfers_started, 10);
+    TEST_ASSERT_CLOSE(st.mean_component_size, 10, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, t[3]), 10, EPS);
+    for (int i = 0; i < 10; i++)
+        CU_ASSERT_TRUE(net_transfer_set_priority(f.n, t[i], i % 4, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    evq_run_until(f.q, 1);
+    net_stats_get(f.n, &st);
+    CU_ASSERT_EQUAL(st.solves, 2);
+    for (int i = 0; i < 10; i++)
+        TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, t[i]), i % 4 == 0 ? 100.0 / 3.0 : 0, EPS);
+    net_stats_get(f.n, &st);
+    CU_ASSERT_EQUAL(st.solves, 2);
+    fixture_clear(&f);
+}
+
+/* A component far away is not re-solved: links a and b, 5 transfers on
+ * a, 1 on b.  The first solve re-solves all 6.  The one on b ends at
+ * 1/100 = 0.01 s: only b is dirty and no transfer is left on it, so the
+ * second solve re-solves 0 transfers and the 5 on a are untouched. */
+static void test_net_component_locality(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id a = add_link(&f, 100, 0), b = add_link(&f, 100, 0);
+    for (int i = 0; i < 5; i++)
+        start(&f, 1e6, &a, NULL, 1, 0, 1, 0, 0);
+    start(&f, 1, &b, NULL, 1, 0, 1, 0, 0);
+    evq_run_until(f.q, 0);
+    net_stats st;
+    net_stats_get(f.n, &st);
+    CU_ASSERT_EQUAL(st.solves, 1);
+    CU_ASSERT_EQUAL(st.resolved_transfers, 6);
+    evq_run_until(f.q, 1);
+    net_stats_get(f.n, &st);
+    CU_ASSERT_EQUAL(st.transfers_done, 1);
+    CU_ASSERT_EQUAL(st.solves, 2);
+    CU_ASSERT_EQUAL(st.resolved_transfers, 6);
+    fixture_clear(&f);
+}
+
+/* Chaining from on_done: each completion of a 100-byte transfer on a
+ * 100 B/s link starts the next (5 in all): they end at 1, 2, 3, 4, 5. */
+typedef struct chain {
+    fixture *f;
+    net_link_id l;
+    int left;
+} chain;
+
+static void chain_done(void *user, net_transfer_id id, double now_s)
+{
+    chain *c = user;
+    record_done(c->f, id, now_s);
+    CU_ASSERT_FALSE(net_transfer_is_active(c->f->n, id));
+    if (--c->left > 0) {
+        net_transfer_spec sp = {.size_bytes = 100, .links = &c->l, .n_links = 1, .weight = 1,
+                                .on_done = chain_done, .user = c};
+        CU_ASSERT_TRUE(net_transfer_start(c->f->n, &sp, NULL, NULL));
+    }
+}
+
+static void test_net_chain_from_callback(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    chain c = {&f, add_link(&f, 100, 0), 5};
+    net_transfer_spec sp = {.size_bytes = 100, .links = &c.l, .n_links = 1, .weight = 1,
+                            .on_done = chain_done, .user = &c};
+    CU_ASSERT_TRUE(net_transfer_start(f.n, &sp, NULL, NULL));
+    evq_run_until(f.q, INFINITY);
+    CU_ASSERT_EQUAL(f.done->len, 5);
+    for (guint i = 0; i < f.done->len; i++)
+        TEST_ASSERT_CLOSE(g_array_index(f.done, done_rec, i).now_s, i + 1.0, EPS);
+    fixture_clear(&f);
+}
+
+/* Link removal: an unused link goes (its id is not reused: the next link
+ * gets id 2), a used one cannot. */
+static void test_net_link_remove(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    GError *err = NULL;
+    net_link_id a = add_link(&f, 100, 0), b = add_link(&f, 100, 0);
+    net_transfer_id t = start(&f, 100, &a, NULL, 1, 0, 1, 0, 0);
+    CU_ASSERT_FALSE(net_link_remove(f.n, a, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    CU_ASSERT_TRUE(net_link_remove(f.n, b, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FALSE(net_link_exists(f.n, b));
+    CU_ASSERT_TRUE(isnan(net_link_capacity_Bps(f.n, b)));
+    CU_ASSERT_FALSE(net_link_remove(f.n, b, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    CU_ASSERT_EQUAL(add_link(&f, 5, 0), 2);
+    CU_ASSERT_EQUAL(net_link_count(f.n), 3);
+    CU_ASSERT_TRUE(net_transfer_cancel(f.n, t, NULL));
+    CU_ASSERT_TRUE(net_link_remove(f.n, a, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    fixture_clear(&f);
+}
+
+int main(void)
+{
+    CU_TestInfo cases[] = {
+        {"one_link_two_flows", test_net_one_link_two_flows},
+        {"parking_lot", test_net_parking_lot},
+        {"strict_priority", test_net_strict_priority},
+        {"weights", test_net_weights},
+        {"multiplicity", test_net_multiplicity},
+        {"latency", test_net_latency},
+        {"link_counters", test_net_link_counters},
+        {"set_priority_weight", test_net_set_priority_weight},
+        {"cancel", test_net_cancel},
+        {"batching", test_net_batching},
+        {"component_locality", test_net_component_locality},
+        {"chain_from_callback", test_net_chain_from_callback},
+        {"link_remove", test_net_link_remove},
+        {"property_vs_reference", test_net_property_vs_reference},
+        {"errors", test_net_errors},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("net", cases);
+}

@@ -1,0 +1,11 @@
+/* test_net.h - cases of the "net" suite that live in their own files. */
+#ifndef CCSIM_TESTS_TEST_NET_H
+#define CCSIM_TESTS_TEST_NET_H
+
+/* test_net_property.c: random workloads against the reference solver. */
+void test_net_property_vs_reference(void);
+
+/* test_net_errors.c: the table of bad inputs. */
+void test_net_errors(void);
+
+#endif /* CCSIM_TESTS_TEST_NET_H */

@@ -1,0 +1,825 @@
+/* test_topo.c - suite "topo": builders, server model, paths, ECMP, errors,
+ * import/export (topo/topo.h).  Expected numbers are derived by hand in the
+ * comment above each case. */
+#include <igraph.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ccs.h"
+#include "topo.h"
+
+#include "test_util.h"
+
+static topo *build_ok(const char *spec)
+{
+    GError *err = NULL;
+    topo *t = topo_build(spec, NULL, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    return t;
+}
+
+static size_t count_kind(const topo *t, topo_node_kind k)
+{
+    size_t n = 0;
+    for (uint32_t v = 0; v < topo_node_count(t); v++)
+        n += topo_node_get_kind(t, v) == k;
+    return n;
+}
+
+static size_t count_tier(const topo *t, topo_tier tier)
+{
+    size_t n = 0;
+    for (uint32_t id = 0; id < topo_link_count(t); id++)
+        n += topo_link_get(t, id)->tier == tier;
+    return n;
+}
+
+static size_t paths_between_hosts(topo *t, size_t ha, size_t hb)
+{
+    GError *err = NULL;
+    size_t n = topo_path_count(t, topo_host_nic_node(t, ha, 0), topo_host_nic_node(t, hb, 0), &err);
+    TEST_ASSERT_NO_ERROR(err);
+    return n;
+}
+
+/* Fat-tree k=4 (Al-Fares): k pods x k/2 = 8 ToRs, 8 aggs, (k/2)^2 = 4
+ * cores: 20 switches; k/2 = 2 hosts per ToR: 16 hosts.  Server model: 8 GPUs
+ * + 1 NVSwitch + 4 PCIe + 4 NICs = 17 nodes per host -> 16*17 + 20 = 292.
+ * Links per host: NVLink 2*8 = 16, GPU<->PCIe 2*8 = 16, PCIe<->NIC 2*4 = 8,
+ * NIC<->ToR 2*4 = 8: 48 -> 768; ToR-agg 4 pods * 2*2 cables * 2 = 32;
+ * agg-core 8 aggs * 2 cores * 2 = 32; total 832. */
+static void test_topo_fat_tree_k4_counts(void)
+{
+    g_autoptr(topo) t = build_ok("fat-tree:k=4");
+    CU_ASSERT_EQUAL(topo_host_count(t), 16);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_TOR), 8);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_AGG), 8);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_CORE), 4);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_GPU), 128);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_NIC), 64);
+    CU_ASSERT_EQUAL(topo_node_count(t), 292);
+    CU_ASSERT_EQUAL(topo_link_count(t), 832);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_NVLINK), 256);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_PCIE), 384);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_HOST_TOR), 128);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_TOR_AGG), 32);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_AGG_CORE), 32);
+}
+
+/* k=8: 8 pods * 4 ToRs * 4 hosts = 128 hosts; 32 ToR + 32 agg + 16 core = 80
+ * switches; ToR-agg cables 8*4*4 = 128, agg-core 32*4 = 128. */
+static void test_topo_fat_tree_k8_counts(void)
+{
+    g_autoptr(topo) t = build_ok("fat-tree:k=8,link_gbps=400");
+    CU_ASSERT_EQUAL(topo_host_count(t), 128);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_TOR) + count_kind(t, TOPO_NODE_AGG) +
+                        count_kind(t, TOPO_NODE_CORE), 80);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_CORE), 16);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_TOR_AGG), 256);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_AGG_CORE), 256);
+    /* link_gbps=400 -> 50e9 B/s on every switch-switch link */
+    for (uint32_t id = 0; id < topo_link_count(t); id++)
+        if (topo_link_get(t, id)->tier == TOPO_TIER_AGG_CORE)
+            TEST_ASSERT_CLOSE(topo_link_get(t, id)->cap_Bps, 50e9, 1e-12);
+}
+
+/* Fat-tree k=4 equal-cost paths: hosts 0,1 share ToR 0 -> 1 path of 2 links
+ * (NIC->ToR->NIC); hosts 0,2 are in pod 0 on ToRs 0,1 -> one path per agg of
+ * the pod: 2 paths of 4 links; hosts 0 and 4 are in pods 0 and 1 -> 2 aggs *
+ * 2 cores each = 4 paths of 6 links. */
+static void test_topo_fat_tree_paths(void)
+{
+    g_autoptr(topo) t = build_ok("fat-tree:k=4");
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 1), 1);
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 2), 2);
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 4), 4);
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 15), 4);
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    GError *err = NULL;
+    uint32_t a = topo_host_nic_node(t, 0, 0), b = topo_host_nic_node(t, 4, 0);
+    for (size_t i = 0; i < 4; i++) {
+        CU_ASSERT_TRUE(topo_path_links(t, a, b, i, links, &err));
+        TEST_ASSERT_NO_ERROR(err);
+        CU_ASSERT_EQUAL_FATAL(links->len, 6);
+        /* contiguous: each link starts where the previous ended */
+        CU_ASSERT_EQUAL(topo_link_get(t, g_array_index(links, uint32_t, 0))->src, a);
+        CU_ASSERT_EQUAL(topo_link_get(t, g_array_index(links, uint32_t, 5))->dst, b);
+        for (guint k = 1; k < links->len; k++)
+            CU_ASSERT_EQUAL(topo_link_get(t, g_array_index(links, uint32_t, k))->src,
+                            topo_link_get(t, g_array_index(links, uint32_t, k - 1))->dst);
+        CU_ASSERT_EQUAL(topo_link_get(t, g_array_index(links, uint32_t, 2))->tier,
+                        TOPO_TIER_AGG_CORE);
+    }
+    CU_ASSERT_TRUE(topo_path_links(t, topo_host_nic_node(t, 0, 0), topo_host_nic_node(t, 1, 0), 0,
+                                   links, &err));
+    CU_ASSERT_EQUAL(links->len, 2);
+    CU_ASSERT_FALSE(topo_path_links(t, a, b, 4, links, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+}
+
+
+/* Write text to a fresh temporary file whose name ends in suffix; returns
+ * its path (caller frees and removes). */
+static char *temp_file(const char *suffix, const char *text)
+{
+    g_autofree char *tmpl = g_strdup_printf("ccsim-topo-XXXXXX%s", suffix);
+    char *path = NULL;
+    GError *err = NULL;
+    int fd = g_file_open_tmp(tmpl, &path, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_TRUE(g_file_set_contents(path, text, -1, NULL));
+    return path;
+}
+
+/* Default server (Crux testbed host): 8 GPUs, 4 PCIe switches, 4 NICs; GPU g
+ * sits on PCIe switch floor(g*4/8) = g/2, which carries NIC g/2.  PCIe Gen4
+ * x16 = 252 Gbps = 31.5e9 B/s; NVLink 300 GB/s = 3e11 B/s per direction;
+ * NIC 200 Gbps = 25e9 B/s. */
+static void test_topo_server_model(void)
+{
+    g_autoptr(topo) t = build_ok("clos2:tors=1,aggs=1,hosts_per_tor=2");
+    CU_ASSERT_EQUAL(topo_host_gpu_count(t, 0), 8);
+    CU_ASSERT_EQUAL(topo_host_nic_count(t, 0), 4);
+    CU_ASSERT_EQUAL(topo_host_pcie_count(t, 0), 4);
+    for (size_t g = 0; g < 8; g++) {
+        CU_ASSERT_EQUAL(topo_gpu_pcie(t, 1, g), g / 2);
+        CU_ASSERT_EQUAL(topo_gpu_nic(t, 1, g), g / 2);
+        const uint32_t *l = NULL;
+        CU_ASSERT_EQUAL_FATAL(topo_path_gpu_to_nic(t, 1, g, &l), 2);
+        CU_ASSERT_EQUAL(topo_link_get(t, l[0])->src, topo_host_gpu_node(t, 1, g));
+        CU_ASSERT_EQUAL(topo_link_get(t, l[0])->dst, topo_host_pcie_node(t, 1, g / 2));
+        CU_ASSERT_EQUAL(topo_link_get(t, l[1])->src, topo_host_pcie_node(t, 1, g / 2));
+        CU_ASSERT_EQUAL(topo_link_get(t, l[1])->dst, topo_host_nic_node(t, 1, g / 2));
+        CU_ASSERT_EQUAL(topo_link_get(t, l[0])->tier, TOPO_TIER_PCIE);
+        TEST_ASSERT_CLOSE(topo_link_get(t, l[0])->cap_Bps, 31.5e9, 1e-12);
+        CU_ASSERT_EQUAL_FATAL(topo_path_nic_to_gpu(t, 1, g, &l), 2);
+        CU_ASSERT_EQUAL(topo_link_get(t, l[0])->src, topo_host_nic_node(t, 1, g / 2));
+        CU_ASSERT_EQUAL(topo_link_get(t, l[1])->dst, topo_host_gpu_node(t, 1, g));
+    }
+    const uint32_t *l = NULL;
+    CU_ASSERT_EQUAL_FATAL(topo_path_nvlink(t, 0, 2, 7, &l), 2);
+    CU_ASSERT_EQUAL(topo_link_get(t, l[0])->src, topo_host_gpu_node(t, 0, 2));
+    CU_ASSERT_EQUAL(topo_link_get(t, l[0])->dst, topo_host_nvswitch_node(t, 0));
+    CU_ASSERT_EQUAL(topo_link_get(t, l[1])->dst, topo_host_gpu_node(t, 0, 7));
+    CU_ASSERT_EQUAL(topo_link_get(t, l[1])->tier, TOPO_TIER_NVLINK);
+    TEST_ASSERT_CLOSE(topo_link_get(t, l[1])->cap_Bps, 3e11, 1e-12);
+    CU_ASSERT_EQUAL(topo_path_nvlink(t, 0, 3, 3, &l), 0);
+    /* NIC link: 200 Gbps = 25e9 B/s, latency 1 us */
+    GError *err = NULL;
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    CU_ASSERT_TRUE(topo_path_links(t, topo_host_nic_node(t, 0, 0), topo_host_nic_node(t, 1, 0), 0,
+                                   p, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    TEST_ASSERT_CLOSE(topo_link_get(t, g_array_index(p, uint32_t, 0))->cap_Bps, 25e9, 1e-12);
+    TEST_ASSERT_CLOSE(topo_link_get(t, g_array_index(p, uint32_t, 0))->latency_s, 1e-6, 1e-12);
+    CU_ASSERT_STRING_EQUAL(topo_node_name(t, topo_host_gpu_node(t, 1, 3)), "h1/gpu3");
+    CU_ASSERT_EQUAL(topo_node_host(t, topo_host_gpu_node(t, 1, 3)), 1);
+}
+
+/* Other NIC counts.  nics=8 with 4 PCIe switches: switch p carries GPUs 2p,
+ * 2p+1 and NICs 2p, 2p+1, so GPU g's nearest NIC is g.  nics=1: one PCIe
+ * switch is built (P = min(4, G, N) = 1) and every GPU uses NIC 0.  nics=2:
+ * P = 2, GPUs 0-3 -> NIC 0, GPUs 4-7 -> NIC 1.  nvlink_GBps=450 -> 4.5e11 B/s;
+ * pcie_gbps=512 -> 64e9 B/s. */
+static void test_topo_server_variants(void)
+{
+    g_autoptr(topo) t8 = build_ok("clos2:tors=1,aggs=1,hosts_per_tor=1,nics=8");
+    for (size_t g = 0; g < 8; g++)
+        CU_ASSERT_EQUAL(topo_gpu_nic(t8, 0, g), g);
+    g_autoptr(topo) t1 = build_ok("clos2:tors=1,aggs=1,hosts_per_tor=1,nics=1");
+    CU_ASSERT_EQUAL(topo_host_pcie_count(t1, 0), 1);
+    for (size_t g = 0; g < 8; g++)
+        CU_ASSERT_EQUAL(topo_gpu_nic(t1, 0, g), 0);
+    g_autoptr(topo) t2 =
+        build_ok("clos2:tors=1,aggs=1,hosts_per_tor=1,nics=2,nvlink_GBps=450,pcie_gbps=512");
+    for (size_t g = 0; g < 8; g++)
+        CU_ASSERT_EQUAL(topo_gpu_nic(t2, 0, g), g / 4);
+    const uint32_t *l = NULL;
+    topo_path_nvlink(t2, 0, 0, 1, &l);
+    TEST_ASSERT_CLOSE(topo_link_get(t2, l[0])->cap_Bps, 4.5e11, 1e-12);
+    topo_path_gpu_to_nic(t2, 0, 0, &l);
+    TEST_ASSERT_CLOSE(topo_link_get(t2, l[1])->cap_Bps, 64e9, 1e-12);
+}
+
+/* clos2 defaults: 8 ToRs x 4 hosts = 32 hosts; 8 + 4 = 12 switches; every
+ * ToR to every agg: 32 cables = 64 links.  Uplink speed for oversub=1: a ToR
+ * faces 4 hosts x 4 NICs x 200 Gbps = 3200 Gbps over 4 uplinks = 800 Gbps
+ * = 100e9 B/s; oversub=2 halves it to 50e9 B/s.  Paths between ToRs: one
+ * per spine = 4. */
+static void test_topo_clos2(void)
+{
+    g_autoptr(topo) t = build_ok("clos2");
+    CU_ASSERT_EQUAL(topo_host_count(t), 32);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_TOR), 8);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_AGG), 4);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_TOR_AGG), 64);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_AGG_CORE), 0);
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 4), 4);
+    topo_stats s = topo_stats_get(t);
+    TEST_ASSERT_CLOSE(s.cap_Bps_by_tier[TOPO_TIER_TOR_AGG], 64 * 100e9, 1e-12);
+    TEST_ASSERT_CLOSE(s.tor_oversub, 1.0, 1e-12);
+    g_autoptr(topo) o = build_ok("clos2:oversub=2");
+    for (uint32_t id = 0; id < topo_link_count(o); id++)
+        if (topo_link_get(o, id)->tier == TOPO_TIER_TOR_AGG)
+            TEST_ASSERT_CLOSE(topo_link_get(o, id)->cap_Bps, 50e9, 1e-12);
+    TEST_ASSERT_CLOSE(topo_stats_get(o).tor_oversub, 2.0, 1e-12);
+    /* bisection: hosts 0..15 are ToRs 0..3; their uplinks carry 4 ToRs x 4
+     * x 50e9 = 800e9 B/s, less than their NICs' 16 x 4 x 25e9 = 1600e9. */
+    double bis = 0;
+    GError *err = NULL;
+    CU_ASSERT_TRUE(topo_bisection_Bps(o, &bis, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    TEST_ASSERT_CLOSE(bis, 800e9, 1e-9);
+}
+
+/* clos3 defaults: 4 pods x (4 ToR + 4 agg) + 8 cores = 40 switches, 4 x 4 x 4
+ * = 64 hosts; agg j of each pod to plane j = cores 2j, 2j+1: 16 aggs x 2 =
+ * 32 cables = 64 links.  Paths between pods: 4 aggs x 2 cores = 8; with
+ * core_mesh=full every agg joins all 8 cores (16 x 8 = 128 cables) and every
+ * core reaches all 4 aggs of the far pod: 4 x 8 x 4 = 128 paths, capped at
+ * max_paths = 16 by default, all 128 with max_paths = 256; within a pod
+ * across ToRs: 4 (one per agg). */
+static void test_topo_clos3(void)
+{
+    g_autoptr(topo) t = build_ok("clos3");
+    CU_ASSERT_EQUAL(topo_host_count(t), 64);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_TOR) + count_kind(t, TOPO_NODE_AGG) +
+                        count_kind(t, TOPO_NODE_CORE), 40);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_AGG_CORE), 64);
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 16), 8);
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 4), 4);
+    g_autoptr(topo) f = build_ok("clos3:core_mesh=full");
+    CU_ASSERT_EQUAL(count_tier(f, TOPO_TIER_AGG_CORE), 256);
+    CU_ASSERT_EQUAL(paths_between_hosts(f, 0, 16), 16);
+    topo_options o = topo_options_default();
+    CU_ASSERT_EQUAL(o.max_paths, 16);
+    o.max_paths = 256;
+    GError *err = NULL;
+    g_autoptr(topo) f64 = topo_build("clos3:core_mesh=full", &o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_EQUAL(paths_between_hosts(f64, 0, 16), 128);
+}
+
+/* Rail attachment, fat-tree k=4: a pod's k/2 = 2 ToRs become rail switches
+ * and its 4 hosts share them; NIC i goes to rail i mod 2.  NIC 0 of h0 to
+ * NIC 0 of h3 (same rail): 1 path NIC -> rail -> NIC, only host_tor links,
+ * off the spine.  NIC 0 to NIC 2 (rail 0 again): the same.  NIC 0 to NIC 1
+ * (rails 0 and 1): up through the pod's 2 aggs: 2 paths of 4 links.
+ * clos2 with attach=rail and nics=4: groups of 4 rails with 4 x 4 = 16
+ * hosts; h0 NIC 3 to h15 NIC 3: 1 path of 2 links. */
+static void test_topo_rail(void)
+{
+    g_autoptr(topo) t = build_ok("fat-tree:k=4,attach=rail");
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_RAIL), 8);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_TOR), 0);
+    GError *err = NULL;
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    uint32_t a0 = topo_host_nic_node(t, 0, 0);
+    CU_ASSERT_EQUAL(topo_path_count(t, a0, topo_host_nic_node(t, 3, 0), &err), 1);
+    CU_ASSERT_TRUE(topo_path_links(t, a0, topo_host_nic_node(t, 3, 0), 0, p, &err));
+    CU_ASSERT_EQUAL_FATAL(p->len, 2);
+    for (guint i = 0; i < p->len; i++)
+        CU_ASSERT_EQUAL(topo_link_get(t, g_array_index(p, uint32_t, i))->tier, TOPO_TIER_HOST_TOR);
+    CU_ASSERT_EQUAL(topo_path_count(t, a0, topo_host_nic_node(t, 3, 2), &err), 1);
+    CU_ASSERT_EQUAL(topo_path_count(t, a0, topo_host_nic_node(t, 3, 1), &err), 2);
+    CU_ASSERT_TRUE(topo_path_links(t, a0, topo_host_nic_node(t, 3, 1), 1, p, &err));
+    CU_ASSERT_EQUAL(p->len, 4);
+    TEST_ASSERT_NO_ERROR(err);
+    g_autoptr(topo) c = build_ok("clos2:attach=rail");
+    CU_ASSERT_EQUAL(topo_path_count(c, topo_host_nic_node(c, 0, 3), topo_host_nic_node(c, 15, 3),
+                                    &err), 1);
+    CU_ASSERT_EQUAL(topo_path_count(c, topo_host_nic_node(c, 0, 3), topo_host_nic_node(c, 16, 3),
+                                    &err), 4);
+    TEST_ASSERT_NO_ERROR(err);
+}
+
+/* The first switch of each NIC of host h (via its one-link path to itself
+ * is not available, so read the NIC's uplink from a path to another host). */
+static uint32_t nic_switch(topo *t, size_t h, size_t i, size_t other)
+{
+    GError *err = NULL;
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    CU_ASSERT_TRUE(topo_path_links(t, topo_host_nic_node(t, h, i), topo_host_nic_node(t, other, 0),
+                                   0, p, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    return topo_link_get(t, g_array_index(p, uint32_t, 0))->dst;
+}
+
+/* Dual attachment.  fat-tree k=8, attach=dual: the 4 ToRs of a pod form 2
+ * pairs; each host has NICs 0,1 on ToR a and NICs 2,3 on ToR b.
+ * crux-double-sided: 847 hosts on 3 ToR pairs (283, 282, 282), 8 NICs each,
+ * 4 per ToR; 6 ToR, 12 agg, 32 core; hosts 282 and 283 are on different
+ * pairs, so in different pods. */
+static void test_topo_dual(void)
+{
+    g_autoptr(topo) t = build_ok("fat-tree:k=8,attach=dual");
+    CU_ASSERT_EQUAL(topo_host_count(t), 128);
+    for (size_t h = 0; h < 128; h += 13) {
+        uint32_t s0 = nic_switch(t, h, 0, (h + 64) % 128), s1 = nic_switch(t, h, 1, (h + 64) % 128);
+        uint32_t s2 = nic_switch(t, h, 2, (h + 64) % 128), s3 = nic_switch(t, h, 3, (h + 64) % 128);
+        CU_ASSERT_EQUAL(s0, s1);
+        CU_ASSERT_EQUAL(s2, s3);
+        CU_ASSERT_NOT_EQUAL(s0, s2);
+        CU_ASSERT_EQUAL(topo_node_get_kind(t, s0), TOPO_NODE_TOR);
+        CU_ASSERT_EQUAL(topo_node_get_kind(t, s2), TOPO_NODE_TOR);
+    }
+    g_autoptr(topo) c = build_ok("crux-double-sided");
+    CU_ASSERT_EQUAL(topo_host_count(c), 847);
+    CU_ASSERT_EQUAL(count_kind(c, TOPO_NODE_TOR), 6);
+    CU_ASSERT_EQUAL(count_kind(c, TOPO_NODE_AGG), 12);
+    CU_ASSERT_EQUAL(count_kind(c, TOPO_NODE_CORE), 32);
+    CU_ASSERT_EQUAL(topo_host_nic_count(c, 0), 8);
+    uint32_t a = nic_switch(c, 0, 0, 846), b = nic_switch(c, 0, 7, 846);
+    CU_ASSERT_NOT_EQUAL(a, b);
+    for (size_t i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(nic_switch(c, 0, i, 846), i < 4 ? a : b);
+    CU_ASSERT_EQUAL(topo_host_group(c, 282, TOPO_LEVEL_POD), topo_host_group(c, 0, TOPO_LEVEL_POD));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(c, 283, TOPO_LEVEL_POD),
+                        topo_host_group(c, 0, TOPO_LEVEL_POD));
+    CU_ASSERT_EQUAL(count_tier(c, TOPO_TIER_HOST_TOR), 847 * 8 * 2);
+}
+
+/* crux-clos2: 847 = 173 x 4 + 155, so ToRs 0..154 hold 5 hosts (hosts
+ * 0..774) and ToRs 155..172 hold 4 (775..846).  Every ToR to each of 16
+ * aggs: 173 x 16 cables = 5536 links; 16 paths between ToRs. */
+static void test_topo_crux_clos2(void)
+{
+    g_autoptr(topo) t = build_ok("crux-clos2");
+    CU_ASSERT_EQUAL(topo_host_count(t), 847);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_TOR), 173);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_AGG), 16);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_TOR_AGG), 5536);
+    uint32_t (*grp)(const topo *, size_t, topo_level) = topo_host_group;
+    CU_ASSERT_EQUAL(grp(t, 4, TOPO_LEVEL_TOR), grp(t, 0, TOPO_LEVEL_TOR));
+    CU_ASSERT_NOT_EQUAL(grp(t, 5, TOPO_LEVEL_TOR), grp(t, 0, TOPO_LEVEL_TOR));
+    CU_ASSERT_EQUAL(grp(t, 770, TOPO_LEVEL_TOR), grp(t, 774, TOPO_LEVEL_TOR));
+    CU_ASSERT_NOT_EQUAL(grp(t, 774, TOPO_LEVEL_TOR), grp(t, 775, TOPO_LEVEL_TOR));
+    CU_ASSERT_EQUAL(grp(t, 775, TOPO_LEVEL_TOR), grp(t, 778, TOPO_LEVEL_TOR));
+    CU_ASSERT_NOT_EQUAL(grp(t, 778, TOPO_LEVEL_TOR), grp(t, 779, TOPO_LEVEL_TOR));
+    CU_ASSERT_EQUAL(grp(t, 0, TOPO_LEVEL_POD), grp(t, 846, TOPO_LEVEL_POD));
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 846), 16);
+    g_autoptr(topo) s = build_ok("crux-clos2:hosts=100");
+    CU_ASSERT_EQUAL(topo_host_count(s), 100);
+}
+
+/* torus 4x4: 16 switches with 1 host each; every switch has 4 neighbours:
+ * 16 x 4 / 2 = 32 cables = 64 links.  h0 at (0,0) to h5 at (1,1): 2 hops,
+ * x-then-y or y-then-x = 2 paths of 1 + 2 + 1 = 4 links.  h0 to h3 at (3,0):
+ * 1 hop over the wrap-around link.  torus x=2,y=1: the two switches share one
+ * cable (no duplicate wrap link): 2 links.  3x3x3: 27 switches, 6 neighbours
+ * each: 81 cables = 162 links. */
+static void test_topo_torus(void)
+{
+    g_autoptr(topo) t = build_ok("torus");
+    CU_ASSERT_EQUAL(topo_host_count(t), 16);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_SWITCH), 16);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_OTHER), 64);
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 5), 2);
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 3), 1);
+    g_autoptr(topo) two = build_ok("torus:x=2,y=1");
+    CU_ASSERT_EQUAL(count_tier(two, TOPO_TIER_OTHER), 2);
+    g_autoptr(topo) cube = build_ok("torus:x=3,y=3,z=3,nics=1");
+    CU_ASSERT_EQUAL(count_tier(cube, TOPO_TIER_OTHER), 162);
+}
+
+/* dragonfly defaults: routers a = 4, global links h = 1, groups = a*h+1 = 5,
+ * 2 hosts per router: 40 hosts, 20 routers; local cables 5 x C(4,2) = 30,
+ * global cables C(5,2) = 10: 80 directed links.  Hosts of one router: 1
+ * path; hosts in different groups: minimal route, at most local-global-
+ * local, 1 path (one global link per group pair); a group is a pod. */
+static void test_topo_dragonfly(void)
+{
+    g_autoptr(topo) t = build_ok("dragonfly");
+    CU_ASSERT_EQUAL(topo_host_count(t), 40);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_SWITCH), 20);
+    CU_ASSERT_EQUAL(count_tier(t, TOPO_TIER_OTHER), 80);
+    CU_ASSERT_EQUAL(paths_between_hosts(t, 0, 39), 1);
+    CU_ASSERT_EQUAL(topo_host_group(t, 0, TOPO_LEVEL_POD), topo_host_group(t, 7, TOPO_LEVEL_POD));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(t, 0, TOPO_LEVEL_POD),
+                        topo_host_group(t, 8, TOPO_LEVEL_POD));
+}
+
+/* Lingjun topo.csv (workloads.md §1.4): 847 hosts; ASW labels are local to
+ * a PSW, giving 119 (PSW, ASW) racks; 3 PSW groups P8 (179 hosts), P10
+ * (362), P12 (306).  Pods sorted naturally P8, P10, P12, so hosts 0..178
+ * are in pod P8 and 179..540 in P10.  Defaults psw=4, dsw=8: 3 x 4 = 12
+ * aggs, 8 cores; attach=dual doubles the ToRs to 238. */
+static void test_topo_lingjun(void)
+{
+    g_autofree char *path = test_shared_data_path("lingjun/topo.csv");
+    if (!path) {
+        printf("\n  note: ../shared/data/lingjun/topo.csv absent, lingjun test skipped\n");
+        return;
+    }
+    g_autofree char *spec = g_strdup_printf("lingjun:path=%s", path);
+    g_autoptr(topo) t = build_ok(spec);
+    CU_ASSERT_EQUAL(topo_host_count(t), 847);
+    g_autoptr(GHashTable) tors = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_autoptr(GHashTable) pods = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (size_t h = 0; h < 847; h++) {
+        g_hash_table_add(tors, GUINT_TO_POINTER(topo_host_group(t, h, TOPO_LEVEL_TOR)));
+        g_hash_table_add(pods, GUINT_TO_POINTER(topo_host_group(t, h, TOPO_LEVEL_POD) + 1));
+    }
+    CU_ASSERT_EQUAL(g_hash_table_size(tors), 119);
+    CU_ASSERT_EQUAL(g_hash_table_size(pods), 3);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_TOR), 119);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_AGG), 12);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_CORE), 8);
+    CU_ASSERT_EQUAL(topo_host_group(t, 0, TOPO_LEVEL_POD), topo_host_group(t, 178, TOPO_LEVEL_POD));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(t, 178, TOPO_LEVEL_POD),
+                        topo_host_group(t, 179, TOPO_LEVEL_POD));
+    CU_ASSERT_EQUAL(topo_host_group(t, 179, TOPO_LEVEL_POD), topo_host_group(t, 540, TOPO_LEVEL_POD));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(t, 540, TOPO_LEVEL_POD),
+                        topo_host_group(t, 541, TOPO_LEVEL_POD));
+    /* hosts are named by their ip hash: the first data row of the file */
+    size_t h = 0;
+    CU_ASSERT_TRUE(topo_host_find(
+        t, "0c9d9de1b19e7f39b08f49ddfa26744ae26d3adf8bd59af1b16e203b6fa5fe4b", &h));
+    g_autofree char *spec2 = g_strdup_printf("lingjun:%s,attach=dual", path);
+    g_autoptr(topo) d = build_ok(spec2);
+    CU_ASSERT_EQUAL(count_kind(d, TOPO_NODE_TOR), 238);
+}
+
+/* Lingjun parse errors name file:line. */
+static void test_topo_lingjun_errors(void)
+{
+    static const struct {
+        const char *text;
+        int code;
+        const char *needle;
+    } cases[] = {
+        {"ip,DSW,PSW\na,G6,P1\n", CCS_ERROR_PARSE, ":1: header has no column 'ASW'"},
+        {"ip,DSW,PSW,ASW\na,G6,P1,S1\nb,G6,,S1\n", CCS_ERROR_PARSE, ":3: PSW: empty"},
+        {"ip,DSW,PSW,ASW\na,G6,P1,S1\na,G6,P1,S2\n", CCS_ERROR_PARSE, ":3: ip: duplicate"},
+        {"ip,DSW,PSW,ASW\n", CCS_ERROR_PARSE, "no hosts"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *path = temp_file(".csv", cases[i].text);
+        g_autofree char *spec = g_strdup_printf("lingjun:path=%s", path);
+        GError *err = NULL;
+        topo *t = topo_build(spec, NULL, &err);
+        CU_ASSERT_PTR_NULL(t);
+        topo_free(t);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+        if (!strstr(err->message, cases[i].needle))
+            printf("\n  case %zu: got '%s'\n", i, err->message);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, cases[i].needle));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, path));
+        TEST_ASSERT_ERROR(err, cases[i].code);
+        remove(path);
+    }
+    /* a well-formed small file with extra columns and CRLF: 3 hosts, 2 racks
+     * (P1/S1, P2/S1: the same ASW label under two PSWs), 2 pods */
+    g_autofree char *path =
+        temp_file(".csv", "x,ip,DSW,PSW,ASW\r\n1,a,G6,P1,S1\r\n2,b,G6,P2,S1\r\n3,c,G6,P1,S1\r\n");
+    g_autofree char *spec = g_strdup_printf("lingjun:path=%s,psw=2,dsw=2", path);
+    g_autoptr(topo) t = build_ok(spec);
+    CU_ASSERT_EQUAL(topo_host_count(t), 3);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_TOR), 2);
+    CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_AGG), 4);
+    remove(path);
+}
+
+/* splitmix64 with state 0 yields 0xe220a8397b1dcdaf first (the published
+ * reference sequence), which is topo_hash64(0).  ECMP between two pods of a
+ * k=8 fat-tree: (k/2)^2 = 16 paths.  10,000 flows, expected 625 per path;
+ * chi-square with 15 degrees of freedom stays below 37.70 (p = 0.001) for an
+ * even hash.  The same seed gives the same choice; another seed moves about
+ * 15/16 of the flows, so well over half of 1,000. */
+static void test_topo_ecmp(void)
+{
+    CU_ASSERT_EQUAL(topo_hash64(0), UINT64_C(0xe220a8397b1dcdaf));
+    g_autoptr(topo) t = build_ok("fat-tree:k=8");
+    uint32_t a = topo_host_nic_node(t, 0, 0), b = topo_host_nic_node(t, 127, 0);
+    GError *err = NULL;
+    CU_ASSERT_EQUAL_FATAL(topo_path_count(t, a, b, &err), 16);
+    size_t counts[16] = {0};
+    for (uint64_t f = 0; f < 10000; f++) {
+        size_t i = topo_path_ecmp(t, a, b, f, 42);
+        CU_ASSERT_FATAL(i < 16);
+        counts[i]++;
+    }
+    double chi2 = 0;
+    for (size_t i = 0; i < 16; i++)
+        chi2 += (counts[i] - 625.0) * (counts[i] - 625.0) / 625.0;
+    if (chi2 >= 37.70)
+        printf("\n  chi2 = %g\n", chi2);
+    CU_ASSERT(chi2 < 37.70);
+    size_t moved = 0;
+    for (uint64_t f = 0; f < 1000; f++) {
+        CU_ASSERT_EQUAL(topo_path_ecmp(t, a, b, f, 42), topo_path_ecmp(t, a, b, f, 42));
+        moved += topo_path_ecmp(t, a, b, f, 42) != topo_path_ecmp(t, a, b, f, 43);
+    }
+    CU_ASSERT(moved > 500);
+    /* one path under one ToR: always index 0 */
+    CU_ASSERT_EQUAL(topo_path_ecmp(t, a, topo_host_nic_node(t, 1, 0), 7, 42), 0);
+    /* a node that is not a NIC */
+    CU_ASSERT_EQUAL(topo_path_count(t, topo_host_gpu_node(t, 0, 0), b, &err), 0);
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+}
+
+/* Bad specs: the message names the spec and the problem. */
+static void test_topo_bad_specs(void)
+{
+    static const struct {
+        const char *spec;
+        int code;
+        const char *message; /* prefix of the message */
+    } cases[] = {
+        {"fat-tree:k=7", CCS_ERROR_INVALID, "topology 'fat-tree:k=7': k must be even"},
+        {"fat-tree:k=0", CCS_ERROR_INVALID, "topology 'fat-tree:k=0': k must be at least 2"},
+        {"fat-tree:k=x", CCS_ERROR_INVALID, "topology 'fat-tree:k=x': k must be a non-negative integer"},
+        {"fat-tree:k=4,k=8", CCS_ERROR_INVALID, "topology 'fat-tree:k=4,k=8': parameter 'k' given twice"},
+        {"fat-tree:k", CCS_ERROR_INVALID, "topology 'fat-tree:k': expected key=value"},
+        {"fat-tree:k=4,bogus=1", CCS_ERROR_INVALID, "topology 'fat-tree:k=4,bogus=1': unknown parameter 'bogus'"},
+        {"fat-trees", CCS_ERROR_INVALID, "topology 'fat-trees': unknown topology 'fat-trees'"},
+        {"fat-tree:nics=9", CCS_ERROR_INVALID, "topology 'fat-tree:nics=9': nics must be 1..8"},
+        {"fat-tree:gpus=0", CCS_ERROR_INVALID, "topology 'fat-tree:gpus=0': gpus must be 1..64"},
+        {"fat-tree:k=6,attach=dual", CCS_ERROR_INVALID, "topology 'fat-tree:k=6,attach=dual': attach=dual pairs"},
+        {"fat-tree:attach=ring", CCS_ERROR_INVALID, "topology 'fat-tree:attach=ring': attach must be single, dual or rail"},
+        {"fat-tree:link_gbps=0", CCS_ERROR_INVALID, "topology 'fat-tree:link_gbps=0': link speeds must be positive"},
+        {"fat-tree:oversub=2,link_gbps=100", CCS_ERROR_INVALID, "topology 'fat-tree:oversub=2,link_gbps=100': give link_gbps or oversub"},
+        {"fat-tree:nic_gbps=0", CCS_ERROR_INVALID, "topology 'fat-tree:nic_gbps=0': nic_gbps, nvlink_gbps and pcie_gbps must be positive"},
+        {"clos2:attach=dual,nics=1", CCS_ERROR_INVALID, "topology 'clos2:attach=dual,nics=1': attach=dual needs at least 2 NICs"},
+        {"clos2:tors=0", CCS_ERROR_INVALID, "topology 'clos2:tors=0': tors (0) must be a positive multiple"},
+        {"clos3:cores=6", CCS_ERROR_INVALID, "topology 'clos3:cores=6': cores (6) must be a multiple"},
+        {"torus:x=0", CCS_ERROR_INVALID, "topology 'torus:x=0': x, y, z"},
+        {"dragonfly:groups=9", CCS_ERROR_INVALID, "topology 'dragonfly:groups=9': groups must be 2..routers*global_links+1 = 5"},
+        {"crux-double-sided:tors=5", CCS_ERROR_INVALID, "topology 'crux-double-sided:tors=5': tors must be even"},
+        {"lingjun", CCS_ERROR_INVALID, "topology 'lingjun': path=topo.csv is required"},
+        {"lingjun:/nonexistent/topo.csv", CCS_ERROR_IO, "topology 'lingjun:/nonexistent/topo.csv': /nonexistent/topo.csv: cannot read"},
+        {"file:/nonexistent.json", CCS_ERROR_IO, "topology 'file:/nonexistent.json': /nonexistent.json: cannot read"},
+        {"file:", CCS_ERROR_INVALID, "topology 'file:': file: a path is required"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        GError *err = NULL;
+        topo *t = topo_build(cases[i].spec, NULL, &err);
+        CU_ASSERT_PTR_NULL(t);
+        topo_free(t);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+        if (!g_str_has_prefix(err->message, cases[i].message))
+            printf("\n  spec '%s': got '%s'\n", cases[i].spec, err->message);
+        CU_ASSERT_TRUE(g_str_has_prefix(err->message, cases[i].message));
+        TEST_ASSERT_ERROR(err, cases[i].code);
+    }
+}
+
+/* The object form by hand: 2 hosts with 2 GPUs and 1 NIC, one ToR, 100 Gbps
+ * cables.  Per host: 2 GPUs + NVSwitch + 1 PCIe + 1 NIC = 5 nodes; links
+ * NVLink 4 + GPU<->PCIe 4 + PCIe<->NIC 2 + NIC<->ToR 2 = 12.  Total 11 nodes,
+ * 24 links; 100 Gbps = 12.5e9 B/s; h1 -> h2: one path of 2 links with 2 x 3
+ * us = 6 us latency.  Host h3 with 2 NICs and two links without "nic": NIC 0
+ * to s1 and NIC 1 to s2. */
+static void test_topo_json_import(void)
+{
+    const char *text =
+        "{\"hosts\": [{\"name\": \"h1\", \"gpus\": 2, \"nics\": 1},"
+        "             {\"name\": \"h2\", \"gpus\": 2, \"nics\": 1}],"
+        " \"switches\": [\"s1\"],"
+        " \"links\": [{\"a\": \"h1\", \"b\": \"s1\", \"gbps\": 100, \"latency_us\": 3},"
+        "             {\"a\": \"s1\", \"b\": \"h2\", \"gbps\": 100, \"latency_us\": 3}]}";
+    cJSON *obj = cJSON_Parse(text);
+    GError *err = NULL;
+    g_autoptr(topo) t = topo_from_json(obj, "hand", &err);
+    cJSON_Delete(obj);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(topo_node_count(t), 11);
+    CU_ASSERT_EQUAL(topo_link_count(t), 24);
+    size_t h2 = 0;
+    CU_ASSERT_TRUE(topo_host_find(t, "h2", &h2));
+    CU_ASSERT_EQUAL(h2, 1);
+    CU_ASSERT_FALSE(topo_host_find(t, "h9", NULL));
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    CU_ASSERT_TRUE(topo_path_links(t, topo_host_nic_node(t, 0, 0), topo_host_nic_node(t, 1, 0), 0,
+                                   p, &err));
+    CU_ASSERT_EQUAL_FATAL(p->len, 2);
+    double lat = 0;
+    for (guint i = 0; i < 2; i++) {
+        const topo_link *l = topo_link_get(t, g_array_index(p, uint32_t, i));
+        TEST_ASSERT_CLOSE(l->cap_Bps, 12.5e9, 1e-12);
+        lat += l->latency_s;
+    }
+    TEST_ASSERT_CLOSE(lat, 6e-6, 1e-9);
+
+    const char *dual =
+        "{\"hosts\": [{\"name\": \"h3\", \"nics\": 2}, {\"name\": \"h4\", \"nics\": 2}],"
+        " \"switches\": [{\"name\": \"s1\", \"kind\": \"tor\"}, {\"name\": \"s2\", \"kind\": \"tor\"},"
+        "                {\"name\": \"sp\", \"kind\": \"agg\"}],"
+        " \"links\": [{\"a\": \"h3\", \"b\": \"s1\"}, {\"a\": \"h3\", \"b\": \"s2\"},"
+        "             {\"a\": \"h4\", \"b\": \"s1\"}, {\"a\": \"h4\", \"b\": \"s2\"},"
+        "             {\"a\": \"s1\", \"b\": \"sp\", \"gbps\": 400},"
+        "             {\"a\": \"s2\", \"b\": \"sp\", \"gbps\": 400}]}";
+    obj = cJSON_Parse(dual);
+    g_autoptr(topo) d = topo_from_json(obj, NULL, &err);
+    cJSON_Delete(obj);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_STRING_EQUAL(topo_name(d), "inline");
+    CU_ASSERT_TRUE(topo_path_links(d, topo_host_nic_node(d, 0, 1), topo_host_nic_node(d, 1, 1), 0,
+                                   p, &err));
+    CU_ASSERT_STRING_EQUAL(topo_node_name(d, topo_link_get(d, g_array_index(p, uint32_t, 0))->dst),
+                           "s2");
+    /* NIC 0 of h3 to NIC 1 of h4: s1 -> sp -> s2, a tor_agg link at 50e9 B/s */
+    CU_ASSERT_TRUE(topo_path_links(d, topo_host_nic_node(d, 0, 0), topo_host_nic_node(d, 1, 1), 0,
+                                   p, &err));
+    CU_ASSERT_EQUAL_FATAL(p->len, 4);
+    CU_ASSERT_EQUAL(topo_link_get(d, g_array_index(p, uint32_t, 1))->tier, TOPO_TIER_TOR_AGG);
+    TEST_ASSERT_CLOSE(topo_link_get(d, g_array_index(p, uint32_t, 1))->cap_Bps, 50e9, 1e-12);
+    TEST_ASSERT_NO_ERROR(err);
+}
+
+/* Bad object forms. */
+static void test_topo_json_errors(void)
+{
+    static const struct {
+        const char *text;
+        const char *needle;
+    } cases[] = {
+        {"{\"hosts\": []}", "hosts must be a non-empty array"},
+        {"{\"hosts\": [{\"name\": \"h1\", \"gpu\": 2}]}", "hosts[0]: unknown key 'gpu'"},
+        {"{\"hosts\": [{\"name\": \"h1\"}, {\"name\": \"h1\"}]}", "duplicate host name 'h1'"},
+        {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 1}], \"switches\": [\"s1\"],"
+         " \"links\": [{\"a\": \"h1\", \"b\": \"s9\"}]}", "links[0]: unknown host or switch 's9'"},
+        {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 1}, {\"name\": \"h2\", \"nics\": 1}],"
+         " \"links\": [{\"a\": \"h1\", \"b\": \"h2\"}]}", "links between two hosts"},
+        {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 1}], \"switches\": [\"s1\", \"s2\"],"
+         " \"links\": [{\"a\": \"h1\", \"b\": \"s1\"}, {\"a\": \"s1\", \"b\": \"s2\"}]}",
+         "links[1]: gbps is required between switches"},
+        {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 2}, {\"name\": \"h2\", \"nics\": 1}],"
+         " \"switches\": [\"s1\"], \"links\": [{\"a\": \"h1\", \"b\": \"s1\"},"
+         " {\"a\": \"h2\", \"b\": \"s1\"}]}", "host 'h1' NIC 1 is not attached"},
+        {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 1}, {\"name\": \"h2\", \"nics\": 1}],"
+         " \"switches\": [\"s1\", \"s2\"], \"links\": [{\"a\": \"h1\", \"b\": \"s1\"},"
+         " {\"a\": \"h2\", \"b\": \"s2\"}]}", "cannot reach host 'h2'"},
+        {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 1}], \"switches\": [\"s1\"],"
+         " \"links\": [{\"a\": \"h1\", \"b\": \"s1\", \"gbps\": 0}]}", "gbps must be positive"},
+        {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 1}], \"switches\": [\"s1\"],"
+         " \"links\": [{\"a\": \"h1\", \"b\": \"s1\", \"nic\": 1}]}", "nic must be an index below"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        cJSON *obj = cJSON_Parse(cases[i].text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
+        GError *err = NULL;
+        topo *t = topo_from_json(obj, "case", &err);
+        cJSON_Delete(obj);
+        CU_ASSERT_PTR_NULL(t);
+        topo_free(t);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+        if (!strstr(err->message, cases[i].needle))
+            printf("\n  case %zu: got '%s'\n", i, err->message);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, cases[i].needle));
+        CU_ASSERT_TRUE(g_str_has_prefix(err->message, "topology 'case': "));
+        TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    }
+    /* a JSON syntax error in a file names file:line */
+    g_autofree char *path = temp_file(".json", "{\"hosts\": [\n  {\"name\": \"h1\",,}\n]}\n");
+    g_autofree char *spec = g_strdup_printf("file:%s", path);
+    GError *err = NULL;
+    topo *t = topo_build(spec, NULL, &err);
+    CU_ASSERT_PTR_NULL(t);
+    topo_free(t);
+    g_autofree char *want = g_strdup_printf("%s:2: JSON syntax error", path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, want));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_PARSE);
+    remove(path);
+}
+
+/* Both per-tier link counts, host names and the cross-ToR path count must
+ * survive an export and re-import.  clos2 tors=2, aggs=2, 2 hosts per ToR:
+ * 4 hosts, 4 switches, host_tor 4 x 4 x 2 = 32 links, tor_agg 4 x 2 = 8;
+ * h0 -> h3: 2 paths (one per spine). */
+static void check_same(topo *a, topo *b)
+{
+    CU_ASSERT_EQUAL(topo_host_count(b), topo_host_count(a));
+    CU_ASSERT_EQUAL(topo_node_count(b), topo_node_count(a));
+    CU_ASSERT_EQUAL(topo_link_count(b), topo_link_count(a));
+    for (int k = 0; k < TOPO_TIER_COUNT; k++) {
+        CU_ASSERT_EQUAL(count_tier(b, (topo_tier)k), count_tier(a, (topo_tier)k));
+        TEST_ASSERT_CLOSE(topo_stats_get(b).cap_Bps_by_tier[k], topo_stats_get(a).cap_Bps_by_tier[k],
+                          1e-9);
+    }
+    for (size_t h = 0; h < topo_host_count(a); h++)
+        CU_ASSERT_STRING_EQUAL(topo_host_name(b, h), topo_host_name(a, h));
+    CU_ASSERT_EQUAL(paths_between_hosts(b, 0, 3), 2);
+    CU_ASSERT_EQUAL(topo_host_group(b, 3, TOPO_LEVEL_POD), topo_host_group(a, 3, TOPO_LEVEL_POD));
+}
+
+static void test_topo_round_trip(void)
+{
+    g_autoptr(topo) a = build_ok("clos2:tors=2,aggs=2,hosts_per_tor=2,nic_gbps=100");
+    CU_ASSERT_EQUAL(count_tier(a, TOPO_TIER_HOST_TOR), 32);
+    CU_ASSERT_EQUAL(count_tier(a, TOPO_TIER_TOR_AGG), 8);
+    CU_ASSERT_EQUAL(paths_between_hosts(a, 0, 3), 2);
+    /* JSON */
+    cJSON *obj = topo_to_json(a);
+    GError *err = NULL;
+    g_autoptr(topo) j = topo_from_json(obj, "rt", &err);
+    cJSON_Delete(obj);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    check_same(a, j);
+    /* GraphML through a file */
+    g_autofree char *path = temp_file(".graphml", "");
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_TRUE(topo_export(a, TOPO_FORMAT_GRAPHML, f, &err));
+    fclose(f);
+    TEST_ASSERT_NO_ERROR(err);
+    g_autofree char *spec = g_strdup_printf("file:%s", path);
+    g_autoptr(topo) g = build_ok(spec);
+    check_same(a, g);
+    remove(path);
+}
+
+/* DOT: one undirected edge per (host, ToR) pair labelled with the 4 cables
+ * of the 4 NICs, and one per ToR-agg cable. */
+static void test_topo_dot(void)
+{
+    g_autoptr(topo) t = build_ok("clos2:tors=2,aggs=2,hosts_per_tor=2");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    GError *err = NULL;
+    CU_ASSERT_TRUE(topo_export(t, TOPO_FORMAT_DOT, f, &err));
+    fclose(f);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_TRUE(g_str_has_prefix(buf, "graph \""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"h0\" -- \"rack0/tor\" [label=\"x4\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"rack1/tor\" -- \"agg1\";"));
+    free(buf);
+}
+
+/* Describe: fat-tree k=4 is non-blocking; the bisection between hosts 0..7
+ * and 8..15 is their NIC capacity 8 x 4 x 200 Gbps = 6400 Gbps. */
+static void test_topo_describe(void)
+{
+    g_autoptr(topo) t = build_ok("fat-tree:k=4");
+    g_autoptr(GString) s = g_string_new(NULL);
+    GError *err = NULL;
+    CU_ASSERT_TRUE(topo_describe(t, s, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "bisection bandwidth: 6400 Gbps"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "h0 -> h4: 4 paths of 6 links"));
+    double bis = 0;
+    CU_ASSERT_TRUE(topo_bisection_Bps(t, &bis, &err));
+    TEST_ASSERT_CLOSE(bis, 800e9, 1e-9);
+    size_t n = 0;
+    const topo_builder_info *b = topo_builders(&n);
+    CU_ASSERT_EQUAL(n, 9);
+    CU_ASSERT_STRING_EQUAL(b[0].name, "fat-tree");
+    CU_ASSERT_STRING_EQUAL(topo_tier_name(TOPO_TIER_HOST_TOR), "host_tor");
+    CU_ASSERT_STRING_EQUAL(topo_tier_name(TOPO_TIER_AGG_CORE), "agg_core");
+}
+
+/* Locality groups in fat-tree k=4: h0, h1 share ToR 0; h2 is on ToR 1 of
+ * pod 0; h4 is in pod 1. */
+static void test_topo_groups(void)
+{
+    g_autoptr(topo) t = build_ok("fat-tree:k=4");
+    CU_ASSERT_EQUAL(topo_host_group(t, 5, TOPO_LEVEL_HOST), 5);
+    CU_ASSERT_EQUAL(topo_host_group(t, 0, TOPO_LEVEL_TOR), topo_host_group(t, 1, TOPO_LEVEL_TOR));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(t, 0, TOPO_LEVEL_TOR), topo_host_group(t, 2, TOPO_LEVEL_TOR));
+    CU_ASSERT_EQUAL(topo_host_group(t, 0, TOPO_LEVEL_POD), topo_host_group(t, 3, TOPO_LEVEL_POD));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(t, 0, TOPO_LEVEL_POD), topo_host_group(t, 4, TOPO_LEVEL_POD));
+    size_t h = 0;
+    CU_ASSERT_TRUE(topo_host_find(t, "h5", &h));
+    CU_ASSERT_EQUAL(h, 5);
+}
+
+int main(void)
+{
+    igraph_set_error_handler(igraph_error_handler_ignore);
+    igraph_set_warning_handler(igraph_warning_handler_ignore);
+    CU_TestInfo cases[] = {
+        {"fat_tree_k4_counts", test_topo_fat_tree_k4_counts},
+        {"fat_tree_k8_counts", test_topo_fat_tree_k8_counts},
+        {"fat_tree_paths", test_topo_fat_tree_paths},
+        {"server_model", test_topo_server_model},
+        {"server_variants", test_topo_server_variants},
+        {"clos2", test_topo_clos2},
+        {"clos3", test_topo_clos3},
+        {"rail", test_topo_rail},
+        {"dual", test_topo_dual},
+        {"crux_clos2", test_topo_crux_clos2},
+        {"torus", test_topo_torus},
+        {"dragonfly", test_topo_dragonfly},
+        {"lingjun", test_topo_lingjun},
+        {"lingjun_errors", test_topo_lingjun_errors},
+        {"ecmp", test_topo_ecmp},
+        {"bad_specs", test_topo_bad_specs},
+        {"json_import", test_topo_json_import},
+        {"json_errors", test_topo_json_errors},
+        {"round_trip", test_topo_round_trip},
+        {"dot", test_topo_dot},
+        {"describe", test_topo_describe},
+        {"groups", test_topo_groups},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("topo", cases);
+}

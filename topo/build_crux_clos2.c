@@ -1,0 +1,28 @@
+/* build_crux_clos2.c - preset: the Crux paper's simulated two-layer Clos
+ * (SIGCOMM'24 §6.1: 173 ToR and 16 aggregation switches, one ToR per host).
+ * The trace's 847 hosts are spread over the 173 ToRs as evenly as possible:
+ * 847 = 173 * 4 + 155, so the first 155 ToRs hold 5 hosts and the last 18
+ * hold 4.  Every ToR joins every aggregation switch; link speeds default to
+ * non-blocking (oversub=1).
+ *
+ * Parameters: hosts=847, tors=173, aggs=16, attach=single, oversub=1 or
+ * link_gbps, latency_us=1, server options (nics=4). */
+#include "topo-private.h"
+
+bool topo__build_crux_clos2(topo *t, topo__params *p, GError **error)
+{
+    size_t tors, hosts;
+    topo__clos c = topo__clos_default();
+    if (!topo__params_size(p, "hosts", 847, &hosts, error) ||
+        !topo__params_size(p, "tors", 173, &tors, error) ||
+        !topo__params_size(p, "aggs", 16, &c.aggs_per_pod, error) ||
+        !topo__server_parse(p, 4, &c.server, error) ||
+        !topo__params_size(p, "rails", c.server.nics, &c.rails, error) ||
+        !topo__clos_parse_common(p, &c, error) || !topo__params_check_unused(p, error))
+        return false;
+    if (hosts < 1) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "hosts must be at least 1");
+        return false;
+    }
+    return topo__clos2_racks(t, &c, tors, hosts, error);
+}

@@ -1,0 +1,345 @@
+/* trace.c - the trace object (a sorted job list with its epoch and load
+ * statistics), JSON job lists (DESIGN.md §8) and the bundled sample.
+ */
+#include "trace.h"
+
+#include <string.h>
+
+#include "ccs.h"
+#include "traces-private.h"
+
+struct trace {
+    GPtrArray *jobs;     /* trace_job*, owned */
+    double epoch_unix_s; /* unix seconds of t = 0 */
+    trace_stats stats;
+    char *source;
+};
+
+void trace__job_free(trace_job *j)
+{
+    if (!j)
+        return;
+    g_free(j->id);
+    g_strfreev(j->hosts);
+    g_free(j->host_gpus);
+    g_free(j->model);
+    catalog_model_free(j->inline_model);
+    g_free(j);
+}
+
+trace *trace__new(const char *source)
+{
+    trace *t = g_new0(trace, 1);
+    t->jobs = g_ptr_array_new_with_free_func((GDestroyNotify)trace__job_free);
+    t->source = g_strdup(source ? source : "");
+    return t;
+}
+
+void trace__add_job(trace *t, trace_job *job) { g_ptr_array_add(t->jobs, job); }
+
+trace_stats *trace__stats(trace *t) { return &t->stats; }
+
+static gint cmp_start(gconstpointer a, gconstpointer b)
+{
+    const trace_job *x = *(trace_job *const *)a, *y = *(trace_job *const *)b;
+    return (x->start_s > y->start_s) - (x->start_s < y->start_s);
+}
+
+void trace__finish(trace *t, double epoch_unix_s, double shift_s)
+{
+    for (guint i = 0; i < t->jobs->len; i++) {
+        trace_job *j = g_ptr_array_index(t->jobs, i);
+        j->start_s -= shift_s;
+        j->end_s -= shift_s;
+    }
+    /* g_ptr_array_sort is a stable merge sort in GLib >= 2.32 (g_qsort_with_data). */
+    g_ptr_array_sort(t->jobs, cmp_start);
+    t->epoch_unix_s = epoch_unix_s;
+}
+
+size_t trace_job_count(const trace *t)
+{
+    g_return_val_if_fail(t != NULL, 0);
+    return t->jobs->len;
+}
+
+const trace_job *trace_job_get(const trace *t, size_t i)
+{
+    g_return_val_if_fail(t != NULL && i < t->jobs->len, NULL);
+    return g_ptr_array_index(t->jobs, i);
+}
+
+const trace_stats *trace_get_stats(const trace *t)
+{
+    g_return_val_if_fail(t != NULL, NULL);
+    return &t->stats;
+}
+
+double trace_epoch_unix_s(const trace *t)
+{
+    g_return_val_if_fail(t != NULL, 0);
+    return t->epoch_unix_s;
+}
+
+const char *trace_source_name(const trace *t)
+{
+    g_return_val_if_fail(t != NULL, NULL);
+    return t->source;
+}
+
+void trace_free(trace *t)
+{
+    if (!t)
+        return;
+    g_ptr_array_unref(t->jobs);
+    g_free(t->source);
+    g_free(t);
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+static bool json_number(const cJSON *obj, const char *key, bool required, double *out,
+                        const char *name, size_t i, GError **error)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) {
+        if (required)
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: jobs[%zu]: missing \"%s\"",
+                        name, i, key);
+        return !required;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: jobs[%zu]: %s: expected a number",
+                    name, i, key);
+        return false;
+    }
+    *out = v->valuedouble;
+    return true;
+}
+
+static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **error)
+{
+    if (!cJSON_IsObject(o)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: jobs[%zu]: expected an object",
+                    name, i);
+        return NULL;
+    }
+    double gpus = 0, start = 0, end = 0;
+    if (!json_number(o, "gpus", true, &gpus, name, i, error) ||
+        !json_number(o, "start_s", true, &start, name, i, error) ||
+        !json_number(o, "end_s", true, &end, name, i, error))
+        return NULL;
+    if (!(gpus >= 1 && gpus <= 1e7 && gpus == (double)(int)gpus)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: jobs[%zu]: gpus: expected a whole number >= 1, got %g", name, i, gpus);
+        return NULL;
+    }
+    if (start < 0 || end < start) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: jobs[%zu]: need 0 <= start_s <= end_s, got start_s %g, end_s %g", name,
+                    i, start, end);
+        return NULL;
+    }
+    g_autoptr(GPtrArray) hosts = g_ptr_array_new_with_free_func(g_free);
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "hosts");
+    if (h) {
+        if (!cJSON_IsArray(h)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: jobs[%zu]: hosts: expected an array of names", name, i);
+            return NULL;
+        }
+        const cJSON *e;
+        cJSON_ArrayForEach(e, h)
+        {
+            if (!cJSON_IsString(e) || e->valuestring[0] == '\0') {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "%s: jobs[%zu]: hosts: expected non-empty strings", name, i);
+                return NULL;
+            }
+            g_ptr_array_add(hosts, g_strdup(e->valuestring));
+        }
+    }
+    size_t n = hosts->len;
+    int g = (int)gpus;
+    if (n > (size_t)g) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: jobs[%zu]: %zu hosts for %d GPUs (each host needs one)", name, i, n, g);
+        return NULL;
+    }
+    g_autofree int *hg = n ? g_new0(int, n) : NULL;
+    const cJSON *hgj = cJSON_GetObjectItemCaseSensitive(o, "host_gpus");
+    if (hgj) {
+        if (!cJSON_IsArray(hgj) || (size_t)cJSON_GetArraySize(hgj) != n) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: jobs[%zu]: host_gpus: expected an array as long as hosts", name, i);
+            return NULL;
+        }
+        int sum = 0;
+        for (size_t k = 0; k < n; k++) {
+            const cJSON *e = cJSON_GetArrayItem(hgj, (int)k);
+            if (!cJSON_IsNumber(e) || e->valuedouble < 1 || e->valuedouble != (int)e->valuedouble) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "%s: jobs[%zu]: host_gpus[%zu]: expected a whole number >= 1", name,
+                            i, k);
+                return NULL;
+            }
+            hg[k] = (int)e->valuedouble;
+            sum += hg[k];
+        }
+        if (sum != g) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: jobs[%zu]: host_gpus add up to %d, gpus is %d", name, i, sum, g);
+            return NULL;
+        }
+    } else {
+        for (size_t k = 0; k < n; k++)
+            hg[k] = g / (int)n + ((int)k < g % (int)n ? 1 : 0);
+    }
+    g_autofree char *id = NULL;
+    const cJSON *idj = cJSON_GetObjectItemCaseSensitive(o, "id");
+    if (idj && cJSON_IsString(idj) && idj->valuestring[0])
+        id = g_strdup(idj->valuestring);
+    else if (idj && cJSON_IsNumber(idj))
+        id = g_strdup_printf("%g", idj->valuedouble);
+    else if (idj) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: jobs[%zu]: id: expected a string or number", name, i);
+        return NULL;
+    } else
+        id = g_strdup_printf("j%zu", i + 1);
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model");
+    g_autofree char *model = NULL;
+    g_autoptr(catalog_model) inl = NULL;
+    if (!m || cJSON_IsNull(m)) {
+        model = g_strdup("unknown");
+    } else if (cJSON_IsString(m) && m->valuestring[0]) {
+        model = g_strdup(m->valuestring);
+    } else if (cJSON_IsObject(m)) {
+        g_autofree char *mn = g_strdup_printf("%s: jobs[%zu]: model", name, i);
+        inl = catalog_model_from_cjson(m, mn, error);
+        if (!inl)
+            return NULL;
+        g_free(inl->name);
+        inl->name = g_strdup(id);
+    } else {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: jobs[%zu]: model: expected a catalog name or an object", name, i);
+        return NULL;
+    }
+    trace_job *j = g_new0(trace_job, 1);
+    j->id = g_steal_pointer(&id);
+    j->start_s = start;
+    j->end_s = end;
+    j->gpus = g;
+    j->max_pod_gpus = g;
+    j->n_pods = n ? n : 1;
+    j->n_hosts = n;
+    if (n) {
+        g_ptr_array_add(hosts, NULL);
+        j->hosts = (char **)g_ptr_array_free(g_steal_pointer(&hosts), FALSE);
+        j->host_gpus = g_steal_pointer(&hg);
+        int mx = 0;
+        for (size_t k = 0; k < n; k++)
+            mx = MAX(mx, j->host_gpus[k]);
+        j->max_pod_gpus = mx;
+    }
+    j->model = g_steal_pointer(&model);
+    j->inline_model = g_steal_pointer(&inl);
+    return j;
+}
+
+trace *trace_json_from_cjson(const cJSON *jobs_array, const char *name, GError **error)
+{
+    if (!name)
+        name = "(json)";
+    if (!cJSON_IsArray(jobs_array)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: jobs: expected an array", name);
+        return NULL;
+    }
+    g_autoptr(trace) t = trace__new(name);
+    size_t i = 0;
+    const cJSON *o;
+    g_autoptr(GHashTable) ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    cJSON_ArrayForEach(o, jobs_array)
+    {
+        trace_job *j = json_job(o, name, i, error);
+        if (!j)
+            return NULL;
+        if (!g_hash_table_add(ids, g_strdup(j->id))) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: jobs[%zu]: duplicate id \"%s\"",
+                        name, i, j->id);
+            trace__job_free(j);
+            return NULL;
+        }
+        trace__add_job(t, j);
+        i++;
+    }
+    t->stats.job_rows = i;
+    t->stats.jobs_loaded = i;
+    trace__finish(t, 0, 0);
+    return g_steal_pointer(&t);
+}
+
+trace *trace_json_load(const char *path, GError **error)
+{
+    g_return_val_if_fail(path != NULL, NULL);
+    g_autoptr(GBytes) b = trace__read_file(path, error);
+    if (!b)
+        return NULL;
+    size_t n;
+    const char *s = g_bytes_get_data(b, &n);
+    cJSON *root = cJSON_ParseWithLength(s, n);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t line = 1;
+        for (const char *p = s; at && p < at && p < s + n; p++)
+            line += *p == '\n';
+        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s:%zu: invalid JSON", path, line);
+        return NULL;
+    }
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
+    if (!jobs) {
+        const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "trace");
+        jobs = tr ? cJSON_GetObjectItemCaseSensitive(tr, "jobs") : NULL;
+    }
+    trace *t = NULL;
+    if (!jobs)
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: no \"jobs\" array (nor \"trace\": {\"jobs\": [...]})", path);
+    else
+        t = trace_json_from_cjson(jobs, path, error);
+    cJSON_Delete(root);
+    return t;
+}
+
+/* ---- the bundled sample --------------------------------------------- */
+
+trace *trace_load_default(GError **error)
+{
+    static const char *const files[3] = {"/ccsim/traces/data/job.csv.gz",
+                                         "/ccsim/traces/data/worker.csv.gz",
+                                         "/ccsim/traces/data/topo.csv.gz"};
+    GBytes *plain[3] = {NULL, NULL, NULL};
+    trace *t = NULL;
+    bool ok = true;
+    for (int i = 0; i < 3 && ok; i++) {
+        g_autoptr(GBytes) gz = trace__resource_bytes(files[i], error);
+        ok = gz && (plain[i] = trace__maybe_gunzip(gz, files[i], error)) != NULL;
+    }
+    if (ok) {
+        size_t n[3];
+        const char *b[3];
+        for (int i = 0; i < 3; i++)
+            b[i] = g_bytes_get_data(plain[i], &n[i]);
+        trace__tables tab;
+        if (trace__tables_parse(&tab, b[0], n[0], "(default)/job.csv", b[1], n[1],
+                                "(default)/worker.csv", b[2], n[2], "(default)/topo.csv", false,
+                                error))
+            t = trace__from_tables(&tab, "(default)", NULL, error);
+        trace__tables_clear(&tab);
+    }
+    for (int i = 0; i < 3; i++)
+        if (plain[i])
+            g_bytes_unref(plain[i]);
+    return t;
+}
