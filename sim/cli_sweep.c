@@ -87,7 +87,7 @@ static char *worker_path(GError **error)
 {
     const char *env = g_getenv("CCSIM_SWEEP_WORKER");
     if (env != NULL && env[0] != '\0')
-        return g_strdup(env);
+        return g_canonicalize_filename(env, NULL); /* workers run in their folders */
     return g_file_read_link("/proc/self/exe", error);
 }
 

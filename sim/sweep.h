@@ -23,6 +23,9 @@
  * and topology file paths made absolute (base paths against the base file's
  * folder, grid values against the sweep file's folder).
  *
+ * A worker runs as `WORKER run --scenario scenario.json --out .` inside
+ * DIR/runs/NAME, so its outputs do not depend on where DIR is.
+ *
  * Output folder layout (sweep_execute, sweep_write_summary):
  *   DIR/sweep.json             the sweep with its base inlined
  *   DIR/runs/NAME/scenario.json, and what `ccsim run --out` writes there;

@@ -240,18 +240,23 @@ static bool pool_start(pool *pl, size_t index, GError **error)
         return false;
     g_auto(GStrv) extra = sweep_run_args(pl->sw, index);
     g_autoptr(GStrvBuilder) b = g_strv_builder_new();
-    g_strv_builder_add_many(b, pl->o->worker_path, "run", "--scenario", scenario_path, "--out",
-                            run_dir, NULL);
+    /* The worker runs inside its folder with relative names, so what it
+     * records about its inputs ("scenario.json") is the same whatever DIR
+     * is; the scenario's own paths are absolute. */
+    g_strv_builder_add_many(b, pl->o->worker_path, "run", "--scenario", "scenario.json", "--out",
+                            ".", NULL);
     g_strv_builder_addv(b, (const char **)extra);
     g_auto(GStrv) argv = g_strv_builder_end(b);
 
     g_autoptr(GSubprocessLauncher) l = g_subprocess_launcher_new(
         G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
     g_subprocess_launcher_set_child_setup(l, child_setup, NULL, NULL);
+    g_subprocess_launcher_set_cwd(l, run_dir);
     worker *w = g_new0(worker, 1);
     w->pl = pl;
     w->index = index;
-    w->command = g_strjoinv(" ", argv);
+    g_autofree char *joined = g_strjoinv(" ", argv);
+    w->command = g_strdup_printf("(cd %s && %s)", run_dir, joined);
     w->start_us = g_get_monotonic_time();
     w->proc = g_subprocess_launcher_spawnv(l, (const char *const *)argv, error);
     if (w->proc == NULL) {
