@@ -10,7 +10,8 @@ and SVG into FIGDIR (default DIR/figures):
 
   util_bars       mean GPU utilization per topology and scheduler, each bar
                   labelled with its gain over the baseline (ecmp), as in the
-                  Crux paper's figure 23; error bars over seeds
+                  Crux paper's figure 23; error bars: standard deviation
+                  over the runs averaged (seeds, windows, other grid keys)
   util_time       cluster GPU utilization over time, one line per scheduler
   slowdown_cdf    CDF of job slowdown, one line per scheduler
   link_occupancy  GPU-intensity-weighted occupancy of each link tier over
@@ -155,10 +156,11 @@ def fig_util_bars(runs, out_dir, written, metric, baseline):
     ax.set_xticks(range(len(topos)))
     ax.set_xticklabels(topos, fontsize=8)
     ax.set_ylabel(metric)
-    ax.set_ylim(0, min(1.05, max(max(v) for v in values.values()) * 1.2 + 0.01)
-                if metric.endswith("_frac") else None)
+    top = max(max(v) for v in values.values())
+    ax.set_ylim(0, top * 1.15 if top > 0 else 1.0)
     ax.set_title(f"Mean GPU utilization (labels: gain over {baseline})")
-    ax.legend(fontsize=8, ncol=min(4, len(scheds)))
+    ax.legend(fontsize=8, ncol=min(6, len(scheds)), loc="upper center",
+              bbox_to_anchor=(0.5, -0.1), frameon=False)
     save(fig, out_dir, "util_bars", written)
 
 
