@@ -4,8 +4,8 @@
 # peak_rss_bytes and the scenario path column aside).
 #
 # Installs Debian's slurm-wlm and munge if missing, writes a single-node
-# slurm.conf for localhost in a temp folder (loopback only, ports
-# 17817/17818 unless CCSIM_SLURM_PORT is set), starts munged, slurmctld and
+# slurm.conf for localhost in a temp folder (loopback only, two free ports
+# chosen at random unless CCSIM_SLURM_PORT is set), starts munged, slurmctld and
 # slurmd there, submits with scripts/slurm/submit.sh --wait (array of 3
 # shards + dependent merge), and stops everything it started on exit.
 #
@@ -71,7 +71,15 @@ if ! munge -S "$sock" -n 2>/dev/null | unmunge -S "$sock" >/dev/null 2>&1; then
 fi
 
 # --- Slurm: one node, localhost -------------------------------------------------------
-port=${CCSIM_SLURM_PORT:-17817}
+# Two free loopback ports (several test runs may share the machine).
+port_free() { ! (exec 3<> "/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+port=${CCSIM_SLURM_PORT:-}
+if [ -z "$port" ]; then
+    for _ in $(seq 50); do
+        port=$((20000 + RANDOM % 20000))
+        port_free "$port" && port_free $((port + 1)) && break
+    done
+fi
 export SLURM_CONF=$T/slurm.conf
 : > "$T/plugstack.conf"
 cat > "$SLURM_CONF" <<CONF

@@ -306,6 +306,68 @@ static void test_sweep_merge(void)
     g_rmdir(root);
 }
 
+static void write_file(const char *dir, const char *name, const char *sub, const char *text)
+{
+    g_autofree char *d = g_build_filename(dir, "runs", name, NULL);
+    g_mkdir_with_parents(d, 0755);
+    g_autofree char *p = g_build_filename(d, sub, NULL);
+    g_file_set_contents(p, text, -1, NULL);
+}
+
+/* Runs scheduler = a, b, c.  Run 0 finished with a summary whose own
+ * "scheduler" column (already a grid column) is dropped and whose "note"
+ * needs quoting; run 1 failed (error.txt: exit status 1, last stderr line
+ * "ccsim: bad"); run 2 never ran.  Expected files, by hand:
+ *   summary.csv: run,scheduler,util_frac,note / NAME0,a,0.5,"x,y"
+ *   failed.csv:  run,scheduler,exit_status,error / NAME1,b,1,ccsim: bad */
+static void test_sweep_write_summary(void)
+{
+    GError *err = NULL;
+    g_autoptr(sweep) sw = parse("{\"base\": {}, \"grid\": {\"scheduler\": [\"a\", \"b\", \"c\"]}}",
+                                &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(sw != NULL);
+    g_autofree char *dir = g_dir_make_tmp("summary-XXXXXX", &err);
+    TEST_ASSERT_NO_ERROR(err);
+    write_file(dir, sweep_run_name(sw, 0), "summary.csv",
+               "scheduler,util_frac,note\nzzz,0.5,\"x,y\"\n");
+    write_file(dir, sweep_run_name(sw, 1), "error.txt",
+               "command: x\nexit_status: 1\n--- stderr ---\nwarning\nccsim: bad\n\n");
+    size_t finished = 9, failed = 9;
+    CU_ASSERT(sweep_write_summary(sw, dir, &finished, &failed, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_EQUAL(finished, 1);
+    CU_ASSERT_EQUAL(failed, 1);
+    g_autofree char *sp = g_build_filename(dir, "summary.csv", NULL);
+    g_autofree char *fp = g_build_filename(dir, "failed.csv", NULL);
+    g_autofree char *summary = NULL, *failures = NULL;
+    CU_ASSERT(g_file_get_contents(sp, &summary, NULL, NULL));
+    CU_ASSERT(g_file_get_contents(fp, &failures, NULL, NULL));
+    g_autofree char *expect_s = g_strdup_printf("run,scheduler,util_frac,note\n%s,a,0.5,\"x,y\"\n",
+                                                sweep_run_name(sw, 0));
+    g_autofree char *expect_f = g_strdup_printf("run,scheduler,exit_status,error\n%s,b,1,ccsim: bad\n",
+                                                sweep_run_name(sw, 1));
+    if (summary && failures) {
+        CU_ASSERT_STRING_EQUAL(summary, expect_s);
+        CU_ASSERT_STRING_EQUAL(failures, expect_f);
+    }
+    for (size_t i = 0; i < 2; i++) {
+        g_autofree char *d = g_build_filename(dir, "runs", sweep_run_name(sw, i), NULL);
+        g_autofree char *a = g_build_filename(d, "summary.csv", NULL);
+        g_autofree char *b = g_build_filename(d, "error.txt", NULL);
+        g_remove(a);
+        g_remove(b);
+        g_rmdir(d);
+    }
+    g_autofree char *runs = g_build_filename(dir, "runs", NULL);
+    g_autofree char *lock = g_build_filename(dir, ".lock", NULL);
+    g_remove(sp);
+    g_remove(fp);
+    g_remove(lock);
+    g_rmdir(runs);
+    g_rmdir(dir);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -318,6 +380,7 @@ int main(void)
         {"bad_input", test_sweep_bad_input},
         {"csv", test_sweep_csv},
         {"merge", test_sweep_merge},
+        {"write_summary", test_sweep_write_summary},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("sweep", cases);
