@@ -1,0 +1,211 @@
+/* test_collective.c - suite "collective": placement (sim/cluster.h) and
+ * collective plans (sim/collective.h) on a k=4 fat-tree of default servers
+ * (8 GPUs, 4 PCIe switches, 4 NICs: GPUs 2i and 2i+1 behind NIC i). */
+#include <igraph.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "cluster.h"
+#include "collective.h"
+#include "test_util.h"
+#include "topo.h"
+
+static topo *fat_tree(void)
+{
+    GError *e = NULL;
+    topo *t = topo_build("fat-tree:k=4", NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    return t;
+}
+
+/* Recorded hosts and the PCIe-aware GPU choice.
+ * 4 GPUs on h3: no NIC group holds 4 (2 each), so whole groups, emptiest
+ * first, lowest index on ties: groups 0 and 1 -> GPUs 0,1,2,3.
+ * 1 GPU on h3: best fit = the fullest group that holds 1; groups 2 and 3
+ * tie at 2 free -> group 2 -> GPU 4.  Another 1 GPU: group 2 now has 1
+ * free, the fullest -> GPU 5: the two small jobs share NIC 2, as an
+ * allocator packing PCIe switches does. */
+static void test_cluster_recorded(void)
+{
+    g_autoptr(topo) t = fat_tree();
+    if (!t)
+        return;
+    g_autoptr(cluster) c = cluster_new(t);
+    CU_ASSERT_EQUAL(cluster_gpu_count(c), 16 * 8);
+    const char *h3[] = {"h3"};
+    GError *e = NULL;
+    g_autoptr(cluster_alloc) a = cluster_place(c, h3, NULL, 1, 4, CONFIG_PLACE_LOCALITY, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_FALSE(a->by_policy);
+    CU_ASSERT_EQUAL(a->n_hosts, 1);
+    CU_ASSERT_EQUAL(a->n_gpus, 4);
+    for (uint32_t i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(a->gpus[i], i);
+    g_autoptr(cluster_alloc) b = cluster_place(c, h3, NULL, 1, 1, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(cluster_alloc) d = cluster_place(c, h3, NULL, 1, 1, CONFIG_PLACE_LOCALITY, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_EQUAL(b->gpus[0], 4);
+    CU_ASSERT_EQUAL(d->gpus[0], 5);
+    CU_ASSERT_EQUAL(cluster_free_gpu_count(c), 128 - 6);
+    /* spread evenly: 6 GPUs over h0 and h1 -> 3 + 3 */
+    const char *h01[] = {"h0", "h1"};
+    g_autoptr(cluster_alloc) s = cluster_place(c, h01, NULL, 2, 6, CONFIG_PLACE_LOCALITY, NULL, &e);
+    CU_ASSERT_EQUAL(s->n_hosts, 2);
+    CU_ASSERT_EQUAL(s->gpu_off[1], 3);
+    CU_ASSERT_EQUAL(s->gpu_off[2], 6);
+    cluster_release(c, s);
+    cluster_release(c, d);
+    cluster_release(c, b);
+    cluster_release(c, a);
+    CU_ASSERT_EQUAL(cluster_free_gpu_count(c), 128);
+}
+
+/* Missing or full hosts go to the policy.  locality: 12 GPUs do not fit on
+ * one host (8), so the smallest ToR group that holds them: every ToR has 2
+ * hosts = 16 GPUs; the job takes one ToR's two hosts, 8 + 4.  packed: 12
+ * GPUs fill h0 (8) and 4 of h1.  Too many GPUs: an error. */
+static void test_cluster_policy(void)
+{
+    g_autoptr(topo) t = fat_tree();
+    if (!t)
+        return;
+    g_autoptr(cluster) c = cluster_new(t);
+    const char *nope[] = {"nope"};
+    GError *e = NULL;
+    g_autoptr(cluster_alloc) a =
+        cluster_place(c, nope, NULL, 1, 12, CONFIG_PLACE_LOCALITY, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_TRUE(a->by_policy);
+    CU_ASSERT_EQUAL(a->n_hosts, 2);
+    CU_ASSERT_EQUAL(a->gpu_off[1], 8);
+    CU_ASSERT_EQUAL(topo_host_group(t, a->hosts[0], TOPO_LEVEL_TOR),
+                    topo_host_group(t, a->hosts[1], TOPO_LEVEL_TOR));
+    cluster_release(c, a);
+    g_autoptr(cluster_alloc) p = cluster_place(c, NULL, NULL, 0, 12, CONFIG_PLACE_PACKED, NULL, &e);
+    CU_ASSERT_EQUAL(p->hosts[0], 0);
+    CU_ASSERT_EQUAL(p->hosts[1], 1);
+    CU_ASSERT_EQUAL(p->gpu_off[2], 12);
+    CU_ASSERT_PTR_NULL(cluster_place(c, NULL, NULL, 0, 200, CONFIG_PLACE_PACKED, NULL, &e));
+    TEST_ASSERT_ERROR(e, CCS_ERROR_INVALID);
+    cluster_release(c, p);
+    /* random: seeded, so the same seed gives the same hosts */
+    GRand *r1 = g_rand_new_with_seed(5), *r2 = g_rand_new_with_seed(5);
+    g_autoptr(cluster_alloc) x = cluster_place(c, NULL, NULL, 0, 4, CONFIG_PLACE_RANDOM, r1, &e);
+    cluster_release(c, x);
+    g_autoptr(cluster_alloc) y = cluster_place(c, NULL, NULL, 0, 4, CONFIG_PLACE_RANDOM, r2, &e);
+    CU_ASSERT_EQUAL(x->hosts[0], y->hosts[0]);
+    cluster_release(c, y);
+    g_rand_free(r1);
+    g_rand_free(r2);
+}
+
+/* Hierarchical all-reduce of S over 2 hosts x 8 GPUs (4 rails):
+ * step 0 NVLink reduce-scatter, one transfer per host of 7/8 S, 7 steps;
+ * step 1 one ring per rail (4 transfers) of 2(H-1)/H * S/R = S/4, each the
+ * union of the two hops h0->h1 and h1->h0 (2 flows per rail, 8 flows of
+ * S/4 per iteration); step 2 NVLink all-gather like step 0.  With
+ * --collective-model flows, step 1 has 8 transfers of S/4.  Each ring
+ * transfer uses PCIe links (GPU->PCIe->NIC out of each host, NIC->PCIe
+ * ->GPU into each), 2 links each way per host, 8 in all, multiplicity 1. */
+static void test_collective_allreduce(void)
+{
+    g_autoptr(topo) t = fat_tree();
+    if (!t)
+        return;
+    g_autoptr(cluster) c = cluster_new(t);
+    const char *h[] = {"h0", "h1"};
+    GError *e = NULL;
+    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_LOCALITY, NULL, &e);
+    const double S = 8e9;
+    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, S, 1, false, 0, 1, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL_FATAL(coll_plan_step_count(p), 3);
+    CU_ASSERT_EQUAL(coll_plan_xfer_count(p, 0), 2);
+    TEST_ASSERT_CLOSE(coll_plan_xfer(p, 0, 0)->bytes, 7.0 / 8.0 * S, 1e-12);
+    CU_ASSERT_EQUAL(coll_plan_xfer(p, 0, 0)->steps, 7);
+    CU_ASSERT_EQUAL(coll_plan_xfer_count(p, 1), 4);
+    TEST_ASSERT_CLOSE(coll_plan_xfer(p, 1, 0)->bytes, S / 4, 1e-12);
+    CU_ASSERT_EQUAL(coll_plan_xfer(p, 1, 0)->steps, 2);
+    CU_ASSERT_EQUAL(coll_plan_flow_count(p), 8);
+    for (size_t f = 0; f < 8; f++)
+        TEST_ASSERT_CLOSE(coll_plan_flow(p, f)->bytes_per_iter, S / 4, 1e-12);
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    coll_xfer_links(p, coll_plan_xfer(p, 1, 0), links, mult);
+    size_t pcie = 0;
+    for (guint i = 0; i < links->len; i++) {
+        CU_ASSERT_EQUAL(g_array_index(mult, uint32_t, i), 1);
+        if (topo_link_get(t, g_array_index(links, uint32_t, i))->tier == TOPO_TIER_PCIE)
+            pcie++;
+    }
+    CU_ASSERT_EQUAL(pcie, 8);
+    g_autoptr(coll_plan) q = coll_plan_new(t, a, COLL_ALLREDUCE, S, 1, true, 0, 1, &e);
+    CU_ASSERT_EQUAL(coll_plan_xfer_count(q, 1), 8);
+    cluster_release(c, a);
+}
+
+/* A single-host job only uses NVLink: one step of 2(g-1)/g S = 7/4 S for
+ * 8 GPUs, no flows.  One GPU: nothing at all. */
+static void test_collective_single_host(void)
+{
+    g_autoptr(topo) t = fat_tree();
+    if (!t)
+        return;
+    g_autoptr(cluster) c = cluster_new(t);
+    const char *h[] = {"h5"};
+    GError *e = NULL;
+    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 1, 8, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, 1e9, 1, false, 0, 1, &e);
+    CU_ASSERT_EQUAL_FATAL(coll_plan_step_count(p), 1);
+    CU_ASSERT_EQUAL(coll_plan_flow_count(p), 0);
+    TEST_ASSERT_CLOSE(coll_plan_xfer(p, 0, 0)->bytes, 1.75e9, 1e-12);
+    const uint32_t *fl;
+    const double *fb;
+    size_t nf = coll_plan_fixed_links(p, &fl, &fb);
+    CU_ASSERT_EQUAL(nf, 16); /* 8 GPU->NVSwitch + 8 NVSwitch->GPU */
+    for (size_t i = 0; i < nf; i++)
+        CU_ASSERT_EQUAL(topo_link_get(t, fl[i])->tier, TOPO_TIER_NVLINK);
+    g_autoptr(cluster_alloc) b = cluster_place(c, (const char *[]){"h6"}, NULL, 1, 1,
+                                               CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(coll_plan) q = coll_plan_new(t, b, COLL_ALLREDUCE, 1e9, 1, false, 0, 1, &e);
+    CU_ASSERT_EQUAL(coll_plan_step_count(q), 0);
+}
+
+/* All-to-all of S over 2 hosts x 8 GPUs (n = 16, 4 rails): each ordered
+ * host pair and rail carries g_a g_b S / (n R) = 64 S / 64 = S; NVLink
+ * carries (g-1) S/n = 7/16 S per host.  One step, 2 + 8 transfers. */
+static void test_collective_alltoall(void)
+{
+    g_autoptr(topo) t = fat_tree();
+    if (!t)
+        return;
+    g_autoptr(cluster) c = cluster_new(t);
+    const char *h[] = {"h0", "h4"};
+    GError *e = NULL;
+    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLTOALL, 1e9, 1, false, 0, 1, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_EQUAL_FATAL(coll_plan_step_count(p), 1);
+    CU_ASSERT_EQUAL(coll_plan_xfer_count(p, 0), 10);
+    TEST_ASSERT_CLOSE(coll_plan_xfer(p, 0, 0)->bytes, 7.0 / 16.0 * 1e9, 1e-12);
+    TEST_ASSERT_CLOSE(coll_plan_xfer(p, 0, 2)->bytes, 1e9, 1e-12);
+    /* h0 and h4 are in different pods: 4 candidate paths (k/2)^2 = 4 */
+    CU_ASSERT_EQUAL(coll_plan_flow(p, 0)->n_paths, 4);
+}
+
+int main(void)
+{
+    igraph_set_error_handler(igraph_error_handler_ignore);
+    CU_TestInfo cases[] = {
+        {"cluster_recorded", test_cluster_recorded},
+        {"cluster_policy", test_cluster_policy},
+        {"allreduce", test_collective_allreduce},
+        {"single_host", test_collective_single_host},
+        {"alltoall", test_collective_alltoall},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("collective", cases);
+}

@@ -1,0 +1,145 @@
+/* test_config.c - suite "config": the scenario file and its overrides
+ * (sim/config.h, DESIGN.md §8). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "config.h"
+#include "test_util.h"
+
+/* The DESIGN.md §8 example reads as written. */
+static void test_config_design_example(void)
+{
+    const char *text =
+        "{\"topology\": \"fat-tree:k=8,link_gbps=200\", \"trace\": {\"lingjun\": \"dir\"},"
+        " \"scheduler\": \"crux\", \"sim\": {\"mode\": \"window\", \"start_s\": 0, \"end_s\": 86400,"
+        " \"seed\": 1, \"priority_levels\": 8, \"interval_s\": 60}}";
+    g_autoptr(config) c = config_new();
+    GError *e = NULL;
+    CU_ASSERT_TRUE(config_load_buffer(c, text, strlen(text), "s.json", &e));
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_STRING_EQUAL(c->topology_spec, "fat-tree:k=8,link_gbps=200");
+    CU_ASSERT_STRING_EQUAL(c->scheduler, "crux");
+    CU_ASSERT_PTR_NOT_NULL(c->trace_obj);
+    CU_ASSERT_EQUAL(c->sim.mode, CONFIG_MODE_WINDOW);
+    TEST_ASSERT_CLOSE(c->sim.end_s, 86400, 0);
+    CU_ASSERT_EQUAL(c->sim.priority_levels, 8);
+}
+
+/* Options override the file: the file says work mode and seed 7, the
+ * options say window and 9. */
+static void test_config_overrides(void)
+{
+    const char *text = "{\"scheduler\": {\"name\": \"fixed\", \"jobs\": {}},"
+                       " \"sim\": {\"mode\": \"work\", \"seed\": 7, \"alpha_us\": 2}}";
+    g_autoptr(config) c = config_new();
+    GError *e = NULL;
+    CU_ASSERT_TRUE(config_load_buffer(c, text, strlen(text), "s.json", &e));
+    CU_ASSERT_EQUAL(c->sim.mode, CONFIG_MODE_WORK);
+    CU_ASSERT_EQUAL(c->sim.seed, 7);
+    CU_ASSERT_PTR_NOT_NULL(c->scheduler_obj);
+    CU_ASSERT_TRUE(config_set_option(c, "mode", "window", &e));
+    CU_ASSERT_TRUE(config_set_option(c, "seed", "18446744073709551615", &e));
+    CU_ASSERT_TRUE(config_set_option(c, "levels", "4", &e));
+    CU_ASSERT_TRUE(config_set_option(c, "collective-model", "flows", &e));
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_EQUAL(c->sim.mode, CONFIG_MODE_WINDOW);
+    CU_ASSERT_EQUAL(c->sim.seed, G_MAXUINT64);
+    CU_ASSERT_EQUAL(c->sim.priority_levels, 4);
+    CU_ASSERT_EQUAL(c->sim.collective_model, CONFIG_COLL_FLOWS);
+    TEST_ASSERT_CLOSE(c->sim.alpha_us, 2, 0);
+    /* another scheduler on the command line drops the file's object */
+    config_set_scheduler(c, "ecmp");
+    CU_ASSERT_PTR_NULL(c->scheduler_obj);
+}
+
+/* Every malformed scenario names the file and the key path. */
+static void test_config_errors(void)
+{
+    static const struct {
+        const char *text;
+        int code;
+        const char *message;
+    } cases[] = {
+        {"{\"sim\": {\"mode\": \"fast\"}}", CCS_ERROR_INVALID,
+         "s.json: sim.mode: expected \"window\" or \"work\", got \"fast\""},
+        {"{\"sim\": {\"mode\": 3}}", CCS_ERROR_INVALID,
+         "s.json: sim.mode: expected \"window\" or \"work\", got a number"},
+        {"{\"sim\": {\"seed\": -1}}", CCS_ERROR_INVALID,
+         "s.json: sim.seed: expected an integer in [0, 18446744073709551616], got -1"},
+        {"{\"sim\": {\"interval_s\": 0}}", CCS_ERROR_INVALID,
+         "s.json: sim.interval_s: expected a number greater than 0, got 0"},
+        {"{\"sim\": {\"priority_levels\": 2.5}}", CCS_ERROR_INVALID,
+         "s.json: sim.priority_levels: expected an integer, got 2.5"},
+        {"{\"sim\": {\"speed\": 1}}", CCS_ERROR_INVALID, "s.json: sim.speed: unknown key"},
+        {"{\"sim\": []}", CCS_ERROR_INVALID, "s.json: sim: expected an object, got an array"},
+        {"{\"topology\": 5}", CCS_ERROR_INVALID,
+         "s.json: topology: expected a builder spec string or an object, got a number"},
+        {"{\"scheduler\": {\"jobs\": {}}}", CCS_ERROR_INVALID,
+         "s.json: scheduler.name: expected a string"},
+        {"{\"sim\": {\"gzip\": 1}}", CCS_ERROR_INVALID,
+         "s.json: sim.gzip: expected true or false, got a number"},
+        {"{\"topo\": \"x\"}", CCS_ERROR_INVALID,
+         "s.json: topo: unknown key (expected topology, trace, scheduler, sim, name or "
+         "description)"},
+        {"{\"sim\": {\n\"mode\": }", CCS_ERROR_PARSE, "s.json:2: not valid JSON"},
+        {"[1]", CCS_ERROR_INVALID, "s.json: expected a JSON object at the top level"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(config) c = config_new();
+        GError *e = NULL;
+        CU_ASSERT_FALSE(config_load_buffer(c, cases[i].text, strlen(cases[i].text), "s.json", &e));
+        if (e && strcmp(e->message, cases[i].message) != 0)
+            fprintf(stderr, "\ncase %zu: got '%s'\n", i, e->message);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        CU_ASSERT_STRING_EQUAL(e->message, cases[i].message);
+        TEST_ASSERT_ERROR(e, cases[i].code);
+    }
+    /* option errors name the option */
+    g_autoptr(config) c = config_new();
+    GError *e = NULL;
+    CU_ASSERT_FALSE(config_set_option(c, "mode", "fast", &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_STRING_EQUAL(e->message, "--mode: expected \"window\" or \"work\", got \"fast\"");
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(config_set_option(c, "start", "soon", &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_STRING_EQUAL(e->message, "--start: expected a number, got \"soon\"");
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(config_set_option(c, "placement", "best", &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_STRING_EQUAL(e->message,
+                           "--placement: expected \"locality\", \"random\", or \"packed\", got "
+                           "\"best\"");
+    g_clear_error(&e);
+}
+
+/* config_to_json round-trips the sim keys (run.json). */
+static void test_config_to_json(void)
+{
+    g_autoptr(config) c = config_new();
+    CU_ASSERT_TRUE(config_set_option(c, "end", "12.5", NULL));
+    cJSON *j = config_to_json(c);
+    const cJSON *sim = cJSON_GetObjectItem(j, "sim");
+    CU_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(sim, "start_s")));
+    TEST_ASSERT_CLOSE(cJSON_GetObjectItem(sim, "end_s")->valuedouble, 12.5, 0);
+    CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(j, "scheduler")->valuestring, "ecmp");
+    size_t n = 0;
+    for (const char *const *k = config_sim_keys(); *k; k++, n++)
+        CU_ASSERT_PTR_NOT_NULL(cJSON_GetObjectItem(sim, *k));
+    CU_ASSERT_EQUAL(n, 15);
+    cJSON_Delete(j);
+}
+
+int main(void)
+{
+    CU_TestInfo cases[] = {
+        {"design_example", test_config_design_example},
+        {"overrides", test_config_overrides},
+        {"errors", test_config_errors},
+        {"to_json", test_config_to_json},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("config", cases);
+}
