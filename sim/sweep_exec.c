@@ -20,6 +20,8 @@
 #include <sys/prctl.h>
 #endif
 
+#include <glib/gstdio.h>
+
 #include "ccs.h"
 #include "sweep-private.h"
 
@@ -204,8 +206,16 @@ static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
         pl->p.done++;
         pl->ran++;
     } else if (!pl->stopping) {
-        /* The run may have removed its own folder on failure; recreate it. */
+        /* The run may have removed its own folder on failure; recreate it.
+         * A summary.csv from a run that then failed (a crash at exit, a
+         * leak report) is moved aside: finished means succeeded. */
         g_autofree char *run_dir = sweep__run_dir(pl->dir, name);
+        if (finished) {
+            g_autofree char *from = g_build_filename(run_dir, "summary.csv", NULL);
+            g_autofree char *to = g_build_filename(run_dir, "summary.csv.failed", NULL);
+            if (g_rename(from, to) != 0)
+                g_debug("%s: cannot rename: %s", from, g_strerror(errno));
+        }
         g_autofree char *path = g_build_filename(run_dir, "error.txt", NULL);
         g_autofree char *text = g_strdup_printf(
             "command: %s\nexit_status: %s\n%s--- stderr ---\n%s", w->command, status,

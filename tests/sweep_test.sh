@@ -148,6 +148,19 @@ set -e
 check "merge reports the failed runs as missing, with their error" \
     grep -q 'failed run .*exit status 1' badmerge.err
 
+# A run that writes its summary and then fails (a crash at exit) is failed,
+# not finished: its summary is moved aside and the next invocation redoes it.
+printf '#!/usr/bin/env bash\n"%s" "$@" && exit 3\n' "$real_worker" > exit3.sh
+chmod +x exit3.sh
+set +e
+CCSIM_SWEEP_WORKER=$PWD/exit3.sh "$ccsim" sweep sweep_small.json --out exit3 -j 2 > /dev/null 2>&1
+st=$?
+set -e
+check "a run failing after its summary is failed" test "$st" -eq 1 -a "$(rows exit3/failed.csv)" -eq 6
+check "its summary is moved aside" test "$(count 'exit3/runs/*/summary.csv.failed')" -eq 6
+"$ccsim" sweep sweep_small.json --out exit3 -j 2 > /dev/null 2> exit3.err
+check "and the next invocation redoes it" grep -q '6 runs, 0 already finished, 6 to run' exit3.err
+
 # A different sweep into a used folder is refused.
 set +e
 "$ccsim" sweep sweep_bad.json --out full > /dev/null 2> other.err; st=$?
