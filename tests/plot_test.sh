@@ -3,8 +3,10 @@
 # sweep folder, a compare folder (one folder per scheduler) and a single run
 # (files exist, are non-empty, PNGs start with the PNG signature), and skips
 # a figure with a note when its input is missing.  Skipped (exit 77) when
-# /usr/bin/python3 has no matplotlib.  The results come from the fake worker
-# (tests/fake_ccsim_run.sh), so this tests the plotting, not the numbers.
+# /usr/bin/python3 has no matplotlib.  Most results come from the fake
+# worker (tests/fake_ccsim_run.sh: several topologies, controlled columns);
+# when the binary has `ccsim run`, a real `ccsim compare` of
+# examples/scenario-4hosts.json is plotted too.
 # Usage: tests/plot_test.sh CCSIM_BINARY
 set -euo pipefail
 ccsim=$(realpath "$1")
@@ -66,6 +68,15 @@ check_figures single/figures util_bars util_time slowdown_cdf
 if [ -e single/figures/link_occupancy.png ] || ! grep -q 'link_occupancy skipped' single.err; then
     echo "FAIL - a missing links.csv should skip link_occupancy with a note"
     failures=$((failures + 1))
+fi
+
+# Real results, when this ccsim can run: a compare of the example.
+if "$ccsim" run --help >/dev/null 2>&1; then
+    "$ccsim" compare --scenario "$here/../examples/scenario-4hosts.json" --out real > /dev/null 2>&1
+    /usr/bin/python3 "$plot" real > /dev/null 2>&1
+    check_figures real/figures $figures
+else
+    echo "note: this ccsim has no 'run' yet; only fake results were plotted"
 fi
 
 # Not a results folder.
