@@ -191,10 +191,16 @@ static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
 {
     worker *w = data;
     pool *pl = w->pl;
-    g_autofree char *err_text = NULL;
+    /* Bytes, not UTF-8: a run's stderr is kept whatever its encoding. */
+    g_autoptr(GBytes) err_bytes = NULL;
     g_autoptr(GError) comm_error = NULL;
-    g_subprocess_communicate_utf8_finish(G_SUBPROCESS(source), res, NULL, &err_text,
-                                         &comm_error);
+    g_subprocess_communicate_finish(G_SUBPROCESS(source), res, NULL, &err_bytes, &comm_error);
+    g_autofree char *err_text = NULL;
+    if (err_bytes != NULL) {
+        gsize len = 0;
+        const char *data = g_bytes_get_data(err_bytes, &len);
+        err_text = g_strndup(data ? data : "", len);
+    }
     g_ptr_array_remove(pl->running, w);
     const char *name = sweep_run_name(pl->sw, w->index);
     int exit_status = 0;
@@ -275,7 +281,7 @@ static bool pool_start(pool *pl, size_t index, GError **error)
         return false;
     }
     g_ptr_array_add(pl->running, w);
-    g_subprocess_communicate_utf8_async(w->proc, NULL, NULL, worker_done, w);
+    g_subprocess_communicate_async(w->proc, NULL, NULL, worker_done, w);
     return true;
 }
 
