@@ -202,14 +202,19 @@ def fig_util_time(runs, out_dir, written, baseline):
     for ax, (t, per_sched) in zip(axes[:, 0], data.items()):
         for s in ordered(per_sched, baseline):
             lines = per_sched[s]
-            # Mean over the runs (seeds) at the times they share.
+            # Mean, at each time, over the runs (seeds, other grid values)
+            # that cover it: runs of different windows follow each other.
             by_t = defaultdict(list)
             for line in lines:
                 for x, y in line:
                     by_t[x].append(y)
-            xs = sorted(x for x, ys in by_t.items() if len(ys) == len(lines))
+            xs = sorted(by_t)
+            if not xs:
+                note(f"util_time: no data for {t} / {s}")
+                continue
+            most = max(len(ys) for ys in by_t.values())
             ax.plot([x / div for x in xs], [sum(by_t[x]) / len(by_t[x]) for x in xs],
-                    label=f"{s}" + (f" (mean of {len(lines)})" if len(lines) > 1 else ""))
+                    label=f"{s}" + (f" (mean of {most} runs)" if most > 1 else ""))
         ax.set_title(t, fontsize=9)
         ax.set_ylabel("cluster GPU util")
         ax.set_ylim(0, 1.05)

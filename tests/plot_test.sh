@@ -75,6 +75,14 @@ if "$ccsim" run --help >/dev/null 2>&1; then
     "$ccsim" compare --scenario "$here/../examples/scenario-4hosts.json" --out real > /dev/null 2>&1
     /usr/bin/python3 "$plot" real > /dev/null 2>&1
     check_figures real/figures $figures
+    # A real sweep with zipped windows: every line has data.
+    "$ccsim" sweep "$here/../examples/sweep-small.json" --out real-sweep -j 2 > /dev/null 2>&1
+    /usr/bin/python3 "$plot" real-sweep > /dev/null 2> real-sweep.err
+    check_figures real-sweep/figures $figures
+    if grep -q 'no data' real-sweep.err; then
+        echo "FAIL - empty lines in the example sweep's figures: $(cat real-sweep.err)"
+        failures=$((failures + 1))
+    fi
 else
     echo "note: this ccsim has no 'run' yet; only fake results were plotted"
 fi
