@@ -26,6 +26,9 @@ int cli_run_main(int argc, char **argv);
 int cli_compare_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
 int cli_topo_main(int argc, char **argv);
+int cli_gen_trace_main(int argc, char **argv);
+int cli_trace_main(int argc, char **argv);
+int cli_demo_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
 int cli_merge_main(int argc, char **argv);
 

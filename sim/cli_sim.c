@@ -53,7 +53,7 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
         {"alpha-us", 0, 0, G_OPTION_ARG_STRING, &o->alpha_us,
          "startup latency per collective step, microseconds (default 5)", "US"},
         {"buckets", 0, 0, G_OPTION_ARG_STRING, &o->buckets,
-         "gradient buckets per iteration (default 0: the catalog's)", "B"},
+         "gradient buckets per iteration (default 1; 0: the catalog's)", "B"},
         {"jitter", 0, 0, G_OPTION_ARG_STRING, &o->jitter,
          "log-normal sigma of per-job compute jitter (default 0)", "SIGMA"},
         {"scale-hosts", 0, 0, G_OPTION_ARG_NONE, &o->scale_hosts,

@@ -10,6 +10,7 @@ struct coll_plan {
     GPtrArray *steps;    /* GPtrArray of coll_xfer* per step (one bucket) */
     GArray *flows;       /* coll_flow */
     int buckets;         /* B */
+    uint64_t version;    /* incremented by every path change (invalidates xfer caches) */
     GArray *fixed_links; /* uint32, distinct, increasing */
     GArray *fixed_bytes; /* double, per iteration */
 };
@@ -32,6 +33,10 @@ static void xfer_free(gpointer p)
     coll_xfer *x = p;
     g_array_free(x->fixed, TRUE);
     g_array_free(x->flows, TRUE);
+    if (x->cache_links) {
+        g_array_free(x->cache_links, TRUE);
+        g_array_free(x->cache_mult, TRUE);
+    }
     g_free(x);
 }
 
@@ -434,6 +439,7 @@ bool coll_plan_set_path(coll_plan *p, topo *t, size_t fi, size_t path, GError **
     if (!topo_path_links(t, f->src_nic, f->dst_nic, path, f->links, error))
         return false;
     f->path = path;
+    p->version++;
     f->latency_s = links_latency(t, (const uint32_t *)(void *)f->links->data, f->links->len);
     return true;
 }
@@ -447,6 +453,20 @@ size_t coll_plan_fixed_links(const coll_plan *p, const uint32_t **links, const d
 
 void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult)
 {
+    /* the cache is logically part of the plan's state: p and x are const
+     * to callers, the cached set is a pure function of them */
+    coll_xfer *mx = (coll_xfer *)x;
+    if (mx->cache_links && mx->cache_version == p->version + 1) {
+        g_array_set_size(links, 0);
+        g_array_set_size(mult, 0);
+        g_array_append_vals(links, mx->cache_links->data, mx->cache_links->len);
+        g_array_append_vals(mult, mx->cache_mult->data, mx->cache_mult->len);
+        return;
+    }
+    if (!mx->cache_links) {
+        mx->cache_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        mx->cache_mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    }
     g_autoptr(GHashTable) acc = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     for (guint l = 0; l < x->fixed->len; l++)
         acc_add(acc, g_array_index(x->fixed, uint32_t, l), 1.0);
@@ -455,7 +475,12 @@ void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArr
         for (guint l = 0; l < f->links->len; l++)
             acc_add(acc, g_array_index(f->links, uint32_t, l), 1.0);
     }
-    emit_sorted(acc, links, mult, true);
+    emit_sorted(acc, mx->cache_links, mx->cache_mult, true);
+    mx->cache_version = p->version + 1;
+    g_array_set_size(links, 0);
+    g_array_set_size(mult, 0);
+    g_array_append_vals(links, mx->cache_links->data, mx->cache_links->len);
+    g_array_append_vals(mult, mx->cache_mult->data, mx->cache_mult->len);
 }
 
 double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_s)

@@ -75,6 +75,9 @@ typedef struct coll_xfer {
     double fixed_latency_s; /* largest propagation latency of one hop's intra-host links */
     GArray *fixed;    /* uint32 topology link ids inside hosts (repeats = multiplicity) */
     GArray *flows;    /* uint32 indices into the plan's flows */
+    /* private: the merged link set under the paths of plan version cache_version */
+    GArray *cache_links, *cache_mult;
+    uint64_t cache_version;
 } coll_xfer;
 
 typedef struct coll_plan coll_plan;
@@ -110,7 +113,9 @@ size_t coll_plan_fixed_links(const coll_plan *p, const uint32_t **links, const d
 
 /* The link set of transfer x under the current paths: distinct links in
  * increasing order with multiplicities (out arrays cleared first, uint32
- * each), and its startup latency for alpha_s per step. */
+ * each), and its startup latency for alpha_s per step.  The merged set is
+ * cached in x until a path of the plan changes, so repeated calls cost a
+ * copy. */
 void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult);
 double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_s);
 

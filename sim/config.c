@@ -73,7 +73,7 @@ config *config_new(void)
     c->sim.collective_model = CONFIG_COLL_RING;
     c->sim.alpha_us = 5.0;
     c->sim.gpu = g_strdup("a100");
-    c->sim.buckets = 0;
+    c->sim.buckets = 1;
     c->sim.jitter_sigma = 0.0;
     return c;
 }

@@ -47,7 +47,7 @@ typedef struct config_sim {
     config_collective_model collective_model; /* sim.collective_model, --collective-model */
     double alpha_us;            /* sim.alpha_us, --alpha-us: startup latency per collective step */
     char *gpu;                  /* sim.gpu, --gpu: "a100" or "h100" */
-    int buckets;                /* sim.buckets, --buckets: gradient buckets (0 = the catalog's) */
+    int buckets;                /* sim.buckets, --buckets: gradient buckets (default 1; 0 = the catalog's) */
     double jitter_sigma;        /* sim.jitter_sigma, --jitter: log-normal sigma of compute jitter */
     bool scale_hosts;           /* sim.scale_hosts, --scale-hosts: allow a trace larger than the topology */
     bool gzip;                  /* sim.gzip, --gzip: write the CSV files gzipped */
@@ -69,7 +69,7 @@ typedef struct config {
 
 /* Defaults: window mode, whole trace, seed 1, 8 levels, interval 60 s,
  * time scale 1, locality placement, ring collectives, alpha 5 us, a100,
- * catalog buckets, jitter 0, no scaling, plain CSV.  (transfer full) */
+ * one bucket, jitter 0, no scaling, plain CSV.  (transfer full) */
 config *config_new(void);
 void config_free(config *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(config, config_free)

@@ -13,8 +13,8 @@
  *
  * Implementation: a binary min-heap of (time, seq, slot) entries; each slot
  * records its heap position, so push, pop, cancel and rekey are all
- * O(log n) and evq_pending / evq_next_time are O(1).  Memory: about 64 bytes
- * per slot; slots are recycled.
+ * O(log n) and evq_pending / evq_next_time are O(1).  Memory: 56 bytes per
+ * pending event; slots are recycled.
  *
  * The queue never goes back in time: pushing or re-keying an event before
  * evq_now() is a programming error (g_return_val_if_fail).  Handlers may

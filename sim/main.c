@@ -16,6 +16,9 @@ static const cli_command commands[] = {
     {"compare", "run every scheduler on one scenario and compare them", cli_compare_main},
     {"list", "list schedulers, topology builders and catalog models", cli_list_main},
     {"topo", "describe or export a topology (fat-tree, Clos, torus, Lingjun, file)", cli_topo_main},
+    {"gen-trace", "write a synthetic Lingjun trace (job.csv, worker.csv, topo.csv)", cli_gen_trace_main},
+    {"trace", "statistics of a Lingjun trace (stats) or what loading it keeps (load)", cli_trace_main},
+    {"demo", "run a small built-in network engine demo", cli_demo_main},
     {"sweep", "run a parameter grid of scenarios, resumable, shardable", cli_sweep_main},
     {"merge", "merge the summaries of sweep folders or shards", cli_merge_main},
 };

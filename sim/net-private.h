@@ -16,21 +16,21 @@ typedef struct net__user {
 } net__user;
 
 typedef struct net__link {
+    /* hot: read by every solve that reaches the link (one cache line) */
+    net__user *users;     /* moving transfers on the link, unordered */
+    uint32_t n_users, cap_users;
+    uint32_t mark;        /* epoch stamp: visited in the current BFS / dedup */
+    uint32_t sidx;        /* local index in the current component */
+    uint64_t dirty_bits;  /* bit L: the level-L allocation around this link must be re-solved */
     double cap_Bps;       /* C_e */
+    double load_Bps;      /* sum over levels of lvl_load */
+    double tag_Bps;       /* sum over levels of lvl_tag */
+    /* cold */
     double lat_s;         /* l_e */
     bool present;         /* false once removed */
     uint32_t refs;        /* transfers (waiting or moving) that name this link */
-    net__user *users;     /* moving transfers on the link, unordered */
-    uint32_t n_users, cap_users;
-    /* counters, valid at last_s */
-    double last_s;
+    double last_s;        /* counters below are valid at last_s */
     double carried_bytes, busy_s, tagged_bytes;
-    double load_Bps; /* sum over levels of lvl_load */
-    double tag_Bps;  /* sum over levels of lvl_tag */
-    /* solver scratch */
-    uint32_t mark; /* epoch stamp: visited in the current BFS / dedup */
-    uint32_t sidx; /* local index in the current component */
-    uint64_t dirty_bits; /* bit L: the level-L allocation around this link must be re-solved */
 } net__link;
 
 /* One link of a transfer. */

@@ -30,8 +30,12 @@
  * (a zero-delay solve event; any query solves first if something is dirty),
  * so a scheduler that re-prioritises many jobs at once costs one solve.
  * The solve re-computes, for each level L from the highest dirty level down,
- * only the level-L transfers connected to a dirty link through shared links;
- * links whose level-L load changed become dirty for the lower levels.
+ * only the level-L transfers connected to a dirty link through shared links
+ * (a transfer held at rate 0 by a link with no residual left joins nothing);
+ * a link whose residual for the next level moved becomes dirty there if it
+ * is tight at that level (a move on a slack link changes no bottleneck).
+ * The proof that this equals the from-scratch allocation is at the top of
+ * net_solve.c.
  * Completion events live in the evq and are re-keyed only for transfers
  * whose rate changed; remaining bytes and link counters are brought up to
  * date lazily.  Cost of a solve: O(sum over re-solved levels of

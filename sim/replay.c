@@ -205,7 +205,7 @@ replay *replay_new(const config *cfg, topo *t, const trace *tr, const catalog *c
     g_return_val_if_fail(cfg && t && tr && cat, NULL);
     g_autoptr(replay) r = g_new0(replay, 1);
     r->cfg = config_new();
-    g_free(r->cfg->sim.gpu); /* the default config_new() set; replaced below */
+    g_free(r->cfg->sim.gpu);
     r->cfg->sim = cfg->sim;
     r->cfg->sim.gpu = g_strdup(cfg->sim.gpu);
     g_free(r->cfg->scheduler);

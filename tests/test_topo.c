@@ -178,6 +178,16 @@ static void test_topo_server_model(void)
     TEST_ASSERT_CLOSE(topo_link_get(t, g_array_index(p, uint32_t, 0))->latency_s, 1e-6, 1e-12);
     CU_ASSERT_STRING_EQUAL(topo_node_name(t, topo_host_gpu_node(t, 1, 3)), "h1/gpu3");
     CU_ASSERT_EQUAL(topo_node_host(t, topo_host_gpu_node(t, 1, 3)), 1);
+    CU_ASSERT_EQUAL(topo_node_index(t, topo_host_gpu_node(t, 1, 3)), 3);
+    CU_ASSERT_EQUAL(topo_node_index(t, topo_host_nic_node(t, 1, 2)), 2);
+    CU_ASSERT_EQUAL(topo_node_index(t, topo_host_pcie_node(t, 0, 1)), 1);
+    /* one ToR: every NIC's first switch is it, a GPU has none */
+    uint32_t tor = topo_nic_first_switch(t, topo_host_nic_node(t, 0, 0));
+    CU_ASSERT_EQUAL(topo_node_get_kind(t, tor), TOPO_NODE_TOR);
+    CU_ASSERT_EQUAL(topo_node_host(t, tor), SIZE_MAX);
+    CU_ASSERT_EQUAL(topo_node_index(t, tor), SIZE_MAX);
+    CU_ASSERT_EQUAL(topo_nic_first_switch(t, topo_host_nic_node(t, 1, 3)), tor);
+    CU_ASSERT_EQUAL(topo_nic_first_switch(t, topo_host_gpu_node(t, 1, 3)), TOPO_NODE_NONE);
 }
 
 /* Other NIC counts.  nics=8 with 4 PCIe switches: switch p carries GPUs 2p,
@@ -262,6 +272,166 @@ static void test_topo_clos3(void)
     g_autoptr(topo) f64 = topo_build("clos3:core_mesh=full", &o, &err);
     TEST_ASSERT_NO_ERROR(err);
     CU_ASSERT_EQUAL(paths_between_hosts(f64, 0, 16), 128);
+}
+
+/* Use count of every link over all candidate paths from host a to host b. */
+static GHashTable *link_use(topo *t, size_t a, size_t b, size_t *n_out)
+{
+    GHashTable *use = g_hash_table_new(g_direct_hash, g_direct_equal);
+    uint32_t na = topo_host_nic_node(t, a, 0), nb = topo_host_nic_node(t, b, 0);
+    GError *err = NULL;
+    size_t n = topo_path_count(t, na, nb, &err);
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_TRUE(topo_path_links(t, na, nb, i, p, &err));
+        for (guint k = 0; k < p->len; k++) {
+            gpointer key = GUINT_TO_POINTER(g_array_index(p, uint32_t, k) + 1);
+            g_hash_table_insert(use, key,
+                                GSIZE_TO_POINTER(GPOINTER_TO_SIZE(g_hash_table_lookup(use, key)) + 1));
+        }
+    }
+    TEST_ASSERT_NO_ERROR(err);
+    *n_out = n;
+    return use;
+}
+
+/* When there are more equal-cost paths than max_paths the kept ones spread
+ * over the links.  crux-double-sided, host 0 (pod 0) to host 846 (pod 2):
+ * ToR a -> 4 aggs -> 8 cores of the agg's plane -> the far agg -> ToR: 32
+ * paths, 16 kept; 16 paths over 4 uplinks is 4 each, and the 32 agg->core
+ * links are enough for no core link to be used twice, so 16 distinct cores.
+ * clos3 with core_mesh=full, host 0 to host 16: 4 x 8 x 4 = 128 paths, 16
+ * kept: 4 per ToR uplink, 4 per far downlink, each agg-core link at most
+ * once (there are 32 up and 32 down). */
+static void test_topo_path_spread(void)
+{
+    g_autoptr(topo) t = build_ok("crux-double-sided");
+    size_t n = 0;
+    g_autoptr(GHashTable) use = link_use(t, 0, 846, &n);
+    CU_ASSERT_EQUAL(n, 16);
+    size_t cores = 0;
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, use);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        const topo_link *l = topo_link_get(t, GPOINTER_TO_UINT(k) - 1);
+        if (l->tier == TOPO_TIER_TOR_AGG)
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 4);
+        if (l->tier == TOPO_TIER_AGG_CORE) {
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 1);
+            cores += topo_node_get_kind(t, l->dst) == TOPO_NODE_CORE;
+        }
+    }
+    CU_ASSERT_EQUAL(cores, 16);
+    g_autoptr(topo) f = build_ok("clos3:core_mesh=full");
+    g_autoptr(GHashTable) fu = link_use(f, 0, 16, &n);
+    CU_ASSERT_EQUAL(n, 16);
+    size_t up = 0, down = 0;
+    g_hash_table_iter_init(&it, fu);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        const topo_link *l = topo_link_get(f, GPOINTER_TO_UINT(k) - 1);
+        if (l->tier == TOPO_TIER_TOR_AGG) {
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 4);
+            up += topo_node_get_kind(f, l->src) == TOPO_NODE_TOR;
+            down += topo_node_get_kind(f, l->dst) == TOPO_NODE_TOR;
+        }
+        if (l->tier == TOPO_TIER_AGG_CORE)
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 1);
+    }
+    CU_ASSERT_EQUAL(up, 4);
+    CU_ASSERT_EQUAL(down, 4);
+}
+
+static gint strcmp_ptr(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The candidate paths from host a to host b as a sorted list of strings
+ * "l1,l2,...", each checked to be contiguous from NIC to NIC. */
+static GPtrArray *path_strings(topo *t, size_t a, size_t b)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    uint32_t na = topo_host_nic_node(t, a, 0), nb = topo_host_nic_node(t, b, 0);
+    GError *err = NULL;
+    size_t n = topo_path_count(t, na, nb, &err);
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_TRUE(topo_path_links(t, na, nb, i, p, &err));
+        GString *s = g_string_new(NULL);
+        uint32_t at = na;
+        for (guint k = 0; k < p->len; k++) {
+            const topo_link *l = topo_link_get(t, g_array_index(p, uint32_t, k));
+            CU_ASSERT_EQUAL(l->src, at);
+            at = l->dst;
+            g_string_append_printf(s, "%u,", g_array_index(p, uint32_t, k));
+        }
+        CU_ASSERT_EQUAL(at, nb);
+        g_ptr_array_add(out, g_string_free(s, FALSE));
+    }
+    TEST_ASSERT_NO_ERROR(err);
+    g_ptr_array_sort(out, strcmp_ptr);
+    return out;
+}
+
+/* Path-rich graphs are sampled instead of enumerated (enum_limit = 0 forces
+ * it).  fat-tree k=8: between pods (k/2)^2 = 16 paths, within a pod across
+ * ToRs k/2 = 4: at most max_paths, so both ways must keep the very same
+ * sets.  4x4 torus (0,0) -> (2,2): 2 directions in x, 2 in y, C(4,2) = 6
+ * orders = 24 paths of 4 switch hops; 16 kept either way, each contiguous
+ * with 4 + 2 links.  crux-double-sided sampled keeps the spread of the
+ * enumerated case: 4 per uplink. */
+static void test_topo_path_sampling(void)
+{
+    topo_options o = topo_options_default();
+    CU_ASSERT_EQUAL(o.enum_limit, 100000);
+    o.enum_limit = 0;
+    GError *err = NULL;
+    g_autoptr(topo) e = build_ok("fat-tree:k=8");
+    g_autoptr(topo) s = topo_build("fat-tree:k=8", &o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    size_t pairs[][2] = {{0, 127}, {0, 8}, {0, 1}, {5, 70}};
+    for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
+        g_autoptr(GPtrArray) pe = path_strings(e, pairs[i][0], pairs[i][1]);
+        g_autoptr(GPtrArray) ps = path_strings(s, pairs[i][0], pairs[i][1]);
+        CU_ASSERT_EQUAL_FATAL(pe->len, ps->len);
+        for (guint k = 0; k < pe->len; k++)
+            CU_ASSERT_STRING_EQUAL(g_ptr_array_index(pe, k), g_ptr_array_index(ps, k));
+    }
+    g_autoptr(topo) te = build_ok("torus");
+    g_autoptr(topo) ts = topo_build("torus", &o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ts);
+    o.max_paths = 64;
+    g_autoptr(topo) tall = topo_build("torus", &o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_EQUAL(paths_between_hosts(tall, 0, 10), 24);
+    g_autoptr(GPtrArray) a = path_strings(te, 0, 10);
+    g_autoptr(GPtrArray) b = path_strings(ts, 0, 10);
+    CU_ASSERT_EQUAL(a->len, 16);
+    CU_ASSERT_EQUAL(b->len, 16);
+    g_autoptr(GArray) p = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    CU_ASSERT_TRUE(topo_path_links(ts, topo_host_nic_node(ts, 0, 0), topo_host_nic_node(ts, 10, 0),
+                                   15, p, &err));
+    CU_ASSERT_EQUAL(p->len, 6);
+    o.max_paths = 16;
+    g_autoptr(topo) c = topo_build("crux-double-sided", &o, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    size_t n = 0;
+    g_autoptr(GHashTable) use = link_use(c, 0, 846, &n);
+    CU_ASSERT_EQUAL(n, 16);
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, use);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        const topo_link *l = topo_link_get(c, GPOINTER_TO_UINT(k) - 1);
+        if (l->tier == TOPO_TIER_TOR_AGG)
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 4);
+        if (l->tier == TOPO_TIER_AGG_CORE)
+            CU_ASSERT_EQUAL(GPOINTER_TO_SIZE(v), 1);
+    }
 }
 
 /* Rail attachment, fat-tree k=4: a pod's k/2 = 2 ToRs become rail switches
@@ -546,6 +716,8 @@ static void test_topo_bad_specs(void)
         {"fat-tree:nic_gbps=0", CCS_ERROR_INVALID, "topology 'fat-tree:nic_gbps=0': nic_gbps, nvlink_gbps and pcie_gbps must be positive"},
         {"clos2:attach=dual,nics=1", CCS_ERROR_INVALID, "topology 'clos2:attach=dual,nics=1': attach=dual needs at least 2 NICs"},
         {"clos2:tors=0", CCS_ERROR_INVALID, "topology 'clos2:tors=0': tors (0) must be a positive multiple"},
+        {"clos2:tors=10000000000000", CCS_ERROR_INVALID, "topology 'clos2:tors=10000000000000': tors must be at most 1000000"},
+        {"clos2:hosts_per_tor=200000", CCS_ERROR_INVALID, "topology 'clos2:hosts_per_tor=200000': more than 1048576 hosts"},
         {"clos3:cores=6", CCS_ERROR_INVALID, "topology 'clos3:cores=6': cores (6) must be a multiple"},
         {"torus:x=0", CCS_ERROR_INVALID, "topology 'torus:x=0': x, y, z"},
         {"dragonfly:groups=9", CCS_ERROR_INVALID, "topology 'dragonfly:groups=9': groups must be 2..routers*global_links+1 = 5"},
@@ -804,6 +976,8 @@ int main(void)
         {"server_variants", test_topo_server_variants},
         {"clos2", test_topo_clos2},
         {"clos3", test_topo_clos3},
+        {"path_spread", test_topo_path_spread},
+        {"path_sampling", test_topo_path_sampling},
         {"rail", test_topo_rail},
         {"dual", test_topo_dual},
         {"crux_clos2", test_topo_crux_clos2},

@@ -25,16 +25,16 @@ bool topo__build_dragonfly(topo *t, topo__params *p, GError **error)
         !topo__params_double(p, "latency_us", 1, &lat_us, error) ||
         !topo__server_parse(p, 4, &server, error) || !topo__params_check_unused(p, error))
         return false;
-    if (a < 1 || h < 1 || hpr < 1) {
+    if (a < 1 || h < 1 || hpr < 1 || a > 1000 || h > 1000 || hpr > 1000) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "routers, global_links and hosts_per_router must be at least 1");
+                    "routers, global_links and hosts_per_router must be 1..1000");
         return false;
     }
-    if (g < 2 || g > a * h + 1 || g > 1000) {
+    if (g < 2 || g > a * h + 1 || g > 1000 || g * a * hpr > TOPO__MAX_HOSTS) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                     "groups must be 2..routers*global_links+1 = %zu (one global link per "
-                    "group pair), got %zu",
-                    a * h + 1, g);
+                    "group pair; at most 1000 groups and %zu hosts), got %zu",
+                    a * h + 1, TOPO__MAX_HOSTS, g);
         return false;
     }
     if (local_gbps <= 0 || global_gbps <= 0) {

@@ -38,7 +38,6 @@ GPtrArray *topo__lingjun_parse(const char *buf, size_t len, const char *name, GE
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     int col[4] = {-1, -1, -1, -1};
     static const char *const want[4] = {"ip", "DSW", "PSW", "ASW"};
-    size_t ncols = 0;
     bool header = false;
     g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (size_t ln = 0; lines[ln]; ln++) {
@@ -62,11 +61,9 @@ GPtrArray *topo__lingjun_parse(const char *buf, size_t len, const char *name, GE
                                 name, ln + 1, want[k]);
                     return NULL;
                 }
-            ncols = nf;
             header = true;
             continue;
         }
-        (void)ncols;
         char *v[4];
         for (int k = 0; k < 4; k++) {
             if ((size_t)col[k] >= nf || !*g_strstrip(f[col[k]])) {
@@ -125,13 +122,85 @@ static bool read_maybe_gz(const char *path, char **out, size_t *len, GError **er
     return ok;
 }
 
-static int natural_cmp(const void *a, const void *b)
+/* Natural order of labels ("P8" < "P10"), as GCompareFunc on pointers to
+ * strings. */
+static gint natural_cmp(gconstpointer a, gconstpointer b)
 {
     const char *x = *(const char *const *)a, *y = *(const char *const *)b;
     g_autofree char *kx = g_utf8_collate_key_for_filename(x, -1);
     g_autofree char *ky = g_utf8_collate_key_for_filename(y, -1);
     int c = strcmp(kx, ky);
     return c ? c : strcmp(x, y);
+}
+
+/* The racks of the file in build order, and the hosts grouped by rack. */
+typedef struct lingjun_plan {
+    GPtrArray *pods;   /* PSW labels, natural order (borrowed from rows) */
+    GPtrArray *racks;  /* "PSW/ASW", owned, pod-major natural order */
+    size_t *rack_pod;  /* [racks] */
+    size_t *rack_hosts; /* [racks] */
+    const char **host_names; /* [rows] ips grouped by rack, file order inside */
+} lingjun_plan;
+
+static void plan_clear(lingjun_plan *pl)
+{
+    if (pl->pods)
+        g_ptr_array_free(pl->pods, TRUE);
+    if (pl->racks)
+        g_ptr_array_free(pl->racks, TRUE);
+    g_free(pl->rack_pod);
+    g_free(pl->rack_hosts);
+    g_free(pl->host_names);
+}
+
+static void plan_make(const GPtrArray *rows, lingjun_plan *pl)
+{
+    g_autoptr(GHashTable) pod_seen = g_hash_table_new(g_str_hash, g_str_equal);
+    pl->pods = g_ptr_array_new();
+    for (guint i = 0; i < rows->len; i++) {
+        topo__lingjun_row *r = g_ptr_array_index(rows, i);
+        if (g_hash_table_add(pod_seen, r->psw))
+            g_ptr_array_add(pl->pods, r->psw);
+    }
+    g_ptr_array_sort(pl->pods, natural_cmp);
+    pl->racks = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GArray) pods_of = g_array_new(FALSE, FALSE, sizeof(size_t));
+    for (size_t pi = 0; pi < pl->pods->len; pi++) {
+        const char *pod = g_ptr_array_index(pl->pods, pi);
+        g_autoptr(GPtrArray) asws = g_ptr_array_new();
+        g_autoptr(GHashTable) asw_seen = g_hash_table_new(g_str_hash, g_str_equal);
+        for (guint i = 0; i < rows->len; i++) {
+            topo__lingjun_row *r = g_ptr_array_index(rows, i);
+            if (strcmp(r->psw, pod) == 0 && g_hash_table_add(asw_seen, r->asw))
+                g_ptr_array_add(asws, r->asw);
+        }
+        g_ptr_array_sort(asws, natural_cmp);
+        for (guint k = 0; k < asws->len; k++) {
+            g_ptr_array_add(pl->racks,
+                            g_strdup_printf("%s/%s", pod, (char *)g_ptr_array_index(asws, k)));
+            g_array_append_val(pods_of, pi);
+        }
+    }
+    size_t nr = pl->racks->len;
+    pl->rack_pod = g_memdup2(pods_of->data, nr * sizeof(size_t));
+    pl->rack_hosts = g_new0(size_t, nr);
+    g_autoptr(GHashTable) rack_idx = g_hash_table_new(g_str_hash, g_str_equal);
+    for (guint r = 0; r < nr; r++)
+        g_hash_table_insert(rack_idx, g_ptr_array_index(pl->racks, r), GUINT_TO_POINTER(r));
+    g_autofree size_t *row_rack = g_new(size_t, rows->len);
+    for (guint i = 0; i < rows->len; i++) {
+        topo__lingjun_row *r = g_ptr_array_index(rows, i);
+        g_autofree char *key = g_strdup_printf("%s/%s", r->psw, r->asw);
+        row_rack[i] = GPOINTER_TO_UINT(g_hash_table_lookup(rack_idx, key));
+        pl->rack_hosts[row_rack[i]]++;
+    }
+    /* counting sort of the rows by rack */
+    g_autofree size_t *next = g_new0(size_t, nr);
+    for (guint r = 1; r < nr; r++)
+        next[r] = next[r - 1] + pl->rack_hosts[r - 1];
+    pl->host_names = g_new(const char *, rows->len);
+    for (guint i = 0; i < rows->len; i++)
+        pl->host_names[next[row_rack[i]]++] = ((topo__lingjun_row *)g_ptr_array_index(rows, i))->ip;
 }
 
 bool topo__build_lingjun(topo *t, topo__params *p, GError **error)
@@ -161,79 +230,18 @@ bool topo__build_lingjun(topo *t, topo__params *p, GError **error)
     g_autoptr(GPtrArray) rows = topo__lingjun_parse(buf, len, path, error);
     if (!rows)
         return false;
-    /* pods and racks in natural label order */
-    g_autoptr(GHashTable) pod_set = g_hash_table_new(g_str_hash, g_str_equal);
-    g_autoptr(GHashTable) rack_set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    for (guint i = 0; i < rows->len; i++) {
-        topo__lingjun_row *r = g_ptr_array_index(rows, i);
-        g_hash_table_add(pod_set, r->psw);
-        g_hash_table_add(rack_set, g_strdup_printf("%s/%s", r->psw, r->asw));
-    }
-    guint npods = 0, nracks = 0;
-    g_autofree gpointer *pods = g_hash_table_get_keys_as_array(pod_set, &npods);
-    qsort(pods, npods, sizeof(char *), natural_cmp);
-    g_autoptr(GHashTable) pod_index = g_hash_table_new(g_str_hash, g_str_equal);
-    for (guint i = 0; i < npods; i++)
-        g_hash_table_insert(pod_index, pods[i], GUINT_TO_POINTER(i));
-    /* racks sorted by (pod index, ASW natural order) */
-    g_autoptr(GPtrArray) racks = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GHashTable) rack_rows = g_hash_table_new(g_str_hash, g_str_equal);
-    for (guint pi = 0; pi < npods; pi++) {
-        g_autoptr(GPtrArray) asws = g_ptr_array_new();
-        g_autoptr(GHashTable) asw_seen = g_hash_table_new(g_str_hash, g_str_equal);
-        for (guint i = 0; i < rows->len; i++) {
-            topo__lingjun_row *r = g_ptr_array_index(rows, i);
-            if (strcmp(r->psw, pods[pi]) == 0 && g_hash_table_add(asw_seen, r->asw))
-                g_ptr_array_add(asws, r->asw);
-        }
-        g_ptr_array_sort(asws, natural_cmp);
-        for (guint k = 0; k < asws->len; k++)
-            g_ptr_array_add(racks, g_strdup_printf("%s/%s", (char *)pods[pi],
-                                                   (char *)g_ptr_array_index(asws, k)));
-    }
-    nracks = racks->len;
-    size_t *rack_pod = g_new(size_t, nracks), *rack_hosts = g_new0(size_t, nracks);
-    const char **host_names = g_new(const char *, rows->len);
-    g_autoptr(GHashTable) rack_idx = g_hash_table_new(g_str_hash, g_str_equal);
-    for (guint r = 0; r < nracks; r++)
-        g_hash_table_insert(rack_idx, g_ptr_array_index(racks, r), GUINT_TO_POINTER(r));
-    /* hosts grouped by rack, file order inside */
-    g_autofree size_t *row_rack = g_new(size_t, rows->len);
-    for (guint i = 0; i < rows->len; i++) {
-        topo__lingjun_row *r = g_ptr_array_index(rows, i);
-        g_autofree char *key = g_strdup_printf("%s/%s", r->psw, r->asw);
-        row_rack[i] = GPOINTER_TO_UINT(g_hash_table_lookup(rack_idx, key));
-        rack_hosts[row_rack[i]]++;
-    }
-    size_t *first = g_new0(size_t, nracks + 1);
-    for (guint r = 0; r < nracks; r++) {
-        first[r + 1] = first[r] + rack_hosts[r];
-        const char *rn = g_ptr_array_index(racks, r);
-        const char *slash = strchr(rn, '/');
-        g_autofree char *pn = g_strndup(rn, (gsize)(slash - rn));
-        rack_pod[r] = GPOINTER_TO_UINT(g_hash_table_lookup(pod_index, pn));
-    }
-    size_t *fill = g_new0(size_t, nracks);
-    for (guint i = 0; i < rows->len; i++) {
-        topo__lingjun_row *r = g_ptr_array_index(rows, i);
-        size_t rk = row_rack[i];
-        host_names[first[rk] + fill[rk]++] = r->ip;
-    }
-    (void)rack_rows;
-    c.pods = npods;
-    c.racks = nracks;
-    c.rack_pod = rack_pod;
-    c.rack_hosts = rack_hosts;
-    c.rack_name = (const char *const *)racks->pdata;
-    c.pod_name = (const char *const *)pods;
-    c.host_name = host_names;
+    lingjun_plan pl = {0};
+    plan_make(rows, &pl);
+    c.pods = pl.pods->len;
+    c.racks = pl.racks->len;
+    c.rack_pod = pl.rack_pod;
+    c.rack_hosts = pl.rack_hosts;
+    c.rack_name = (const char *const *)pl.racks->pdata;
+    c.pod_name = (const char *const *)pl.pods->pdata;
+    c.host_name = pl.host_names;
     c.aggs_per_pod = psw;
     c.cores = dsw;
     bool ok = topo__clos_build(t, &c, error);
-    g_free(fill);
-    g_free(first);
-    g_free(host_names);
-    g_free(rack_pod);
-    g_free(rack_hosts);
+    plan_clear(&pl);
     return ok;
 }

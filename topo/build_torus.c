@@ -21,16 +21,19 @@ bool topo__build_torus(topo *t, topo__params *p, GError **error)
         !topo__params_double(p, "latency_us", 1, &lat_us, error) ||
         !topo__server_parse(p, 4, &server, error) || !topo__params_check_unused(p, error))
         return false;
-    if (dim[0] < 1 || dim[1] < 1 || dim[2] < 1 || hps < 1 || dim[0] * dim[1] * dim[2] > 100000) {
+    size_t n = 0, hosts = 0;
+    if (dim[0] < 1 || dim[1] < 1 || dim[2] < 1 || hps < 1 ||
+        !g_size_checked_mul(&n, dim[0], dim[1]) || !g_size_checked_mul(&n, n, dim[2]) ||
+        n > 100000 || !g_size_checked_mul(&hosts, n, hps) || hosts > TOPO__MAX_HOSTS) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "x, y, z and hosts_per_switch must be at least 1 (and x*y*z <= 100000)");
+                    "x, y, z and hosts_per_switch must be at least 1 (and x*y*z <= 100000, "
+                    "hosts <= %zu)", TOPO__MAX_HOSTS);
         return false;
     }
     if (link_gbps <= 0) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "link_gbps must be positive");
         return false;
     }
-    size_t n = dim[0] * dim[1] * dim[2];
     double cap = ccs_gbps_to_Bps(link_gbps), lat = ccs_us_to_s(lat_us);
     uint32_t *sw = g_new(uint32_t, n);
     size_t host_i = 0;

@@ -140,8 +140,19 @@ static bool check_plan(const topo__clos *c, GError **error)
         return false;
     }
     size_t total = 0;
-    for (size_t r = 0; r < c->racks; r++)
-        total += c->rack_hosts[r];
+    for (size_t r = 0; r < c->racks && total <= TOPO__MAX_HOSTS; r++)
+        total += MIN(c->rack_hosts[r], TOPO__MAX_HOSTS + 1);
+    if (total > TOPO__MAX_HOSTS) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "more than %zu hosts", TOPO__MAX_HOSTS);
+        return false;
+    }
+    /* switch-switch cables: first switches x aggs per pod, aggs x core links */
+    double cables = (double)c->racks * (double)rack_switches(c) * (double)c->aggs_per_pod +
+                    (double)c->pods * (double)c->aggs_per_pod * (double)MAX(c->cores, 1);
+    if (cables > 1e7) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "more than 10^7 switch links");
+        return false;
+    }
     if (total == 0) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "no hosts");
         return false;
@@ -149,13 +160,10 @@ static bool check_plan(const topo__clos *c, GError **error)
     return true;
 }
 
-bool topo__clos_build(topo *t, const topo__clos *c, GError **error)
+/* Capacities of the switch tiers, given or derived (see the file header). */
+static void derive_caps(const topo__clos *c, double *tor_agg, double *agg_core)
 {
-    if (!check_plan(c, error))
-        return false;
     size_t S = rack_switches(c), N = c->server.nics;
-    bool three = c->cores > 0;
-    /* derived capacities */
     double D = 0;
     for (size_t r = 0; r < c->racks; r++)
         for (size_t s = 0; s < S; s++) {
@@ -164,47 +172,44 @@ bool topo__clos_build(topo *t, const topo__clos *c, GError **error)
                 nics += nic_switch(c, i, N) == s;
             D = MAX(D, (double)(nics * c->rack_hosts[r]) * c->server.nic_Bps);
         }
-    double tor_agg = c->tor_agg_Bps > 0 ? c->tor_agg_Bps : D / ((double)c->aggs_per_pod * c->oversub);
-    size_t *pod_first = g_new0(size_t, c->pods);
-    for (size_t r = 0; r < c->racks; r++)
-        pod_first[c->rack_pod[r]] += S;
+    *tor_agg = c->tor_agg_Bps > 0 ? c->tor_agg_Bps : D / ((double)c->aggs_per_pod * c->oversub);
+    g_autofree size_t *pod_first = g_new0(size_t, c->pods);
     size_t A = 0;
-    for (size_t p = 0; p < c->pods; p++)
-        A = MAX(A, pod_first[p]);
-    size_t U = c->core_full_mesh ? c->cores : (three ? c->cores / c->aggs_per_pod : 1);
-    double agg_core = c->agg_core_Bps > 0 ? c->agg_core_Bps : (double)A * tor_agg / (double)U;
+    for (size_t r = 0; r < c->racks; r++) {
+        pod_first[c->rack_pod[r]] += S;
+        A = MAX(A, pod_first[c->rack_pod[r]]);
+    }
+    size_t U = c->core_full_mesh ? c->cores : (c->cores > 0 ? c->cores / c->aggs_per_pod : 1);
+    *agg_core = c->agg_core_Bps > 0 ? c->agg_core_Bps : (double)A * *tor_agg / (double)U;
+}
 
-    /* per pod: the first switches, filled as racks are built */
-    GArray **pod_sw = g_new0(GArray *, c->pods);
-    for (size_t p = 0; p < c->pods; p++)
-        pod_sw[p] = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    bool ok = true;
-    size_t host_i = 0;
-    uint32_t *sw = g_new(uint32_t, S);
-    for (size_t r = 0; r < c->racks && ok; r++) {
+/* Racks: their first switches (appended to pod_sw[pod]) and their hosts
+ * with one cable per NIC. */
+static bool build_racks(topo *t, const topo__clos *c, GArray **pod_sw, GError **error)
+{
+    size_t S = rack_switches(c), N = c->server.nics, host_i = 0;
+    bool three = c->cores > 0;
+    g_autofree uint32_t *sw = g_new(uint32_t, S);
+    for (size_t r = 0; r < c->racks; r++) {
         size_t pod = c->rack_pod[r];
-        g_autofree char *rack =
-            c->rack_name ? g_strdup(c->rack_name[r])
-                         : (three ? g_strdup_printf("pod%zu/rack%zu", pod, r) : g_strdup_printf("rack%zu", r));
+        g_autofree char *rack = c->rack_name ? g_strdup(c->rack_name[r])
+                                : three      ? g_strdup_printf("pod%zu/rack%zu", pod, r)
+                                             : g_strdup_printf("rack%zu", r);
         for (size_t s = 0; s < S; s++) {
-            g_autofree char *nm = NULL;
-            if (c->attach == TOPO__ATTACH_RAIL)
-                nm = g_strdup_printf("%s/rail%zu", rack, s);
-            else if (c->attach == TOPO__ATTACH_DUAL)
-                nm = g_strdup_printf("%s/tor%c", rack, (int)('a' + s));
-            else
-                nm = g_strdup_printf("%s/tor", rack);
+            g_autofree char *nm = c->attach == TOPO__ATTACH_RAIL ? g_strdup_printf("%s/rail%zu", rack, s)
+                                  : c->attach == TOPO__ATTACH_DUAL
+                                      ? g_strdup_printf("%s/tor%c", rack, (int)('a' + s))
+                                      : g_strdup_printf("%s/tor", rack);
             sw[s] = topo__node_add(t, c->attach == TOPO__ATTACH_RAIL ? TOPO_NODE_RAIL : TOPO_NODE_TOR,
                                    nm, TOPO__NONE);
             g_array_append_val(pod_sw[pod], sw[s]);
         }
-        for (size_t k = 0; k < c->rack_hosts[r] && ok; k++, host_i++) {
+        for (size_t k = 0; k < c->rack_hosts[r]; k++, host_i++) {
             g_autofree char *hn =
                 c->host_name ? g_strdup(c->host_name[host_i]) : g_strdup_printf("h%zu", host_i);
             size_t h;
-            ok = topo__host_add(t, hn, &c->server, &h, error);
-            if (!ok)
-                break;
+            if (!topo__host_add(t, hn, &c->server, &h, error))
+                return false;
             topo__host *hp = topo__host_get(t, h);
             hp->pod = (uint32_t)pod;
             for (size_t i = 0; i < N; i++)
@@ -212,41 +217,58 @@ bool topo__clos_build(topo *t, const topo__clos *c, GError **error)
                                 c->latency_s, TOPO_TIER_HOST_TOR);
         }
     }
-    g_free(sw);
-    /* aggregation */
-    uint32_t *agg = g_new(uint32_t, c->pods * c->aggs_per_pod);
-    for (size_t p = 0; p < c->pods && ok; p++)
+    return true;
+}
+
+/* Aggregation switches of every pod joined to the pod's first switches,
+ * then the core layer. */
+static void build_upper(topo *t, const topo__clos *c, GArray **pod_sw, double tor_agg,
+                        double agg_core)
+{
+    bool three = c->cores > 0;
+    g_autofree uint32_t *agg = g_new(uint32_t, c->pods * c->aggs_per_pod);
+    for (size_t p = 0; p < c->pods; p++)
         for (size_t j = 0; j < c->aggs_per_pod; j++) {
-            g_autofree char *nm =
-                c->pod_name ? g_strdup_printf("%s/agg%zu", c->pod_name[p], j)
-                : three     ? g_strdup_printf("pod%zu/agg%zu", p, j)
-                            : g_strdup_printf("agg%zu", j);
-            agg[p * c->aggs_per_pod + j] = topo__node_add(t, TOPO_NODE_AGG, nm, TOPO__NONE);
+            g_autofree char *nm = c->pod_name ? g_strdup_printf("%s/agg%zu", c->pod_name[p], j)
+                                  : three     ? g_strdup_printf("pod%zu/agg%zu", p, j)
+                                              : g_strdup_printf("agg%zu", j);
+            uint32_t a = topo__node_add(t, TOPO_NODE_AGG, nm, TOPO__NONE);
+            agg[p * c->aggs_per_pod + j] = a;
             for (size_t s = 0; s < pod_sw[p]->len; s++)
-                topo__cable_add(t, g_array_index(pod_sw[p], uint32_t, s),
-                                agg[p * c->aggs_per_pod + j], tor_agg, c->latency_s,
+                topo__cable_add(t, g_array_index(pod_sw[p], uint32_t, s), a, tor_agg, c->latency_s,
                                 TOPO_TIER_TOR_AGG);
         }
-    /* core */
-    if (ok && three) {
-        uint32_t *core = g_new(uint32_t, c->cores);
-        for (size_t x = 0; x < c->cores; x++) {
-            g_autofree char *nm = g_strdup_printf("core%zu", x);
-            core[x] = topo__node_add(t, TOPO_NODE_CORE, nm, TOPO__NONE);
-        }
-        for (size_t p = 0; p < c->pods; p++)
-            for (size_t j = 0; j < c->aggs_per_pod; j++) {
-                size_t first = c->core_full_mesh ? 0 : j * U;
-                for (size_t x = first; x < first + U; x++)
-                    topo__cable_add(t, agg[p * c->aggs_per_pod + j], core[x], agg_core,
-                                    c->latency_s, TOPO_TIER_AGG_CORE);
-            }
-        g_free(core);
+    if (!three)
+        return;
+    size_t U = c->core_full_mesh ? c->cores : c->cores / c->aggs_per_pod;
+    g_autofree uint32_t *core = g_new(uint32_t, c->cores);
+    for (size_t x = 0; x < c->cores; x++) {
+        g_autofree char *nm = g_strdup_printf("core%zu", x);
+        core[x] = topo__node_add(t, TOPO_NODE_CORE, nm, TOPO__NONE);
     }
-    g_free(agg);
+    for (size_t p = 0; p < c->pods; p++)
+        for (size_t j = 0; j < c->aggs_per_pod; j++) {
+            size_t first = c->core_full_mesh ? 0 : j * U;
+            for (size_t x = first; x < first + U; x++)
+                topo__cable_add(t, agg[p * c->aggs_per_pod + j], core[x], agg_core, c->latency_s,
+                                TOPO_TIER_AGG_CORE);
+        }
+}
+
+bool topo__clos_build(topo *t, const topo__clos *c, GError **error)
+{
+    if (!check_plan(c, error))
+        return false;
+    double tor_agg, agg_core;
+    derive_caps(c, &tor_agg, &agg_core);
+    GArray **pod_sw = g_new0(GArray *, c->pods);
+    for (size_t p = 0; p < c->pods; p++)
+        pod_sw[p] = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    bool ok = build_racks(t, c, pod_sw, error);
+    if (ok)
+        build_upper(t, c, pod_sw, tor_agg, agg_core);
     for (size_t p = 0; p < c->pods; p++)
         g_array_free(pod_sw[p], TRUE);
     g_free(pod_sw);
-    g_free(pod_first);
     return ok;
 }

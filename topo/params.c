@@ -1,5 +1,4 @@
-/* params.c - the `key=value,...` part of a topology spec, and the server
- * model's options shared by every builder. */
+/* params.c - the `key=value,...` part of a topology spec. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +94,11 @@ bool topo__params_size(topo__params *p, const char *key, size_t def, size_t *out
                     "%s must be a non-negative integer, got '%s'", key, v);
         return false;
     }
+    if (x > 1000000) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s must be at most 1000000, got '%s'",
+                    key, v);
+        return false;
+    }
     *out = (size_t)x;
     return true;
 }
@@ -135,77 +139,4 @@ bool topo__params_check_unused(topo__params *p, GError **error)
         }
     }
     return true;
-}
-
-/* ---- the server model ---- */
-
-/* Defaults follow the Crux testbed host: 8 GPUs, 4 PCIe switches with 2
- * GPUs and one 200 Gbps NIC each; NVLink 300 GB/s per GPU per direction
- * (A100 NVLink 3: 600 GB/s total); PCIe Gen4 x16: 16 GT/s x 16 lanes x
- * 128/130 = 252 Gbps per direction; 0.5 us per intra-host hop. */
-topo__server topo__server_default(void)
-{
-    return (topo__server){
-        .gpus = 8,
-        .nics = 4,
-        .pcie = 4,
-        .nic_Bps = ccs_gbps_to_Bps(200),
-        .nvlink_Bps = ccs_GBps_to_Bps(300),
-        .pcie_Bps = ccs_gbps_to_Bps(252),
-        .host_latency_s = ccs_us_to_s(0.5),
-    };
-}
-
-bool topo__server_check(const topo__server *s, GError **error)
-{
-    if (s->gpus < 1 || s->gpus > 64) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "gpus must be 1..64, got %zu", s->gpus);
-        return false;
-    }
-    if (s->nics < 1 || s->nics > 8) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "nics must be 1..8, got %zu", s->nics);
-        return false;
-    }
-    if (s->pcie < 1) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "pcie must be at least 1");
-        return false;
-    }
-    if (!ccs_positive_finite(s->nic_Bps) || !ccs_positive_finite(s->nvlink_Bps) ||
-        !ccs_positive_finite(s->pcie_Bps)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "nic_gbps, nvlink_gbps and pcie_gbps must be positive");
-        return false;
-    }
-    if (!isfinite(s->host_latency_s) || s->host_latency_s < 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "host_latency_us must be >= 0");
-        return false;
-    }
-    return true;
-}
-
-bool topo__server_parse(topo__params *p, size_t nics_def, topo__server *out, GError **error)
-{
-    topo__server d = topo__server_default();
-    double nic_gbps, nvlink_gbps, nvlink_GBps, pcie_gbps, lat_us;
-    if (!topo__params_size(p, "gpus", d.gpus, &out->gpus, error) ||
-        !topo__params_size(p, "nics", nics_def, &out->nics, error) ||
-        !topo__params_size(p, "pcie", d.pcie, &out->pcie, error) ||
-        !topo__params_double(p, "nic_gbps", ccs_Bps_to_gbps(d.nic_Bps), &nic_gbps, error) ||
-        !topo__params_double(p, "nvlink_gbps", ccs_Bps_to_gbps(d.nvlink_Bps), &nvlink_gbps,
-                             error) ||
-        !topo__params_double(p, "nvlink_GBps", 0, &nvlink_GBps, error) ||
-        !topo__params_double(p, "pcie_gbps", ccs_Bps_to_gbps(d.pcie_Bps), &pcie_gbps, error) ||
-        !topo__params_double(p, "host_latency_us", d.host_latency_s * 1e6, &lat_us, error))
-        return false;
-    if (topo__params_has(p, "nvlink_gbps") && topo__params_has(p, "nvlink_GBps")) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "give nvlink_gbps or nvlink_GBps, not both");
-        return false;
-    }
-    out->nic_Bps = ccs_gbps_to_Bps(nic_gbps);
-    out->nvlink_Bps =
-        topo__params_has(p, "nvlink_GBps") ? ccs_GBps_to_Bps(nvlink_GBps) : ccs_gbps_to_Bps(nvlink_gbps);
-    out->pcie_Bps = ccs_gbps_to_Bps(pcie_gbps);
-    out->host_latency_s = ccs_us_to_s(lat_us);
-    return topo__server_check(out, error);
 }

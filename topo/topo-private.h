@@ -9,12 +9,16 @@
 #include "ccs.h"
 #include "topo.h"
 
-#define TOPO__NONE UINT32_MAX
+#define TOPO__NONE TOPO_NODE_NONE
+/* Largest host count a builder accepts (a guard against typos like
+ * hosts_per_tor=1000000 that would exhaust memory). */
+#define TOPO__MAX_HOSTS ((size_t)1 << 20)
 
 typedef struct topo__node {
     topo_node_kind kind;
     char *name;    /* owned */
     uint32_t host; /* host index, TOPO__NONE for network switches */
+    uint32_t index; /* GPU/NIC/PCIe index within the host (set by server.c) */
 } topo__node;
 
 /* The server model of one host (DESIGN.md §3 "Hosts"). */
@@ -62,9 +66,12 @@ struct topo {
     bool has_sw_graph;
     igraph_t sw_graph;        /* network switches, one edge per switch-switch link */
     uint32_t *node_to_sw;     /* [nodes] switch vertex or TOPO__NONE */
+    bool *first_switch;       /* [nodes] a NIC attaches to this switch */
     GArray *sw_to_node;       /* uint32_t: vertex -> node id */
     GArray *sw_edge_link;     /* uint32_t: igraph edge -> link id */
     GHashTable *path_cache;   /* (sw_a << 32 | sw_b) -> topo__pathset* */
+    bool has_in_edges;
+    igraph_inclist_t in_edges; /* switch graph in-edges, built on first sampling */
 };
 
 /* Candidate switch-level paths between two switches (the cache entry). */
@@ -73,6 +80,9 @@ typedef struct topo__pathset {
     size_t hops;     /* links per path (equal-cost) */
     uint32_t *links; /* [n][hops] link ids, switch a -> switch b */
 } topo__pathset;
+
+/* Hash of a path-cache key (paths.c). */
+guint topo__pair_hash(gconstpointer key);
 
 /* ---- construction (topo.c) ---- */
 topo *topo__new(const char *name, const topo_options *opts);

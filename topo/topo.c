@@ -48,7 +48,7 @@ bool topo_tier_parse(const char *name, topo_tier *out)
 
 topo_options topo_options_default(void)
 {
-    return (topo_options){.max_paths = 16};
+    return (topo_options){.max_paths = 16, .enum_limit = 100000};
 }
 
 static void host_free(gpointer p)
@@ -98,7 +98,7 @@ topo *topo__new(const char *name, const topo_options *opts)
     t->nic_attach = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     t->sw_to_node = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     t->sw_edge_link = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    t->path_cache = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, pathset_free);
+    t->path_cache = g_hash_table_new_full(topo__pair_hash, g_int64_equal, g_free, pathset_free);
     return t;
 }
 
@@ -110,6 +110,9 @@ void topo_free(topo *t)
     g_array_free(t->sw_edge_link, TRUE);
     g_array_free(t->sw_to_node, TRUE);
     g_free(t->node_to_sw);
+    g_free(t->first_switch);
+    if (t->has_in_edges)
+        igraph_inclist_destroy(&t->in_edges);
     if (t->has_sw_graph)
         igraph_destroy(&t->sw_graph);
     g_hash_table_destroy(t->nic_attach);
@@ -140,7 +143,7 @@ bool topo__igraph_error(igraph_error_t rc, const char *what, GError **error)
 
 uint32_t topo__node_add(topo *t, topo_node_kind kind, const char *name, uint32_t host)
 {
-    topo__node n = {.kind = kind, .name = g_strdup(name), .host = host};
+    topo__node n = {.kind = kind, .name = g_strdup(name), .host = host, .index = 0};
     g_array_append_val(t->nodes, n);
     return t->nodes->len - 1;
 }
@@ -185,115 +188,11 @@ topo__host *topo__host_get(const topo *t, size_t h)
     return g_ptr_array_index(t->hosts, h);
 }
 
-/* The server model: nodes GPUs, NVSwitch, PCIe switches, NICs; links in the
- * order NVLink (GPU->NVS, NVS->GPU per GPU), GPU<->PCIe per GPU, PCIe<->NIC
- * per NIC.  GPU g sits on PCIe switch floor(g*P/G), NIC i on floor(i*P/N);
- * GPU g's nearest NIC is the (g's rank on its switch mod the switch's NIC
- * count)-th NIC of its switch. */
-bool topo__host_add(topo *t, const char *name, const topo__server *server, size_t *out_h,
-                    GError **error)
-{
-    if (g_hash_table_contains(t->host_by_name, name)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "duplicate host name '%s'", name);
-        return false;
-    }
-    if (!topo__server_check(server, error)) {
-        g_prefix_error(error, "host '%s': ", name);
-        return false;
-    }
-    topo__host *h = g_new0(topo__host, 1);
-    size_t hi = t->hosts->len;
-    h->name = g_strdup(name);
-    h->server = *server;
-    size_t G = server->gpus, N = server->nics;
-    size_t P = MIN(server->pcie, MIN(G, N));
-    h->server.pcie = P;
-    h->gpu_node = g_new(uint32_t, G);
-    h->pcie_node = g_new(uint32_t, P);
-    h->nic_node = g_new(uint32_t, N);
-    h->gpu_pcie = g_new(size_t, G);
-    h->gpu_nic = g_new(size_t, G);
-    for (size_t g = 0; g < G; g++) {
-        g_autofree char *nm = g_strdup_printf("%s/gpu%zu", name, g);
-        h->gpu_node[g] = topo__node_add(t, TOPO_NODE_GPU, nm, hi);
-    }
-    {
-        g_autofree char *nm = g_strdup_printf("%s/nvswitch", name);
-        h->nvswitch = topo__node_add(t, TOPO_NODE_NVSWITCH, nm, hi);
-    }
-    for (size_t p = 0; p < P; p++) {
-        g_autofree char *nm = g_strdup_printf("%s/pcie%zu", name, p);
-        h->pcie_node[p] = topo__node_add(t, TOPO_NODE_PCIE, nm, hi);
-    }
-    for (size_t i = 0; i < N; i++) {
-        g_autofree char *nm = g_strdup_printf("%s/nic%zu", name, i);
-        h->nic_node[i] = topo__node_add(t, TOPO_NODE_NIC, nm, hi);
-    }
-    /* NVLink */
-    uint32_t *to_nvs = g_new(uint32_t, G), *from_nvs = g_new(uint32_t, G);
-    for (size_t g = 0; g < G; g++) {
-        to_nvs[g] = topo__link_add(t, h->gpu_node[g], h->nvswitch, server->nvlink_Bps,
-                                   server->host_latency_s, TOPO_TIER_NVLINK);
-        from_nvs[g] = topo__link_add(t, h->nvswitch, h->gpu_node[g], server->nvlink_Bps,
-                                     server->host_latency_s, TOPO_TIER_NVLINK);
-    }
-    h->nvlink_path = g_new(uint32_t, G * G * 2);
-    for (size_t a = 0; a < G; a++)
-        for (size_t b = 0; b < G; b++) {
-            h->nvlink_path[(a * G + b) * 2] = to_nvs[a];
-            h->nvlink_path[(a * G + b) * 2 + 1] = from_nvs[b];
-        }
-    g_free(to_nvs);
-    g_free(from_nvs);
-    /* GPU <-> PCIe */
-    uint32_t *gpu_up = g_new(uint32_t, G), *gpu_down = g_new(uint32_t, G);
-    for (size_t g = 0; g < G; g++) {
-        h->gpu_pcie[g] = g * P / G;
-        gpu_up[g] = topo__cable_add(t, h->gpu_node[g], h->pcie_node[h->gpu_pcie[g]],
-                                    server->pcie_Bps, server->host_latency_s, TOPO_TIER_PCIE);
-        gpu_down[g] = gpu_up[g] + 1;
-    }
-    /* PCIe <-> NIC */
-    uint32_t *nic_up = g_new(uint32_t, N);
-    for (size_t i = 0; i < N; i++)
-        nic_up[i] = topo__cable_add(t, h->pcie_node[i * P / N], h->nic_node[i], server->pcie_Bps,
-                                    server->host_latency_s, TOPO_TIER_PCIE);
-    /* nearest NIC */
-    h->gpu_nic_path = g_new(uint32_t, G * 2);
-    h->nic_gpu_path = g_new(uint32_t, G * 2);
-    for (size_t g = 0; g < G; g++) {
-        size_t p = h->gpu_pcie[g];
-        size_t rank = 0, first_nic = SIZE_MAX, nic_count = 0;
-        for (size_t x = 0; x < g; x++)
-            rank += h->gpu_pcie[x] == p;
-        for (size_t i = 0; i < N; i++)
-            if (i * P / N == p) {
-                if (first_nic == SIZE_MAX)
-                    first_nic = i;
-                nic_count++;
-            }
-        g_assert(nic_count > 0);
-        size_t nic = first_nic + rank % nic_count;
-        h->gpu_nic[g] = nic;
-        h->gpu_nic_path[g * 2] = gpu_up[g];
-        h->gpu_nic_path[g * 2 + 1] = nic_up[nic];
-        h->nic_gpu_path[g * 2] = nic_up[nic] + 1;
-        h->nic_gpu_path[g * 2 + 1] = gpu_down[g];
-    }
-    g_free(gpu_up);
-    g_free(gpu_down);
-    g_free(nic_up);
-    g_ptr_array_add(t->hosts, h);
-    g_hash_table_insert(t->host_by_name, h->name, GSIZE_TO_POINTER(hi + 1));
-    if (out_h)
-        *out_h = hi;
-    return true;
-}
-
 /* ---- finish: index and validate ---- */
 
 static bool attach_nics(topo *t, GError **error)
 {
+    t->first_switch = g_new0(bool, t->nodes->len);
     for (uint32_t id = 0; id < t->links->len; id++) {
         const topo_link *l = &g_array_index(t->links, topo_link, id);
         topo__node *s = &g_array_index(t->nodes, topo__node, l->src);
@@ -316,6 +215,7 @@ static bool attach_nics(topo *t, GError **error)
             *a = (topo__nic_attach){.sw = sw, .up = TOPO__NONE, .down = TOPO__NONE};
             g_hash_table_insert(t->nic_attach, GUINT_TO_POINTER(nic), a);
         }
+        t->first_switch[sw] = true;
         uint32_t *slot = s_nic ? &a->up : &a->down;
         if (a->sw != sw || *slot != TOPO__NONE) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
@@ -485,6 +385,20 @@ size_t topo_node_host(const topo *t, uint32_t node)
     g_return_val_if_fail(node < t->nodes->len, SIZE_MAX);
     uint32_t h = g_array_index(t->nodes, topo__node, node).host;
     return h == TOPO__NONE ? SIZE_MAX : h;
+}
+
+size_t topo_node_index(const topo *t, uint32_t node)
+{
+    g_return_val_if_fail(node < t->nodes->len, SIZE_MAX);
+    const topo__node *n = &g_array_index(t->nodes, topo__node, node);
+    return n->host == TOPO__NONE ? SIZE_MAX : n->index;
+}
+
+uint32_t topo_nic_first_switch(const topo *t, uint32_t nic)
+{
+    g_return_val_if_fail(nic < t->nodes->len, TOPO_NODE_NONE);
+    const topo__nic_attach *a = g_hash_table_lookup(t->nic_attach, GUINT_TO_POINTER(nic));
+    return a ? a->sw : TOPO_NODE_NONE;
 }
 
 size_t topo_link_count(const topo *t) { return t->links->len; }

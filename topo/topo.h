@@ -32,10 +32,12 @@ typedef struct topo topo;
 /* ---- options ------------------------------------------------------------ */
 
 typedef struct topo_options {
-    size_t max_paths; /* cap on equal-cost candidate paths per switch pair (16) */
+    size_t max_paths;  /* cap on equal-cost candidate paths per switch pair (16) */
+    size_t enum_limit; /* fewest-hop paths from one switch up to which igraph
+                          enumerates them all; above, they are sampled (100000) */
 } topo_options;
 
-/* Defaults: max_paths = 16. */
+/* Defaults: max_paths = 16, enum_limit = 100000. */
 topo_options topo_options_default(void);
 
 /* ---- building ------------------------------------------------------------ */
@@ -100,6 +102,16 @@ topo_node_kind topo_node_get_kind(const topo *t, uint32_t node);
 const char *topo_node_name(const topo *t, uint32_t node);
 /* Host index of a node inside a host, or SIZE_MAX for a network switch. */
 size_t topo_node_host(const topo *t, uint32_t node);
+/* Index of a node among its host's nodes of its kind (GPU g, NIC i, PCIe
+ * switch p; 0 for the NVSwitch), or SIZE_MAX for a network switch. */
+size_t topo_node_index(const topo *t, uint32_t node);
+
+/* "No node": returned by lookups that find nothing. */
+#define TOPO_NODE_NONE UINT32_MAX
+
+/* The network switch NIC node nic is cabled to, or TOPO_NODE_NONE (not a
+ * NIC, or a NIC of a lone host without network).  O(1). */
+uint32_t topo_nic_first_switch(const topo *t, uint32_t nic);
 
 /* ---- links ---------------------------------------------------------------- */
 
@@ -171,10 +183,12 @@ size_t topo_path_nvlink(const topo *t, size_t h, size_t g1, size_t g2, const uin
 
 /* Number of candidate paths from NIC node nic_a to NIC node nic_b: all
  * equal-cost (fewest-hop) paths between their first switches, at most
- * max_paths (when there are more, an evenly spaced subset of igraph's
- * enumeration is kept).  Cached per (first switch, last switch) pair: the
- * first call for a pair costs one igraph all-shortest-paths search, later
- * calls O(1).  Two NICs under one switch: 1 path (NIC -> switch -> NIC).
+ * max_paths (when there are more, a greedy pick keeps the paths that share
+ * the fewest links, see docs/topologies.md).  Cached per (first switch, last
+ * switch) pair: the first call from a switch costs one BFS and one igraph
+ * all-shortest-paths search (or, above opts.enum_limit paths, a sample drawn
+ * from the BFS counts) that fills the cache for all its pairs; later calls
+ * are O(1).  Two NICs under one switch: 1 path (NIC -> switch -> NIC).
  * Returns 0 and sets error when a node is not a NIC or igraph fails. */
 size_t topo_path_count(topo *t, uint32_t nic_a, uint32_t nic_b, GError **error);
 

@@ -211,9 +211,12 @@ static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
         !get_int(o, "pp", 1, 1024, &m->pp, x, error) ||
         !get_number(o, "a2a_bytes", 0, 1e14, &m->a2a_bytes, x, error) ||
         !get_number(o, "pp_bytes", 0, 1e14, &m->pp_bytes, x, error) ||
-        !get_int(o, "buckets", 1, 100000, &m->buckets, x, error) ||
-        !catalog_collective_parse(coll, &m->collective, error))
+        !get_int(o, "buckets", 1, 100000, &m->buckets, x, error))
         return NULL;
+    if (!catalog_collective_parse(coll, &m->collective, error)) {
+        g_prefix_error(error, "%s: %s: ", x->file, x->entry);
+        return NULL;
+    }
     if (!cJSON_IsBool(net)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s: \"network\": expected true or false",
                     x->file, x->entry);

@@ -129,6 +129,17 @@ GString *trace__job_csv(const trace__tables *t);
 GString *trace__worker_csv(const trace__tables *t);
 GString *trace__topo_csv(const trace__tables *t);
 
+/* ---- generator and statistics (gen.c, summary.c) ---------------------- */
+
+struct trace_gen_options;
+struct trace_summary;
+/* Generate the three tables in memory (gen.c). */
+bool trace__gen_tables(trace__tables *out, const struct trace_gen_options *opts, GError **error);
+/* Statistics of parsed tables (summary.c). */
+struct trace_summary *trace__summary_from_tables(const trace__tables *t);
+/* Write bytes to path atomically (temp file + rename), gzip-compressed when gz. */
+bool trace__write_file(const char *path, const char *data, size_t len, bool gz, GError **error);
+
 /* ---- trace object (trace.c) ----------------------------------------- */
 
 trace *trace__new(const char *source);

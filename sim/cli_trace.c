@@ -1,0 +1,171 @@
+/* cli_trace.c - `ccsim gen-trace` (the synthetic Lingjun generator) and
+ * `ccsim trace stats|load` (docs/traces.md).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "cli.h"
+#include "gen.h"
+#include "trace.h"
+
+typedef struct gen_args {
+    gint seed;
+    gchar *out;
+    gdouble days, scale, tilt;
+    gchar *topo;
+    gboolean gzip;
+} gen_args;
+
+int cli_gen_trace_main(int argc, char **argv)
+{
+    trace_gen_options d = trace_gen_options_default();
+    gen_args a = {.seed = (gint)d.seed, .days = d.days, .scale = d.scale, .tilt = d.gpu_run_tilt};
+    GOptionEntry entries[] = {
+        {"seed", 's', 0, G_OPTION_ARG_INT, &a.seed, "random seed (default 1)", "N"},
+        {"out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "output directory (required)", "DIR"},
+        {"days", 'd', 0, G_OPTION_ARG_DOUBLE, &a.days, "submit window in days (default 16)", "D"},
+        {"scale", 'x', 0, G_OPTION_ARG_DOUBLE, &a.scale, "job-count multiplier (default 1)", "X"},
+        {"topo", 't', 0, G_OPTION_ARG_FILENAME, &a.topo,
+         "use this topo.csv (e.g. the real one) instead of a synthetic one", "PATH"},
+        {"gzip", 'z', 0, G_OPTION_ARG_NONE, &a.gzip, "write .csv.gz files", NULL},
+        {"gpu-run-tilt", 0, 0, G_OPTION_ARG_DOUBLE, &a.tilt,
+         "how much longer GPU jobs run than CPU jobs (copula shift, default 0.7)", "T"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- write a synthetic Lingjun trace");
+    g_option_context_set_summary(ctx,
+        "Writes job.csv, worker.csv and topo.csv in the schema of the Alibaba Lingjun 2023\n"
+        "release with its published statistics (docs/traces.md).  Same seed, same bytes.");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *e = NULL;
+    int status = CLI_EXIT_OK;
+    if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+        cli_error("gen-trace: %s", e->message);
+        g_error_free(e);
+        status = CLI_EXIT_USAGE;
+    } else if (!a.out || argc > 1) {
+        cli_error("gen-trace: %s (see `ccsim gen-trace --help`)",
+                  a.out ? "unexpected argument" : "--out DIR is required");
+        status = CLI_EXIT_USAGE;
+    } else if (a.seed < 0) {
+        cli_error("gen-trace: --seed must be >= 0");
+        status = CLI_EXIT_USAGE;
+    } else {
+        trace_gen_options o = d;
+        o.seed = (guint32)a.seed;
+        o.days = a.days;
+        o.scale = a.scale;
+        o.topo_path = a.topo;
+        o.gzip = a.gzip;
+        o.gpu_run_tilt = a.tilt;
+        if (!trace_gen_write(a.out, &o, &e)) {
+            cli_error("%s", e->message);
+            g_error_free(e);
+            status = CLI_EXIT_FAILURE;
+        }
+    }
+    g_free(a.out);
+    g_free(a.topo);
+    return status;
+}
+
+typedef struct stats_args {
+    gchar *csv;
+    gboolean lenient, skip_outside;
+} stats_args;
+
+static int run_stats(const char *dir, const stats_args *a)
+{
+    GError *e = NULL;
+    g_autoptr(trace_summary) s = trace_summary_load(dir, a->lenient, &e);
+    if (!s) {
+        cli_error("%s", e->message);
+        g_error_free(e);
+        return CLI_EXIT_FAILURE;
+    }
+    if (!a->csv || strcmp(a->csv, "-") != 0) {
+        g_autofree char *table = trace_summary_table(s);
+        printf("trace statistics of %s\n%s", dir, table);
+    }
+    if (a->csv) {
+        g_autofree char *csv = trace_summary_csv(s);
+        if (strcmp(a->csv, "-") == 0) {
+            fputs(csv, stdout);
+        } else if (!trace_summary_write_csv(s, a->csv, &e)) {
+            cli_error("%s", e->message);
+            g_error_free(e);
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+static int run_load(const char *dir, const stats_args *a)
+{
+    GError *e = NULL;
+    trace_lingjun_options o = trace_lingjun_options_default();
+    o.lenient = a->lenient;
+    o.outside = a->skip_outside ? TRACE_OUTSIDE_SKIP : TRACE_OUTSIDE_PLACE;
+    g_autoptr(trace) t =
+        strcmp(dir, "default") == 0 ? trace_load_default(&e) : trace_lingjun_load(dir, &o, &e);
+    if (!t) {
+        cli_error("%s", e->message);
+        g_error_free(e);
+        return CLI_EXIT_FAILURE;
+    }
+    const trace_stats *st = trace_get_stats(t);
+    double last = 0;
+    for (size_t i = 0; i < trace_job_count(t); i++)
+        last = MAX(last, trace_job_get(t, i)->end_s);
+    printf("source               %s\n", trace_source_name(t));
+    printf("epoch_unix_s         %.0f\n", trace_epoch_unix_s(t));
+    printf("last_end_s           %.0f\n", last);
+    printf("job_rows             %zu\nworker_rows          %zu\ntopo_hosts           %zu\n",
+           st->job_rows, st->worker_rows, st->topo_hosts);
+    printf("jobs_loaded          %zu\n", st->jobs_loaded);
+    printf("skipped_never_ran    %zu\nskipped_running      %zu\nskipped_cpu_only     %zu\n",
+           st->skipped_never_ran, st->skipped_running, st->skipped_cpu_only);
+    printf("skipped_bad_time     %zu\nskipped_malformed    %zu\nskipped_outside_topo %zu\n",
+           st->skipped_bad_time, st->skipped_malformed, st->skipped_outside_topo);
+    printf("worker_rows_malformed %zu\nworker_rows_orphan   %zu\n", st->worker_rows_malformed,
+           st->worker_rows_orphan);
+    printf("pods_outside_topo    %zu\npods_no_host         %zu\njobs_unplaced        %zu\n",
+           st->pods_outside_topo, st->pods_no_host, st->jobs_unplaced);
+    return CLI_EXIT_OK;
+}
+
+int cli_trace_main(int argc, char **argv)
+{
+    stats_args a = {0};
+    GOptionEntry entries[] = {
+        {"csv", 'c', 0, G_OPTION_ARG_FILENAME, &a.csv, "stats: also write CSV (\"-\": stdout)", "FILE"},
+        {"lenient", 'l', 0, G_OPTION_ARG_NONE, &a.lenient,
+         "skip and count malformed rows instead of failing", NULL},
+        {"skip-outside", 0, 0, G_OPTION_ARG_NONE, &a.skip_outside,
+         "load: skip jobs with pods outside topo.csv (default: keep them unplaced)", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new("stats|load DIR - inspect a Lingjun trace");
+    g_option_context_set_summary(ctx,
+        "stats DIR: the statistics of research/workloads.md §3.6 (a table; --csv for CSV).\n"
+        "load DIR:  load the trace as `ccsim run` would and report what was skipped\n"
+        "           (DIR = \"default\" for the bundled sample).");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *e = NULL;
+    int status;
+    if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+        cli_error("trace: %s", e->message);
+        g_error_free(e);
+        status = CLI_EXIT_USAGE;
+    } else if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "load") != 0)) {
+        cli_error("trace: usage: ccsim trace stats|load DIR (see `ccsim trace --help`)");
+        status = CLI_EXIT_USAGE;
+    } else if (strcmp(argv[1], "stats") == 0) {
+        status = run_stats(argv[2], &a);
+    } else {
+        status = run_load(argv[2], &a);
+    }
+    g_free(a.csv);
+    return status;
+}

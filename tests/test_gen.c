@@ -1,0 +1,346 @@
+/* test_gen.c - suite "gen": the synthetic Lingjun generator against the
+ * acceptance tests of research/workloads.md §3.6, at the default seed (1)
+ * and two more (2, 3); determinism; the loader round trip; the bundled
+ * sample; `trace stats` output.
+ */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ccs.h"
+#include "gen.h"
+#include "test_util.h"
+#include "trace.h"
+#include "traces-private.h"
+
+/* Targets (workloads.md §2, §3.6).  Per-job GPU buckets b1..b9 sum to
+ * 3,033 jobs and the per-pod histogram counts 3,047 jobs' pods; both are
+ * scaled to the generated GPU-job count before comparing. */
+static const double bucket_target[9] = {274, 418, 927, 429, 564, 220, 17, 143, 41};
+#define BUCKET_TOTAL 3033.0
+#define POD_JOBS 3047.0
+static const struct {
+    int gpus;
+    double pods;
+} pod_target[] = {{8, 13020}, {1, 3610}, {4, 355}, {2, 237}, {6, 50}};
+static const double run_knots[6] = {1, 4, 18, 165, 660.6, 3287.7};   /* p25..p99, minutes */
+static const double queue_knots[6] = {1, 1, 2, 3, 6, 36};
+static const struct {
+    const char *name;
+    size_t count;
+} model_target[] = {
+    {"unknown", 2793}, {"cognitive", 1067}, {"llama", 266}, {"GPT-13b", 205}, {"ResNet", 118},
+    {"GPT-3b", 98},    {"rl", 93},          {"GPT-7b", 83}, {"preprocess", 66}, {"65b", 57},
+    {"mnist", 39},     {"GPT-13B", 33},     {"llama_30b", 32}, {"DLM", 30},     {"GPT", 28},
+    {"dota", 28},      {"sidecar", 25},     {"multigen", 25}, {"word_embedding", 22},
+    {"gpt", 18},       {"image", 17},       {"130b-infer", 10}, {"reward", 9},  {"concat", 8},
+    {"66b", 6},        {"layer_attn", 4},
+};
+
+static bool within(double got, double want, double rel, const char *what, guint32 seed)
+{
+    bool ok = fabs(got - want) <= rel * want;
+    if (!ok)
+        fprintf(stderr, "seed %u: %s = %g, want %g +- %.0f%%\n", seed, what, got, want, rel * 100);
+    CU_ASSERT(ok);
+    return ok;
+}
+
+static bool within_abs(double got, double want, double tol, const char *what, guint32 seed)
+{
+    bool ok = fabs(got - want) <= tol;
+    if (!ok)
+        fprintf(stderr, "seed %u: %s = %g, want %g +- %g\n", seed, what, got, want, tol);
+    CU_ASSERT(ok);
+    return ok;
+}
+
+/* Generate, write as CSV text, parse back strictly (every timestamp must
+ * parse with the real-file parser), and compare all 41 named fields. */
+static trace_summary *generate(guint32 seed, trace__tables *round)
+{
+    trace_gen_options o = trace_gen_options_default();
+    o.seed = seed;
+    trace__tables t;
+    GError *err = NULL;
+    CU_ASSERT_FATAL(trace__gen_tables(&t, &o, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    GString *j = trace__job_csv(&t), *w = trace__worker_csv(&t), *p = trace__topo_csv(&t);
+    CU_ASSERT(trace__tables_parse(round, j->str, j->len, "job.csv", w->str, w->len, "worker.csv",
+                                  p->str, p->len, "topo.csv", false, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    g_string_free(j, TRUE);
+    g_string_free(w, TRUE);
+    g_string_free(p, TRUE);
+    CU_ASSERT_EQUAL_FATAL(round->jobs->len, t.jobs->len);
+    CU_ASSERT_EQUAL_FATAL(round->workers->len, t.workers->len);
+    size_t diff = 0;
+    for (guint i = 0; i < t.jobs->len; i++) {
+        trace__row *a = t.jobs->pdata[i], *b = round->jobs->pdata[i];
+        for (int c = 0; c < TRACE__J_NCOLS; c++)
+            diff += strcmp(a->f[c], b->f[c]) != 0;
+    }
+    for (guint i = 0; i < t.workers->len; i++) {
+        trace__row *a = t.workers->pdata[i], *b = round->workers->pdata[i];
+        for (int c = 0; c < TRACE__W_NCOLS; c++)
+            diff += strcmp(a->f[c], b->f[c]) != 0;
+    }
+    CU_ASSERT_EQUAL(diff, 0);
+    trace__tables_clear(&t);
+    return trace__summary_from_tables(round);
+}
+
+/* §3.6, one seed. */
+static void acceptance(guint32 seed)
+{
+    trace__tables round;
+    g_autoptr(trace_summary) s = generate(seed, &round);
+    CU_ASSERT_EQUAL(s->job_rows, 5180);
+    within(s->worker_rows, 23742, 0.03, "worker rows", seed);
+    CU_ASSERT_EQUAL(s->topo_hosts, 847);
+    for (size_t m = 0; m < G_N_ELEMENTS(model_target); m++)
+        within_abs(trace_summary_model_count(s, model_target[m].name), model_target[m].count, 0,
+                   model_target[m].name, seed);
+    within_abs(s->status_succeeded, 2242, 0, "Succeeded", seed);
+    within_abs(s->status_stopped, 1634, 0, "Stopped", seed);
+    within_abs(s->status_failed, 1295, 0, "Failed", seed);
+    within_abs(s->status_running, 9, 0, "Running", seed);
+    within_abs(s->never_ran, 803, 0, "never ran", seed);
+    within(s->gpu_jobs, 2816, 0.03, "GPU jobs", seed);
+    for (int b = 0; b < 9; b++) {
+        g_autofree char *what = g_strdup_printf("GPU bucket b%d", b + 1);
+        double want = bucket_target[b] * s->gpu_jobs / BUCKET_TOTAL;
+        if (b >= 6)
+            within_abs(s->job_gpu_bucket[b], want, 5, what, seed);
+        else
+            within(s->job_gpu_bucket[b], want, 0.10, what, seed);
+    }
+    for (size_t k = 0; k < G_N_ELEMENTS(pod_target); k++) {
+        g_autofree char *what = g_strdup_printf("%d-GPU pods", pod_target[k].gpus);
+        within(s->pod_gpus[pod_target[k].gpus], pod_target[k].pods * s->gpu_jobs / POD_JOBS, 0.10,
+               what, seed);
+    }
+    for (int q = 0; q < 6; q++) {
+        g_autofree char *rw = g_strdup_printf("run time quantile %d", q);
+        g_autofree char *qw = g_strdup_printf("queue quantile %d", q);
+        if (q < 2) { /* p25, p50: within 1 minute */
+            within_abs(s->run_min_q[q], run_knots[q], 1, rw, seed);
+            within_abs(s->queue_min_q[q], queue_knots[q], 1, qw, seed);
+        } else {
+            within(s->run_min_q[q], run_knots[q], 0.15, rw, seed);
+            within(s->queue_min_q[q], queue_knots[q], 0.15, qw, seed);
+        }
+    }
+    within_abs(s->topo_match_frac, 0.863, 0.01, "rows in topo", seed);
+    CU_ASSERT(s->conc_jobs_median >= 20 && s->conc_jobs_median <= 35);
+    CU_ASSERT(s->conc_jobs_p95 <= 60);
+    CU_ASSERT(s->active_gpus_median >= 700 && s->active_gpus_median <= 1100);
+    CU_ASSERT(s->active_gpus_max <= 2000);
+    printf("\n  seed %u: jobs %zu, workers %zu, GPU jobs %zu, run p50/p99 %g/%g min, queue "
+           "p95/p99 %g/%g, topo %.4f, concurrent GPU jobs median %g p95 %g, active GPUs median "
+           "%g max %g ",
+           seed, s->job_rows, s->worker_rows, s->gpu_jobs, s->run_min_q[1], s->run_min_q[5],
+           s->queue_min_q[4], s->queue_min_q[5], s->topo_match_frac, s->conc_jobs_median,
+           s->conc_jobs_p95, s->active_gpus_median, s->active_gpus_max);
+    /* the loader keeps what it should: every loaded job has GPUs */
+    GError *err = NULL;
+    g_autoptr(trace) t = trace__from_tables(&round, "gen", NULL, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    const trace_stats *st = trace_get_stats(t);
+    CU_ASSERT_EQUAL(st->job_rows, 5180);
+    CU_ASSERT_EQUAL(st->skipped_never_ran, 803);
+    CU_ASSERT_EQUAL(st->skipped_running, 9);
+    CU_ASSERT_EQUAL(st->skipped_bad_time, 0);
+    CU_ASSERT_EQUAL(st->jobs_loaded + st->skipped_cpu_only + 803 + 9, 5180);
+    trace__tables_clear(&round);
+}
+
+static void test_gen_seed1(void) { acceptance(1); }
+static void test_gen_seed2(void) { acceptance(2); }
+static void test_gen_seed3(void) { acceptance(3); }
+
+/* Same seed, same bytes; another seed, other bytes. */
+static void test_gen_deterministic(void)
+{
+    trace_gen_options o = trace_gen_options_default();
+    o.days = 2;
+    trace__tables a, b, c;
+    GError *err = NULL;
+    CU_ASSERT(trace__gen_tables(&a, &o, &err) && trace__gen_tables(&b, &o, &err));
+    o.seed = 2;
+    CU_ASSERT(trace__gen_tables(&c, &o, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    GString *ja = trace__job_csv(&a), *jb = trace__job_csv(&b), *jc = trace__job_csv(&c);
+    GString *wa = trace__worker_csv(&a), *wb = trace__worker_csv(&b);
+    CU_ASSERT(g_string_equal(ja, jb));
+    CU_ASSERT(g_string_equal(wa, wb));
+    CU_ASSERT_FALSE(g_string_equal(ja, jc));
+    g_string_free(ja, TRUE);
+    g_string_free(jb, TRUE);
+    g_string_free(jc, TRUE);
+    g_string_free(wa, TRUE);
+    g_string_free(wb, TRUE);
+    trace__tables_clear(&a);
+    trace__tables_clear(&b);
+    trace__tables_clear(&c);
+}
+
+/* The synthetic topology has the real shape (workloads.md §1.4): 847
+ * hosts, DSW G6, PSW P10 362 / P12 306 / P8 179 hosts, 119 racks with the
+ * size histogram {8: 68, 7: 23, 6: 15, 5: 7, 4: 2, 3: 1, 2: 3}. */
+static void test_gen_topology(void)
+{
+    trace_gen_options o = trace_gen_options_default();
+    o.days = 1;
+    trace__tables t;
+    GError *err = NULL;
+    CU_ASSERT_FATAL(trace__gen_tables(&t, &o, &err));
+    CU_ASSERT_EQUAL(t.topo->len, 847);
+    g_autoptr(GHashTable) racks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    int p10 = 0, p12 = 0, p8 = 0;
+    for (guint i = 0; i < t.topo->len; i++) {
+        trace__row *r = t.topo->pdata[i];
+        CU_ASSERT_STRING_EQUAL(r->f[TRACE__T_DSW], "G6");
+        CU_ASSERT_EQUAL(strlen(r->f[TRACE__T_IP]), 64);
+        p10 += strcmp(r->f[TRACE__T_PSW], "P10") == 0;
+        p12 += strcmp(r->f[TRACE__T_PSW], "P12") == 0;
+        p8 += strcmp(r->f[TRACE__T_PSW], "P8") == 0;
+        char *key = g_strdup_printf("%s/%s", r->f[TRACE__T_PSW], r->f[TRACE__T_ASW]);
+        g_hash_table_insert(racks, key, GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(racks, key)) + 1));
+    }
+    CU_ASSERT_EQUAL(p10, 362);
+    CU_ASSERT_EQUAL(p12, 306);
+    CU_ASSERT_EQUAL(p8, 179);
+    CU_ASSERT_EQUAL(g_hash_table_size(racks), 119);
+    int hist[9] = {0};
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, racks);
+    while (g_hash_table_iter_next(&it, &k, &v))
+        hist[CLAMP(GPOINTER_TO_INT(v), 0, 8)]++;
+    CU_ASSERT(hist[8] == 68 && hist[7] == 23 && hist[6] == 15 && hist[5] == 7 && hist[4] == 2 &&
+              hist[3] == 1 && hist[2] == 3);
+    trace__tables_clear(&t);
+}
+
+/* --topo: the real topo.csv (read from ../shared, never copied into the
+ * repository) becomes the output's topology, and in-topo pods use its
+ * hosts.  Skipped when the file is absent. */
+static void test_gen_real_topo(void)
+{
+    g_autofree char *path = test_shared_data_path("lingjun/topo.csv");
+    if (!path) {
+        printf("(lingjun/topo.csv absent: skipped) ");
+        return;
+    }
+    trace_gen_options o = trace_gen_options_default();
+    o.days = 1;
+    o.topo_path = path;
+    trace__tables t;
+    GError *err = NULL;
+    CU_ASSERT_FATAL(trace__gen_tables(&t, &o, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_EQUAL(t.topo->len, 847);
+    GString *j = trace__job_csv(&t), *w = trace__worker_csv(&t), *p = trace__topo_csv(&t);
+    trace__tables round;
+    CU_ASSERT(trace__tables_parse(&round, j->str, j->len, "job.csv", w->str, w->len,
+                                  "worker.csv", p->str, p->len, "topo.csv", false, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    g_autoptr(trace_summary) s = trace__summary_from_tables(&round);
+    /* 1-day slice: the outside share is calibrated per trace too */
+    within_abs(s->topo_match_frac, 0.863, 0.01, "rows in the real topo", 1);
+    g_string_free(j, TRUE);
+    g_string_free(w, TRUE);
+    g_string_free(p, TRUE);
+    trace__tables_clear(&round);
+    trace__tables_clear(&t);
+}
+
+/* The bundled sample is exactly `gen-trace --seed 1 --days 1`: if this
+ * fails after a generator change, regenerate it with
+ *   build/ccsim gen-trace --seed 1 --days 1 --gzip --out traces/data */
+static void test_gen_bundled_sample(void)
+{
+    trace_gen_options o = trace_gen_options_default();
+    o.days = 1;
+    trace__tables t;
+    GError *err = NULL;
+    CU_ASSERT_FATAL(trace__gen_tables(&t, &o, &err));
+    GString *(*writers[3])(const trace__tables *) = {trace__job_csv, trace__worker_csv,
+                                                      trace__topo_csv};
+    const char *paths[3] = {"/ccsim/traces/data/job.csv.gz", "/ccsim/traces/data/worker.csv.gz",
+                            "/ccsim/traces/data/topo.csv.gz"};
+    for (int i = 0; i < 3; i++) {
+        g_autoptr(GBytes) gz = trace__resource_bytes(paths[i], &err);
+        TEST_ASSERT_NO_ERROR(err);
+        g_autoptr(GBytes) plain = trace__maybe_gunzip(gz, paths[i], &err);
+        TEST_ASSERT_NO_ERROR(err);
+        GString *want = writers[i](&t);
+        size_t n = 0;
+        const char *got = g_bytes_get_data(plain, &n);
+        bool same = n == want->len && memcmp(got, want->str, n) == 0;
+        if (!same)
+            fprintf(stderr, "%s differs from the generator's output: regenerate the sample\n",
+                    paths[i]);
+        CU_ASSERT(same);
+        g_string_free(want, TRUE);
+    }
+    trace__tables_clear(&t);
+}
+
+/* gen-trace writes three gzip files into a new directory; `trace stats`
+ * reads them back; the CSV has the header and the job row count; bad
+ * options fail. */
+static void test_gen_write_files(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("ccsim-gen-XXXXXX", NULL);
+    g_autofree char *dir = g_build_filename(tmp, "out", NULL);
+    trace_gen_options o = trace_gen_options_default();
+    o.days = 0.5;
+    o.gzip = true;
+    GError *err = NULL;
+    CU_ASSERT(trace_gen_write(dir, &o, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    g_autoptr(trace_summary) s = trace_summary_load(dir, false, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(s != NULL);
+    /* 5180 x 0.5 / 16 = 161.9 -> 162 jobs */
+    CU_ASSERT_EQUAL(s->job_rows, 162);
+    g_autofree char *csv = trace_summary_csv(s);
+    CU_ASSERT(g_str_has_prefix(csv, "section,key,value\nrows,job_rows,162\n"));
+    g_autofree char *table = trace_summary_table(s);
+    CU_ASSERT(strstr(table, "job_rows") != NULL);
+    const char *names[3] = {"job.csv.gz", "worker.csv.gz", "topo.csv.gz"};
+    for (int i = 0; i < 3; i++) {
+        g_autofree char *p = g_build_filename(dir, names[i], NULL);
+        CU_ASSERT(g_file_test(p, G_FILE_TEST_IS_REGULAR));
+        g_unlink(p);
+    }
+    g_rmdir(dir);
+    g_rmdir(tmp);
+    o.days = 0;
+    CU_ASSERT_FALSE(trace_gen_write(dir, &o, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    /* trace_gen_load gives the loaded form directly */
+    o.days = 1;
+    g_autoptr(trace) t = trace_gen_load(&o, NULL, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT(t && trace_job_count(t) > 50);
+}
+
+int main(void)
+{
+    CU_TestInfo cases[] = {
+        {"acceptance_seed1", test_gen_seed1},
+        {"acceptance_seed2", test_gen_seed2},
+        {"acceptance_seed3", test_gen_seed3},
+        {"deterministic", test_gen_deterministic},
+        {"topology", test_gen_topology},
+        {"real_topo", test_gen_real_topo},
+        {"bundled_sample", test_gen_bundled_sample},
+        {"write_files", test_gen_write_files},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("gen", cases);
+}
