@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 ccsim_install_packages "${CCSIM_PACKAGES[@]}"
+# For the plot test (skipped, saying so, when matplotlib is missing).
+ccsim_install_packages python3-matplotlib ||
+    echo "test.sh: could not install python3-matplotlib; the plot test will be skipped"
 
 passed=0
 failed=0
@@ -38,6 +41,24 @@ run_suite build "$@"
 scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     run_suite build-asan "$@"
+
+# A sweep through a real single-node Slurm (scripts/test-slurm.sh): needs
+# root; CCSIM_SKIP_SLURM=1 skips it.
+if [ "${CCSIM_SKIP_SLURM:-0}" = 1 ]; then
+    echo "== slurm test: SKIPPED (CCSIM_SKIP_SLURM=1)"
+elif [ "$(id -u)" -ne 0 ]; then
+    echo "== slurm test: SKIPPED (needs root to run slurmctld, slurmd and munged)"
+else
+    echo "== slurm test"
+    slurm_status=0
+    scripts/test-slurm.sh build/ccsim || slurm_status=$?
+    if [ "$slurm_status" -eq 77 ]; then
+        echo "== slurm test: SKIPPED (reason above)"
+    elif [ "$slurm_status" -ne 0 ]; then
+        echo "== slurm test: FAILED"
+        status=1
+    fi
+fi
 
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=1   # a suite crashed before CUnit could count it

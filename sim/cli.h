@@ -30,5 +30,7 @@ int cli_optimal_gap_main(int argc, char **argv);
 int cli_gen_trace_main(int argc, char **argv);
 int cli_trace_main(int argc, char **argv);
 int cli_demo_main(int argc, char **argv);
+int cli_sweep_main(int argc, char **argv);
+int cli_merge_main(int argc, char **argv);
 
 #endif /* CCSIM_SIM_CLI_H */

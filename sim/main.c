@@ -20,6 +20,8 @@ static const cli_command commands[] = {
     {"gen-trace", "write a synthetic Lingjun trace (job.csv, worker.csv, topo.csv)", cli_gen_trace_main},
     {"trace", "statistics of a Lingjun trace (stats) or what loading it keeps (load)", cli_trace_main},
     {"demo", "run a small built-in network engine demo", cli_demo_main},
+    {"sweep", "run a parameter grid of scenarios, resumable, shardable", cli_sweep_main},
+    {"merge", "merge the summaries of sweep folders or shards", cli_merge_main},
 };
 
 int cli_version_main(int argc, char **argv)

@@ -1,0 +1,230 @@
+/* cli_sweep.c - `ccsim sweep` (a grid of runs by worker processes) and
+ * `ccsim merge` (shards and sweeps into one summary.csv); DESIGN.md §6.
+ */
+#include <glib-unix.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ccs-config.h"
+#include "ccs.h"
+#include "cli.h"
+#include "sweep.h"
+
+typedef struct sweep_args {
+    char *out;      /* --out DIR */
+    int jobs;       /* -j N, 0: number of processors */
+    char *shard;    /* --shard I/N */
+    gboolean dry_run;
+} sweep_args;
+
+static bool parse_shard(const char *text, int *index, int *count)
+{
+    g_auto(GStrv) parts = g_strsplit(text, "/", -1);
+    guint64 i = 0, n = 0;
+    if (g_strv_length(parts) != 2 ||
+        !g_ascii_string_to_unsigned(parts[0], 10, 0, G_MAXINT, &i, NULL) ||
+        !g_ascii_string_to_unsigned(parts[1], 10, 1, G_MAXINT, &n, NULL) || i >= n)
+        return false;
+    *index = (int)i;
+    *count = (int)n;
+    return true;
+}
+
+static void format_duration(char *buf, size_t size, double s)
+{
+    if (s < 0)
+        g_snprintf(buf, size, "?");
+    else if (s < 60)
+        g_snprintf(buf, size, "%.0fs", s);
+    else if (s < 3600)
+        g_snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
+    else
+        g_snprintf(buf, size, "%dh%02dm", (int)(s / 3600), ((int)s % 3600) / 60);
+}
+
+typedef struct progress_state {
+    bool tty; /* stderr is a terminal: rewrite one line */
+} progress_state;
+
+static void print_progress(const sweep_progress *p, void *data)
+{
+    const progress_state *st = data;
+    char eta[32];
+    format_duration(eta, sizeof eta, p->eta_s);
+    if (p->last_name == NULL) {
+        fprintf(stderr, "sweep: %zu runs, %zu already finished, %zu to run\n", p->total,
+                p->skipped, p->total - p->skipped);
+        return;
+    }
+    fprintf(stderr, "%ssweep: %zu/%zu done, %zu failed, %zu running, ETA %s (run %s %s)%s",
+            st->tty ? "\r\033[K" : "", p->done, p->total, p->failed, p->running, eta,
+            p->last_name, p->last_ok ? "ok" : "FAILED", st->tty ? "" : "\n");
+    fflush(stderr);
+}
+
+static gboolean on_signal(gpointer data)
+{
+    g_cancellable_cancel(data);
+    return G_SOURCE_CONTINUE;
+}
+
+static void dry_run(const sweep *sw, int shard_index, int shard_count)
+{
+    for (size_t i = (size_t)shard_index; i < sweep_run_count(sw); i += (size_t)shard_count) {
+        printf("%zu\t%s", i, sweep_run_name(sw, i));
+        for (size_t k = 0; k < sweep_param_count(sw); k++) {
+            g_autofree char *v = sweep_run_param_text(sw, i, k);
+            printf("\t%s=%s", sweep_param_key(sw, k), v);
+        }
+        printf("\n");
+    }
+}
+
+/* The binary workers run: $CCSIM_SWEEP_WORKER (tests) or this one. */
+static char *worker_path(GError **error)
+{
+    const char *env = g_getenv("CCSIM_SWEEP_WORKER");
+    if (env != NULL && env[0] != '\0')
+        return g_canonicalize_filename(env, NULL); /* workers run in their folders */
+    return g_file_read_link("/proc/self/exe", error);
+}
+
+static int run_sweep(const sweep *sw, const sweep_args *a, int shard_index, int shard_count)
+{
+    g_autoptr(GError) error = NULL;
+    g_autofree char *worker = worker_path(&error);
+    if (worker == NULL) {
+        cli_error("cannot find the ccsim binary: %s", error->message);
+        return CLI_EXIT_FAILURE;
+    }
+    progress_state st = {isatty(STDERR_FILENO) != 0};
+    g_autoptr(GCancellable) cancel = g_cancellable_new();
+    guint sig_int = g_unix_signal_add(SIGINT, on_signal, cancel);
+    guint sig_term = g_unix_signal_add(SIGTERM, on_signal, cancel);
+    sweep_options o = sweep_options_default();
+    o.worker_path = worker;
+    o.jobs = a->jobs > 0 ? a->jobs : (int)g_get_num_processors();
+    o.shard_index = shard_index;
+    o.shard_count = shard_count;
+    o.cancellable = cancel;
+    o.progress = print_progress;
+    o.progress_data = &st;
+    sweep_progress last = {0};
+    bool ok = sweep_execute(sw, a->out, &o, &last, &error);
+    g_source_remove(sig_int);
+    g_source_remove(sig_term);
+    if (st.tty && last.total > last.skipped)
+        fprintf(stderr, "\n");
+    if (!ok) {
+        cli_error("%s", error->message);
+        return CLI_EXIT_FAILURE;
+    }
+    char took[32];
+    format_duration(took, sizeof took, last.elapsed_s);
+    fprintf(stderr, "sweep: %zu/%zu runs done (%zu were already finished), %zu failed, in %s\n",
+            last.done, last.total, last.skipped, last.failed, took);
+    if (g_cancellable_is_cancelled(cancel)) {
+        cli_error("interrupted; run the same command again to continue");
+        return CLI_EXIT_FAILURE;
+    }
+    if (last.failed > 0)
+        cli_error("%zu run(s) failed: see %s/failed.csv and runs/NAME/error.txt", last.failed,
+                  a->out);
+    printf("summary: %s/summary.csv\n", a->out);
+    printf("plot:    %s/scripts/plot.sh %s\n", CCS_SOURCE_DIR, a->out);
+    return last.failed > 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+}
+
+int cli_sweep_main(int argc, char **argv)
+{
+    sweep_args a = {0};
+    GOptionEntry entries[] = {
+        {"out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "output folder (required)", "DIR"},
+        {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "parallel runs (default: processors)", "N"},
+        {"shard", 0, 0, G_OPTION_ARG_STRING, &a.shard, "run only runs with index = I mod N",
+         "I/N"},
+        {"dry-run", 'n', 0, G_OPTION_ARG_NONE, &a.dry_run, "list the runs, run nothing", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new("SWEEP.json - run a parameter sweep");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_description(
+        ctx, "Runs every point of the sweep's grid as `ccsim run` in DIR/runs/NAME, skipping\n"
+             "finished runs, and writes DIR/summary.csv and DIR/failed.csv.\n"
+             "See docs/experiments.md.\n");
+    g_autoptr(GError) error = NULL;
+    int status = CLI_EXIT_USAGE;
+    int shard_index = 0, shard_count = 1;
+    if (!g_option_context_parse(ctx, &argc, &argv, &error))
+        cli_error("%s", error->message);
+    else if (argc != 2)
+        cli_error("sweep: expected one sweep file (see `ccsim sweep --help`)");
+    else if (a.shard && !parse_shard(a.shard, &shard_index, &shard_count))
+        cli_error("--shard: expected I/N with 0 <= I < N, got '%s'", a.shard);
+    else if (a.jobs < 0)
+        cli_error("--jobs: expected a positive number, got %d", a.jobs);
+    else if (!a.dry_run && a.out == NULL)
+        cli_error("sweep: --out DIR is required");
+    else {
+        g_autoptr(sweep) sw = sweep_load(argv[1], &error);
+        if (sw == NULL) {
+            cli_error("%s", error->message);
+            status = CLI_EXIT_FAILURE;
+        } else if (a.dry_run) {
+            dry_run(sw, shard_index, shard_count);
+            status = CLI_EXIT_OK;
+        } else
+            status = run_sweep(sw, &a, shard_index, shard_count);
+    }
+    g_free(a.out);
+    g_free(a.shard);
+    return status;
+}
+
+int cli_merge_main(int argc, char **argv)
+{
+    char *out = NULL;
+    GOptionEntry entries[] = {
+        {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "merged CSV (default: stdout)", "FILE"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("DIR... - merge the summaries of sweep folders or shards");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_description(
+        ctx, "Each DIR is a `ccsim sweep --out` folder (DIR/sweep.json, DIR/summary.csv).\n"
+             "Fails, naming them, when a run of the sweeps is missing or appears twice.\n");
+    g_autoptr(GError) error = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+        cli_error("%s", error->message);
+        g_free(out);
+        return CLI_EXIT_USAGE;
+    }
+    if (argc < 2) {
+        cli_error("merge: expected at least one sweep folder (see `ccsim merge --help`)");
+        g_free(out);
+        return CLI_EXIT_USAGE;
+    }
+    sweep_merge_report r = {0};
+    g_autofree char *text =
+        sweep_merge((const char *const *)argv + 1, (size_t)argc - 1, out, &r, &error);
+    int status = CLI_EXIT_OK;
+    if (text == NULL) {
+        for (size_t i = 0; r.missing && i < r.missing->len; i++)
+            cli_error("merge: run %s is missing", (char *)r.missing->pdata[i]);
+        for (size_t i = 0; r.failed && i < r.failed->len; i++)
+            cli_error("merge: failed run %s", (char *)r.failed->pdata[i]);
+        for (size_t i = 0; r.duplicated && i < r.duplicated->len; i++)
+            cli_error("merge: run %s appears more than once", (char *)r.duplicated->pdata[i]);
+        cli_error("merge: %s", error->message);
+        status = CLI_EXIT_FAILURE;
+    } else if (out == NULL || strcmp(out, "-") == 0)
+        fputs(text, stdout);
+    else
+        fprintf(stderr, "merge: %zu runs into %s\n", r.rows, out);
+    sweep_merge_report_clear(&r);
+    g_free(out);
+    return status;
+}

@@ -1,0 +1,28 @@
+/* sweep-private.h - what sweep.c, sweep_exec.c and sweep_csv.c share. */
+#ifndef CCSIM_SIM_SWEEP_PRIVATE_H
+#define CCSIM_SIM_SWEEP_PRIVATE_H
+
+#include <cjson/cJSON.h>
+#include <glib.h>
+
+#include "ccs.h" /* g_autoptr(cJSON) */
+
+
+/* Set root.PATH (dotted) to a copy of value, creating objects on the way. */
+bool sweep__set_path(cJSON *root, const char *path, const cJSON *value, GError **error);
+/* Make relative trace/topology file paths of a scenario absolute against dir. */
+void sweep__absolutize(cJSON *scenario, const char *dir);
+
+/* Set *error (nullable) to CCS_ERROR_IO "PREFIXmessage of src"; frees src. */
+void sweep__io_error(GError **error, GError *src, const char *prefix);
+/* Write text to path atomically (temp file + rename). */
+bool sweep__write_atomic(const char *path, const char *text, GError **error);
+/* The folder of run `name` under dir: DIR/runs/NAME.  (transfer full) */
+char *sweep__run_dir(const char *dir, const char *name);
+
+/* Take the POSIX lock on DIR/.lock (blocking); returns the fd to pass to
+ * sweep__unlock, or -1 with CCS_ERROR_IO. */
+int sweep__lock(const char *dir, GError **error);
+void sweep__unlock(int fd);
+
+#endif /* CCSIM_SIM_SWEEP_PRIVATE_H */
