@@ -132,19 +132,9 @@ static trace *load_trace(const config *cfg, GError **error)
     }
     if (cfg->trace_obj) {
         const char *file = cfg->path ? cfg->path : "scenario";
-        const cJSON *v;
-        if ((v = cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "jobs")))
-            return trace_json_from_cjson(v, file, error);
-        if ((v = cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "lingjun"))) {
-            if (!cJSON_IsString(v)) {
-                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                            "%s: trace.lingjun: expected a directory name", file);
-                return NULL;
-            }
-            g_autofree char *dir = scenario_relative(cfg, v->valuestring);
-            return trace_lingjun_load(dir, NULL, error);
-        }
-        if ((v = cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "json"))) {
+        g_autofree char *base = cfg->path ? g_path_get_dirname(cfg->path) : NULL;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "json");
+        if (v) {
             if (!cJSON_IsString(v)) {
                 g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                             "%s: trace.json: expected a file name", file);
@@ -153,18 +143,9 @@ static trace *load_trace(const config *cfg, GError **error)
             g_autofree char *p = scenario_relative(cfg, v->valuestring);
             return trace_json_load(p, error);
         }
-        if (cJSON_GetObjectItemCaseSensitive(cfg->trace_obj, "synthetic")) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_UNSUPPORTED,
-                        "%s: trace.synthetic: not available in this build; write the trace "
-                        "with `ccsim gen-trace --out DIR` and use {\"lingjun\": DIR}",
-                        file);
-            return NULL;
-        }
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: trace.%s: unknown trace kind (expected lingjun, json, jobs or "
-                    "synthetic)",
-                    file, cfg->trace_obj->child->string);
-        return NULL;
+        /* lingjun, synthetic and jobs: the trace module's reader of the
+         * scenario's "trace" value. */
+        return trace_load_spec(cfg->trace_obj, base, file, NULL, error);
     }
     return trace_load_default(error);
 }
