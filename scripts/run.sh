@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # run.sh - install what is missing, build, and run the main job.
 # Usage: scripts/run.sh [CCSIM_ARGS...]
-# Default: `ccsim compare` on the bundled default (the sample trace, a
-# fat-tree sized for it, every registered scheduler); results in
-# results/default/.
+# Default: `ccsim compare` on the bundled default (the 2 hours around the
+# sample trace's peak, on the sample's own Lingjun topology, every registered
+# scheduler); results in results/default/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
