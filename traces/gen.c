@@ -78,26 +78,6 @@ static const gvalue gvalues[] = {
 };
 #define N_GVALUES G_N_ELEMENTS(gvalues)
 
-static int bucket_of(int g)
-{
-    if (g <= 1)
-        return 0;
-    if (g < 8)
-        return 1;
-    if (g == 8)
-        return 2;
-    if (g <= 16)
-        return 3;
-    if (g <= 48)
-        return 4;
-    if (g < 128)
-        return 5;
-    if (g == 128)
-        return 6;
-    if (g <= 256)
-        return 7;
-    return 8;
-}
 
 /* Pod shapes: (pods, GPUs per pod) with quota weights per GPU value. */
 typedef struct shape {
@@ -354,8 +334,8 @@ static void choose_gpus(gen *G)
     scale_counts(base, N_GVALUES, 0, n_gpu_jobs, left);
     double target[9] = {0}, remain[9] = {0};
     for (size_t v = 0; v < N_GVALUES; v++) {
-        target[bucket_of(gvalues[v].g)] += left[v];
-        remain[bucket_of(gvalues[v].g)] += left[v];
+        target[trace__gpu_bucket(gvalues[v].g)] += left[v];
+        remain[trace__gpu_bucket(gvalues[v].g)] += left[v];
     }
     /* GPU bursts, the groups with priors first (random order), then E. */
     size_t nb = G->bursts->len;
@@ -399,7 +379,7 @@ static void choose_gpus(gen *G)
                         q = (q + 1) % 9;
                     double in = g_rand_double(G->r) * remain[q];
                     for (size_t x = 0; x < N_GVALUES; x++) {
-                        if (bucket_of(gvalues[x].g) != q || left[x] <= 0)
+                        if (trace__gpu_bucket(gvalues[x].g) != q || left[x] <= 0)
                             continue;
                         v = (int)x;
                         if ((in -= left[x]) < 0)
@@ -408,7 +388,7 @@ static void choose_gpus(gen *G)
                     b->g = gvalues[v].g;
                 }
                 left[v]--;
-                remain[bucket_of(gvalues[v].g)]--;
+                remain[trace__gpu_bucket(gvalues[v].g)]--;
                 j->g = gvalues[v].g;
             }
         }

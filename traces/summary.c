@@ -42,7 +42,10 @@ static void quantiles(GArray *a, double out[TRACE_SUMMARY_QUANTILES])
         out[i] = quantile((double *)(void *)a->data, a->len, qs[i]);
 }
 
-static int gpu_bucket(int g)
+
+/* The GPU-count buckets of workloads.md §3.1 (b1..b9 as 0..8): {1},
+ * {2..7}, {8}, {9..16}, {17..48}, {49..127}, {128}, {129..256}, {>256}. */
+int trace__gpu_bucket(int g)
 {
     if (g <= 1)
         return 0;
@@ -154,7 +157,7 @@ trace_summary *trace__summary_from_tables(const trace__tables *t)
         if (g <= 0)
             continue;
         s->gpu_jobs++;
-        s->job_gpu_bucket[gpu_bucket(g)]++;
+        s->job_gpu_bucket[trace__gpu_bucket(g)]++;
         g_hash_table_insert(gvals, GINT_TO_POINTER(g),
                             GSIZE_TO_POINTER(GPOINTER_TO_SIZE(g_hash_table_lookup(gvals, GINT_TO_POINTER(g))) + 1));
         if (runt != TRACE__NO_TIME) {

@@ -22,6 +22,10 @@ GBytes *trace__read_file(const char *path, GError **error);
 GBytes *trace__maybe_gunzip(GBytes *data, const char *name, GError **error);
 /* Find DIR/BASE or DIR/BASE.gz (transfer full path), NULL + CCS_ERROR_IO. */
 char *trace__find_file(const char *dir, const char *base, GError **error);
+
+/* GPU-count bucket 0..8 of a job (workloads.md §3.1), shared by the
+ * generator and the statistics (summary.c). */
+int trace__gpu_bucket(int g);
 /* A bundled file from the library's GResource (path under /ccsim/), transfer full. */
 GBytes *trace__resource_bytes(const char *path, GError **error);
 
