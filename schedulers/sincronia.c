@@ -23,7 +23,11 @@
  *    lowest level.  Sincronia's exponential epochs, LP-based subset choice
  *    and orphan ordering are not modelled: with one coflow per job at a
  *    time the LP would admit every active coflow.
- * Cost: O(n^2 P) per ordering, P the number of links in use.
+ * Cost: O(n^2 P) per ordering, P the number of links in use.  Paths and
+ * capacities do not change between two reschedules and the running set
+ * only changes at one, so each job's demand (by uid) and the levels of
+ * each communicating set are kept until the next reschedule: a repeated
+ * set costs O(n).
  */
 #include "sched.h"
 
