@@ -23,7 +23,11 @@
  *    lowest level.  Sincronia's exponential epochs, LP-based subset choice
  *    and orphan ordering are not modelled: with one coflow per job at a
  *    time the LP would admit every active coflow.
- * Cost: O(n^2 P) per ordering, P the number of links in use.
+ * Cost: O(n^2 P) per ordering, P the number of links in use.  Paths and
+ * capacities do not change between two reschedules and the running set
+ * only changes at one, so each job's demand (by uid) and the levels of
+ * each communicating set are kept until the next reschedule: a repeated
+ * set costs O(n).
  */
 #include "sched.h"
 
@@ -31,10 +35,36 @@
 
 #include "sched-private.h"
 
+/* One job's demand d_c^e = M_{c,e}/B_e on the links it uses, by increasing
+ * link id.  Paths and capacities do not change between two reschedules
+ * (sincronia never moves a path), so it is computed once per job and kept
+ * until the next reschedule. */
+typedef struct sincronia_demand {
+    size_t n_links;  /* entries in links and d_s */
+    uint32_t *links; /* increasing link ids */
+    double *d_s;     /* demand on links[k], seconds per iteration */
+} sincronia_demand;
+
+static void sincronia_demand_free(void *p)
+{
+    sincronia_demand *dm = p;
+    g_free(dm->links);
+    g_free(dm->d_s);
+    g_free(dm);
+}
+
 typedef struct sincronia_sched {
     bool online;
-    GHashTable *active; /* uids (as gint64 keys) in their communication phase */
+    GHashTable *active;  /* uids (as gint64 keys) in their communication phase */
+    GHashTable *demand;  /* uid (gint64 key) -> sincronia_demand, since the last reschedule */
+    GHashTable *memo;    /* GBytes of member uids (job order) -> int levels per member,
+                          * since the last reschedule */
+    GArray *members;     /* scratch: job indices being ordered (size_t) */
+    GArray *member_uids; /* scratch: their uids (gint64) */
 } sincronia_sched;
+
+/* Distinct communicating sets remembered between two reschedules, at most. */
+enum { SINCRONIA_MEMO_MAX = 1 << 16 };
 
 static void *sincronia_create(const sched_options *opts, GError **error)
 {
@@ -42,6 +72,11 @@ static void *sincronia_create(const sched_options *opts, GError **error)
     (void)error;
     sincronia_sched *s = g_new0(sincronia_sched, 1);
     s->active = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    s->demand = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, sincronia_demand_free);
+    s->memo = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
+                                    g_free);
+    s->members = g_array_new(FALSE, FALSE, sizeof(size_t));
+    s->member_uids = g_array_new(FALSE, FALSE, sizeof(gint64));
     return s;
 }
 
@@ -58,24 +93,64 @@ static void sincronia_destroy(void *self)
     if (!s)
         return;
     g_hash_table_destroy(s->active);
+    g_hash_table_destroy(s->demand);
+    g_hash_table_destroy(s->memo);
+    g_array_unref(s->members);
+    g_array_unref(s->member_uids);
     g_free(s);
 }
 
-/* Demands d[i][p] = M_{i,e}/B_e of the jobs `members` on the links they
- * use, ports numbered by increasing link id (D18 ties to the lowest link).
- * Returns the matrix (m x *n_ports, transfer full). */
-static double *demand_matrix(sched_ctx *ctx, const size_t *members, size_t m, size_t *n_ports)
+typedef struct link_demand {
+    uint32_t link;
+    double d_s;
+} link_demand;
+
+static int cmp_link_demand(const void *a, const void *b)
 {
-    g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
-    g_autoptr(GPtrArray) bytes = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    uint32_t x = ((const link_demand *)a)->link, y = ((const link_demand *)b)->link;
+    return (x > y) - (x < y);
+}
+
+/* The cached demand of job j (uid `uid`), computed on first use. */
+static const sincronia_demand *job_demand(sincronia_sched *s, sched_ctx *ctx, size_t j,
+                                          gint64 uid)
+{
+    sincronia_demand *dm = g_hash_table_lookup(s->demand, &uid);
+    if (dm)
+        return dm;
+    g_autoptr(GArray) l = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) b = g_array_new(FALSE, FALSE, sizeof(double));
+    sched_job_link_bytes(ctx, j, l, b);
+    g_autofree link_demand *ld = g_new(link_demand, l->len + 1);
+    for (guint k = 0; k < l->len; k++) {
+        uint32_t e = g_array_index(l, uint32_t, k);
+        ld[k].link = e;
+        ld[k].d_s = g_array_index(b, double, k) / sched_link_capacity_Bps(ctx, e);
+    }
+    qsort(ld, l->len, sizeof *ld, cmp_link_demand); /* links are distinct */
+    dm = g_new0(sincronia_demand, 1);
+    dm->n_links = l->len;
+    dm->links = g_new(uint32_t, l->len + 1);
+    dm->d_s = g_new(double, l->len + 1);
+    for (guint k = 0; k < l->len; k++) {
+        dm->links[k] = ld[k].link;
+        dm->d_s[k] = ld[k].d_s;
+    }
+    g_hash_table_insert(s->demand, g_memdup2(&uid, sizeof uid), dm);
+    return dm;
+}
+
+/* Demands d[i][p] = M_{i,e}/B_e of the jobs `members` (uids `uids`) on the
+ * links they use, ports numbered by increasing link id (D18 ties to the
+ * lowest link).  Returns the matrix (m x *n_ports, transfer full). */
+static double *demand_matrix(sincronia_sched *s, sched_ctx *ctx, const size_t *members,
+                             const gint64 *uids, size_t m, size_t *n_ports)
+{
+    g_autofree const sincronia_demand **dm = g_new(const sincronia_demand *, m + 1);
     g_autoptr(GArray) all = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (size_t i = 0; i < m; i++) {
-        GArray *l = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        GArray *b = g_array_new(FALSE, FALSE, sizeof(double));
-        sched_job_link_bytes(ctx, members[i], l, b);
-        g_array_append_vals(all, l->data, l->len);
-        g_ptr_array_add(links, l);
-        g_ptr_array_add(bytes, b);
+        dm[i] = job_demand(s, ctx, members[i], uids[i]);
+        g_array_append_vals(all, dm[i]->links, dm[i]->n_links);
     }
     g_array_sort(all, (GCompareFunc)sched__cmp_u32);
     size_t P = 0; /* distinct links, in increasing order */
@@ -83,58 +158,82 @@ static double *demand_matrix(sched_ctx *ctx, const size_t *members, size_t m, si
         if (k == 0 || g_array_index(all, uint32_t, k) != g_array_index(all, uint32_t, P - 1))
             g_array_index(all, uint32_t, P++) = g_array_index(all, uint32_t, k);
     double *d = g_new0(double, m * P + 1);
+    const uint32_t *port = (const uint32_t *)(void *)all->data;
     for (size_t i = 0; i < m; i++) {
-        GArray *l = links->pdata[i], *b = bytes->pdata[i];
-        for (guint k = 0; k < l->len; k++) {
-            uint32_t e = g_array_index(l, uint32_t, k);
-            const uint32_t *hit = bsearch(&e, all->data, P, sizeof e, sched__cmp_u32);
-            size_t p = (size_t)(hit - (const uint32_t *)(void *)all->data);
-            d[i * P + p] = g_array_index(b, double, k) / sched_link_capacity_Bps(ctx, e);
+        size_t p = 0; /* both lists increase: merge */
+        for (size_t k = 0; k < dm[i]->n_links; k++) {
+            while (port[p] != dm[i]->links[k])
+                p++;
+            d[i * P + p] = dm[i]->d_s[k];
         }
     }
     *n_ports = P;
     return d;
 }
 
-/* Order the jobs in `members` (indices) by BSSI and set their levels by
- * D12; jobs not in `members` go to the lowest level. */
-static void order_jobs(sched_ctx *ctx, const size_t *members, size_t m)
+/* Levels (D12) of the jobs `members` (uids `uids`) ordered by BSSI, one
+ * per member; remembered for this set of uids until the next reschedule. */
+static const int *member_levels(sincronia_sched *s, sched_ctx *ctx, const size_t *members,
+                                const gint64 *uids, size_t m)
+{
+    g_autoptr(GBytes) key = g_bytes_new(uids, m * sizeof *uids);
+    const int *hit = g_hash_table_lookup(s->memo, key);
+    if (hit)
+        return hit;
+    size_t P;
+    g_autofree double *d = demand_matrix(s, ctx, members, uids, m, &P);
+    g_autofree size_t *order = g_new(size_t, m + 1);
+    sched__bssi(m, P, d, NULL, false, order);
+    int *rank_level = g_new(int, m + 1);
+    sched__rank_levels(order, m, sched_priority_levels(ctx), rank_level);
+    if (g_hash_table_size(s->memo) >= SINCRONIA_MEMO_MAX)
+        g_hash_table_remove_all(s->memo);
+    g_hash_table_insert(s->memo, g_bytes_ref(key), rank_level);
+    return rank_level;
+}
+
+/* Order the jobs in s->members by BSSI and set their levels by D12; jobs
+ * not in the members go to the lowest level. */
+static void order_jobs(sincronia_sched *s, sched_ctx *ctx)
 {
     size_t n = sched_job_count(ctx);
     int K = sched_priority_levels(ctx);
-    size_t P;
-    g_autofree double *d = demand_matrix(ctx, members, m, &P);
-    g_autofree size_t *order = g_new(size_t, m + 1);
-    sched__bssi(m, P, d, NULL, false, order);
-    g_autofree int *rank_level = g_new(int, m + 1);
-    sched__rank_levels(order, m, K, rank_level);
-    g_autofree int *level = g_new(int, n + 1);
-    for (size_t j = 0; j < n; j++)
-        level[j] = K - 1;
-    for (size_t i = 0; i < m; i++)
-        level[members[i]] = rank_level[i];
-    for (size_t j = 0; j < n; j++)
-        sched_set_priority(ctx, j, level[j]);
+    size_t m = s->members->len;
+    const size_t *members = (const size_t *)(void *)s->members->data;
+    const int *rank_level =
+        member_levels(s, ctx, members, (const gint64 *)(void *)s->member_uids->data, m);
+    size_t i = 0; /* members increase */
+    for (size_t j = 0; j < n; j++) {
+        int level = K - 1;
+        if (i < m && members[i] == j)
+            level = rank_level[i++];
+        sched_set_priority(ctx, j, level);
+    }
 }
 
 static void sincronia_reorder(sincronia_sched *s, sched_ctx *ctx)
 {
     size_t n = sched_job_count(ctx);
-    g_autofree size_t *members = g_new(size_t, n + 1);
-    size_t m = 0;
+    g_array_set_size(s->members, 0);
+    g_array_set_size(s->member_uids, 0);
     for (size_t j = 0; j < n; j++) {
         sched_job_info info;
         sched_job_get(ctx, j, &info);
         gint64 uid = (gint64)info.uid;
-        if (!s->online || g_hash_table_contains(s->active, &uid))
-            members[m++] = j;
+        if (!s->online || g_hash_table_contains(s->active, &uid)) {
+            g_array_append_val(s->members, j);
+            g_array_append_val(s->member_uids, uid);
+        }
     }
-    order_jobs(ctx, members, m);
+    order_jobs(s, ctx);
 }
 
 static void sincronia_reschedule(void *self, sched_ctx *ctx)
 {
     sincronia_sched *s = self;
+    /* the running set changed: demands and orders are recomputed */
+    g_hash_table_remove_all(s->demand);
+    g_hash_table_remove_all(s->memo);
     if (s->online) { /* forget jobs that ended */
         g_autoptr(GHashTable) running = g_hash_table_new(g_int64_hash, g_int64_equal);
         size_t n = sched_job_count(ctx);

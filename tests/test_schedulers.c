@@ -200,7 +200,12 @@ static void test_schedulers_sincronia(void)
 /* sincronia-online, same jobs, K = 8.  Nobody communicating: all on the
  * lowest level 7.  C3 starts: alone, level 0.  C2 starts: BSSI over {C2,
  * C3}: loads (4, 4), tie to link 0 where only C2 sends, so C2 last:
- * C3 0, C2 1, C1 7.  C3 ends: C2 0, C1 and C3 7. */
+ * C3 0, C2 1, C1 7.  C3 ends: C2 0, C1 and C3 7.  C3 starts again: the
+ * same set, the same order C3 0, C2 1 (the remembered one); C3 ends: C2 0.
+ * Reschedule, then C3's demand on link 1 becomes 5 (as a new job would
+ * bring) and C3 starts: loads (4, 6), bottleneck link 1, w/d = 1/1 for C2
+ * and 1/5 for C3, so C3 last: C2 0, C3 1 (remembered orders and demands
+ * must not survive a reschedule). */
 static void test_schedulers_sincronia_online(void)
 {
     sched_ctx ctx;
@@ -221,8 +226,20 @@ static void test_schedulers_sincronia_online(void)
     ops->on_comm(s, &ctx, 2, false);
     CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
     CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 7);
+    ops->on_comm(s, &ctx, 2, true);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
+    ops->on_comm(s, &ctx, 2, false);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 7);
     ops->reschedule(s, &ctx); /* C2 still communicating */
     CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    ctx.jobs[2].fixed_bytes[0] = 5;
+    ops->reschedule(s, &ctx);
+    ops->on_comm(s, &ctx, 2, true);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 7);
     ops->destroy(s);
     fake_ctx_clear(&ctx);
 }
