@@ -69,6 +69,14 @@ static bool run_text(run *x, const char *text, output_dir *out)
     return ok;
 }
 
+/* run_text() on a scenario text built with g_strdup_printf, then freed. */
+static bool run_text_owned(run *x, char *text)
+{
+    bool ok = run_text(x, text, NULL);
+    g_free(text);
+    return ok;
+}
+
 #define TOPO_SMALL                                                                             \
     "\"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,nic_gbps=400,tor_agg_gbps=100," \
     "latency_us=0,host_latency_us=0\""
@@ -79,11 +87,9 @@ static bool run_text(run *x, const char *text, output_dir *out)
  * 12.5e9 B/s).  A 2-host ring hop carries 2(H-1)/H * S = S: J1 S = 25e9
  * bytes -> 2 s, J2 S = 12.5e9 -> 1 s.  Window [0, 1203) (no event falls
  * on its end).  Both jobs compute first at t = 0. */
-static const char *example1(const char *prio1, const char *prio2)
+static char *example1(const char *prio1, const char *prio2)
 {
-    static char buf[2048];
-    g_snprintf(
-        buf, sizeof buf,
+    return g_strdup_printf(
         "{\"topology\": " TOPO_SMALL ","
         " \"trace\": {\"jobs\": ["
         "  {\"id\": \"j1\", \"gpus\": 2, \"hosts\": [\"h0\", \"h2\"], \"start_s\": 0, \"end_s\": 1203,"
@@ -94,7 +100,6 @@ static const char *example1(const char *prio1, const char *prio2)
         "                 \"j2\": {\"priority\": %s}}},"
         " \"sim\": {\"alpha_us\": 0, \"interval_s\": 100}}",
         prio1, prio2);
-    return buf;
 }
 
 /* J1 high.  J1 is never blocked: iteration k runs compute [4k, 4k+2), comm
@@ -111,7 +116,7 @@ static const char *example1(const char *prio1, const char *prio2)
 static void test_replay_crux_example1_j1_high(void)
 {
     run x;
-    if (!run_text(&x, example1("0", "1"), NULL)) {
+    if (!run_text_owned(&x, example1("0", "1"))) {
         run_clear(&x);
         return;
     }
@@ -152,7 +157,7 @@ static void test_replay_crux_example1_j1_high(void)
 static void test_replay_crux_example1_j2_high(void)
 {
     run x;
-    if (!run_text(&x, example1("1", "0"), NULL)) {
+    if (!run_text_owned(&x, example1("1", "0"))) {
         run_clear(&x);
         return;
     }
@@ -181,7 +186,7 @@ static void test_replay_crux_example1_j2_high(void)
 static void test_replay_ideal_is_isolated(void)
 {
     run x;
-    char *text = g_strdup(example1("0", "1"));
+    char *text = example1("0", "1");
     /* swap the scheduler object for the name "ideal" */
     char *p = strstr(text, "{\"name\": \"fixed\"");
     char *q = strstr(text, "\"sim\"");
@@ -210,10 +215,9 @@ static void test_replay_ideal_is_isolated(void)
  * With s = 1 instead: iteration = max(2, 2 + 1) + 0.5 = 3.5 s, in [0, 26):
  * 7 done (24.5), the 8th computes [24.5, 26): busy per GPU 7 x 2.5 + 1.5 =
  * 19 s -> allocated utilization 19 / 26. */
-static const char *alone(double s_frac)
+static char *alone(double s_frac)
 {
-    static char buf[1024];
-    g_snprintf(buf, sizeof buf,
+    return g_strdup_printf(
                "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,"
                "nic_gbps=100,tor_agg_gbps=400,latency_us=0,host_latency_us=0\","
                " \"trace\": {\"jobs\": [{\"id\": \"a\", \"gpus\": 3, \"hosts\": [\"h0\", \"h2\", "
@@ -221,13 +225,12 @@ static const char *alone(double s_frac)
                "\"comm_bytes\": 9.375e9, \"comm_start_frac\": %g, \"opt_s\": 0.5}}]},"
                " \"sim\": {\"alpha_us\": 0}}",
                s_frac);
-    return buf;
 }
 
 static void test_replay_job_alone(void)
 {
     run x;
-    if (!run_text(&x, alone(0.5), NULL)) {
+    if (!run_text_owned(&x, alone(0.5))) {
         run_clear(&x);
         return;
     }
@@ -244,7 +247,7 @@ static void test_replay_job_alone(void)
     TEST_ASSERT_CLOSE(s.gpu_util_cluster_frac, 78.0 / 104.0, 1e-12);
     run_clear(&x);
 
-    if (!run_text(&x, alone(1.0), NULL)) {
+    if (!run_text_owned(&x, alone(1.0))) {
         run_clear(&x);
         return;
     }
@@ -267,10 +270,9 @@ static void test_replay_job_alone(void)
  * Disjoint: job b has 2 GPUs per host; best fit for 2 GPUs is the group
  * behind NIC 1 (both free), so the jobs share no NIC (the ToR uplinks are
  * 1000 Gbps) and each runs at its isolated speed: slowdown 1. */
-static const char *contention(bool shared)
+static char *contention(bool shared)
 {
-    static char buf[2048];
-    g_snprintf(buf, sizeof buf,
+    return g_strdup_printf(
                "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=4,nics=2,pcie=2,"
                "nic_gbps=100,tor_agg_gbps=1000,latency_us=0,host_latency_us=0\","
                " \"trace\": {\"jobs\": ["
@@ -280,13 +282,12 @@ static const char *contention(bool shared)
                "\"end_s\": 31, \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 1.25e10}}]},"
                " \"sim\": {\"alpha_us\": 0}}",
                shared ? 2 : 4);
-    return buf;
 }
 
 static void test_replay_nic_contention(void)
 {
     run x;
-    if (!run_text(&x, contention(true), NULL)) {
+    if (!run_text_owned(&x, contention(true))) {
         run_clear(&x);
         return;
     }
@@ -301,7 +302,7 @@ static void test_replay_nic_contention(void)
     CU_ASSERT_EQUAL(b.iterations, 10);
     run_clear(&x);
 
-    if (!run_text(&x, contention(false), NULL)) {
+    if (!run_text_owned(&x, contention(false))) {
         run_clear(&x);
         return;
     }
@@ -320,7 +321,7 @@ static void test_replay_nic_contention(void)
  * completes after 25 s. */
 static void test_replay_work_mode(void)
 {
-    g_autofree char *text = g_strdup(alone(0.5));
+    g_autofree char *text = alone(0.5);
     char *p = strstr(text, "\"alpha_us\": 0");
     g_autofree char *t2 = g_strdup_printf("%.*s\"mode\": \"work\", %s", (int)(p - text), text, p);
     run x;
@@ -340,7 +341,7 @@ static void test_replay_work_mode(void)
  * <= 26 -> 10, and shift_s reports 0.5. */
 static void test_replay_fixed_shift(void)
 {
-    g_autofree char *text = g_strdup(alone(0.5));
+    g_autofree char *text = alone(0.5);
     char *p = strstr(text, "\"sim\"");
     g_autofree char *t2 = g_strdup_printf(
         "%.*s\"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"shift_s\": 0.5}}}, %s",
@@ -380,7 +381,8 @@ static void test_replay_determinism(void)
     run x, y;
     GError *e = NULL;
     /* prepare both, then run them one after the other */
-    bool ok = run_prepare(&x, example1("0", "1"), &e) && run_prepare(&y, example1("0", "1"), &e);
+    g_autofree char *text = example1("0", "1");
+    bool ok = run_prepare(&x, text, &e) && run_prepare(&y, text, &e);
     TEST_ASSERT_NO_ERROR(e);
     if (ok) {
         output_dir *o1 = output_dir_open(d1, &e), *o2 = output_dir_open(d2, &e);
