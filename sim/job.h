@@ -4,8 +4,9 @@
  * The model.  An iteration of job j starts at t0 and computes for C seconds
  * (forward then backward; the job's n GPUs are busy).  Its gradient
  * communication of S bytes is split in B buckets: bucket k (0-based) is
- * ready at t0 + s*C + k*(1-s)*C/B (s = fwd_frac: after the forward pass by
- * default; B = 1 issues everything at s*C).  Buckets run one after the
+ * ready at t0 + s*C + k*(1-s)*C/B (s = fwd_frac, the catalog's
+ * comm_start_frac: after the forward pass when the framework overlaps, 1
+ * when it reduces after the backward pass; B = 1 issues everything at s*C).  Buckets run one after the
  * other (one stream): a bucket starts when it is ready and the previous
  * one is done, and runs the steps of the collective plan in order.  The
  * iteration ends at

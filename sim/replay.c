@@ -91,7 +91,7 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
     out->hosts = tj->hosts;
     out->host_gpus = tj->host_gpus;
     out->compute_s = m->compute_s[gpu] * catalog_jitter_factor(rng, r->cfg->sim.jitter_sigma);
-    out->fwd_frac = m->fwd_frac;
+    out->fwd_frac = m->comm_start_frac;
     out->opt_s = m->opt_s[gpu];
     out->coll = m->network ? coll_from_catalog(m->collective) : COLL_NONE;
     switch (out->coll) {

@@ -260,6 +260,36 @@ static void test_replay_job_alone(void)
     run_clear(&x);
 }
 
+/* A catalog Megatron entry reduces after the backward pass
+ * (comm_start_frac 1, docs/models.md).  GPT-13B on A100: C = 4.564114 s,
+ * T_opt = 0.016957 s, grad_bytes 3.25e9 per TP shard; 16 GPUs on 2 default
+ * servers (8 GPUs, NVSwitch 300 GB/s per GPU, 4 NICs of 200 Gbps =
+ * 25e9 B/s) with TP 8: a host's rings carry S = 8 x 3.25e9 = 26e9 B.
+ * NVLink reduce-scatter and all-gather: 7/8 x 26e9 / 300e9 = 0.0758333 s
+ * each; one ring per rail over 2 hosts: 2(H-1)/H x S/4 = 6.5e9 B at
+ * 25e9 B/s = 0.26 s.  T_comm = 0.4116667 s, issued at C:
+ * iteration = 4.564114 + 0.4116667 + 0.016957 = 4.9927377 s (overlapped
+ * from the forward share .3492 it would hide: C + T_opt = 4.581071 s). */
+static void test_replay_megatron_no_overlap(void)
+{
+    run x;
+    if (!run_text(&x,
+                  "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=1,latency_us=0,"
+                  "host_latency_us=0\", \"trace\": {\"jobs\": [{\"id\": \"g\", \"gpus\": 16, "
+                  "\"hosts\": [\"h0\", \"h1\"], \"start_s\": 0, \"end_s\": 30, "
+                  "\"model\": \"GPT-13B\"}]}, \"sim\": {\"alpha_us\": 0}}",
+                  NULL)) {
+        run_clear(&x);
+        return;
+    }
+    replay_job_result j;
+    replay_job_get(x.r, 0, &j);
+    double t_comm = 2 * (7.0 / 8 * 26e9) / 300e9 + 6.5e9 / 25e9;
+    TEST_ASSERT_CLOSE(j.isolated_iter_s, 4.564114 + t_comm + 0.016957, 1e-9);
+    TEST_ASSERT_CLOSE(j.mean_iter_s, 4.564114 + t_comm + 0.016957, 1e-9);
+    run_clear(&x);
+}
+
 /* Intra-host contention.  Servers of 4 GPUs, 2 PCIe switches, 2 NICs of
  * 100 Gbps (12.5e9 B/s): GPUs 0-1 behind NIC 0, GPUs 2-3 behind NIC 1.
  * Job a: 1 GPU on h0 and 1 on h2 (the allocator gives GPU 0 -> NIC 0).
@@ -497,6 +527,7 @@ int main(void)
         {"crux_example1_j2_high", test_replay_crux_example1_j2_high},
         {"ideal_is_isolated", test_replay_ideal_is_isolated},
         {"job_alone", test_replay_job_alone},
+        {"megatron_no_overlap", test_replay_megatron_no_overlap},
         {"nic_contention", test_replay_nic_contention},
         {"work_mode", test_replay_work_mode},
         {"fixed_shift", test_replay_fixed_shift},

@@ -44,8 +44,13 @@ typedef struct catalog_model {
                                           * grad_params * bytes_per_value / (tp * pp) */
     double compute_s[CATALOG_GPU_COUNT]; /* compute (fwd+bwd) per iteration per GPU, seconds */
     double opt_s[CATALOG_GPU_COUNT];     /* optimizer step per iteration, seconds */
-    double fwd_frac;                     /* s: share of compute done when gradient
-                                          * communication can start, in [0, 1] */
+    double fwd_frac;                     /* forward pass's share of compute, in [0, 1] */
+    double comm_start_frac;              /* s: share of compute done when the gradient
+                                          * communication starts: fwd_frac when the framework
+                                          * overlaps it with the backward pass (DDP, FSDP), 1
+                                          * when it reduces after the backward pass (Megatron's
+                                          * 2023 default); the entry's optional
+                                          * "comm_start_frac", else fwd_frac */
     int tp, pp;                          /* tensor / pipeline parallel degree (1 = none) */
     catalog_collective collective;       /* the DP collective pattern */
     double a2a_bytes;                    /* all-to-all bytes per GPU per iteration (CTR), 0 if none */

@@ -120,6 +120,23 @@ typedef struct ctx {
     const char *entry;
 } ctx;
 
+/* An optional number: *out is left alone when the key is absent. */
+static bool opt_number(const cJSON *o, const char *key, double lo, double hi, double *out,
+                       const char *name, GError **error)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v)
+        return true;
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo ||
+        v->valuedouble > hi) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s: expected a number in [%g, %g]",
+                    name, key, lo, hi);
+        return false;
+    }
+    *out = v->valuedouble;
+    return true;
+}
+
 static bool get_number(const cJSON *o, const char *key, double lo, double hi, double *out,
                        const ctx *x, GError **error)
 {
@@ -213,6 +230,11 @@ static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
         !get_number(o, "pp_bytes", 0, 1e14, &m->pp_bytes, x, error) ||
         !get_int(o, "buckets", 1, 100000, &m->buckets, x, error))
         return NULL;
+    m->comm_start_frac = m->fwd_frac;
+    if (!opt_number(o, "comm_start_frac", 0, 1, &m->comm_start_frac, m->name, error)) {
+        g_prefix_error(error, "%s: ", x->file);
+        return NULL;
+    }
     if (!catalog_collective_parse(coll, &m->collective, error)) {
         g_prefix_error(error, "%s: %s: ", x->file, x->entry);
         return NULL;
@@ -319,21 +341,6 @@ catalog *catalog_load_default(GError **error)
 
 /* ---- inline models -------------------------------------------------- */
 
-static bool opt_number(const cJSON *o, const char *key, double lo, double hi, double *out,
-                       const char *name, GError **error)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!v)
-        return true;
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo ||
-        v->valuedouble > hi) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s: expected a number in [%g, %g]",
-                    name, key, lo, hi);
-        return false;
-    }
-    *out = v->valuedouble;
-    return true;
-}
 
 catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GError **error)
 {
@@ -390,6 +397,7 @@ catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GErr
         m->opt_s[g] = opt;
     }
     m->fwd_frac = start;
+    m->comm_start_frac = start;
     m->tp = (int)tp;
     m->pp = (int)pp;
     m->collective = coll;
