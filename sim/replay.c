@@ -652,5 +652,6 @@ void replay_get_summary(const replay *r, replay_summary *s)
     }
     s->wall_s = r->wall_s;
     s->events = r->q ? evq_fired_count(r->q) : 0;
+    s->jobs_fast_forwarded = r->jobs_ffwd;
     s->peak_rss_bytes = peak_rss_bytes();
 }
