@@ -293,10 +293,12 @@ static void busy_off(job *j, double now_s)
 
 /* The end of iteration k >= 1 of the current segment.  Without
  * communication the event path's times are (t + C) + T_opt from t = the
- * origin, and the same float sums give the same times bit for bit (the
- * window end cuts ties by them); with communication the network's
- * arithmetic decides, and origin + k T is its value up to rounding.
- * O(k) without communication, O(1) with. */
+ * origin, and the same float sums give the same times bit for bit: over
+ * millions of iterations at t ~ 1e6 s they drift from origin + k T by up
+ * to ~1e-3 s, and a work-mode end or a count at the window end follows
+ * them; with communication the network's arithmetic decides, and
+ * origin + k T is its value up to rounding.  O(k) without communication
+ * (a few ns per iteration, no events), O(1) with. */
 static double ff_end_time(const job *j, int64_t k)
 {
     if (has_comm(j))
@@ -320,10 +322,14 @@ static int64_t ff_iters_before(const job *j, double t)
     if (!(rel > 0))
         return 0;
     double n = floor(rel / T);
-    double tol = 1e-9 * fmax(1.0, fabs(t));
+    /* the event path's sums round up to 3 times per iteration, by at most
+     * half an ulp of t each: within that (or 1e-9 relative) of a boundary
+     * its count can differ from the exact one */
+    double ulp = nextafter(fabs(t), INFINITY) - fabs(t);
+    double tol = fmax(1e-9 * fmax(1.0, fabs(t)), 2.0 * (n + 1) * ulp);
     bool near = fabs(rel - n * T) <= tol || fabs(rel - (n + 1) * T) <= tol;
     if (near && !has_comm(j)) {
-        /* a tie to within rounding: count with the event path's sums */
+        /* count with the event path's own sums, O(n) */
         int64_t k = 0;
         for (double e = ff_end_time(j, 1); e < t; k++) {
             e = e + j->spec.compute_s;
@@ -352,7 +358,7 @@ static void ff_push_end(job *j)
         return;
     int64_t left = j->target_iters - j->ff_base_iters;
     g_assert(left >= 1);
-    push(j, j->ff_origin_s + (double)left * j->isolated_iter_s, EV_FF_END);
+    push(j, ff_end_time(j, left), EV_FF_END);
 }
 
 static void ff_begin(job *j, double now_s)
