@@ -536,6 +536,41 @@ static void test_topo_crux_clos2(void)
     CU_ASSERT_EQUAL(topo_host_count(s), 100);
 }
 
+/* hosts_from=topo.csv on the Crux presets: 5 hosts, file order e, a, d, b,
+ * c; racks P1/S2 = {e, d}, P1/S10 = {a}, P2/S1 = {b, c}.  Lingjun order:
+ * pods P1 < P2, racks S2 < S10 (natural order), file order inside:
+ * e then d (file order): host order e, d, a, b, c.  crux-clos2
+ * with tors=2 spreads 5 hosts as 3 + 2: ToR 0 {e, d, a}, ToR 1 {b, c}.
+ * crux-double-sided (2 ToRs = 1 pair) keeps the names too.  hosts= with
+ * hosts_from= is an error, as is a missing file. */
+static void test_topo_hosts_from(void)
+{
+    g_autofree char *path = temp_file(
+        ".csv", "ip,DSW,PSW,ASW\ne,G6,P1,S2\na,G6,P1,S10\nd,G6,P1,S2\nb,G6,P2,S1\nc,G6,P2,S1\n");
+    g_autofree char *spec = g_strdup_printf("crux-clos2:hosts_from=%s,tors=2,aggs=2", path);
+    g_autoptr(topo) t = build_ok(spec);
+    CU_ASSERT_EQUAL_FATAL(topo_host_count(t), 5);
+    static const char *const order[] = {"e", "d", "a", "b", "c"};
+    for (size_t h = 0; h < 5; h++)
+        CU_ASSERT_STRING_EQUAL(topo_host_name(t, h), order[h]);
+    size_t a = 0, b = 0;
+    CU_ASSERT(topo_host_find(t, "a", &a) && topo_host_find(t, "b", &b));
+    CU_ASSERT_EQUAL(topo_host_group(t, a, TOPO_LEVEL_TOR), topo_host_group(t, 0, TOPO_LEVEL_TOR));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(t, b, TOPO_LEVEL_TOR),
+                        topo_host_group(t, 0, TOPO_LEVEL_TOR));
+    g_autofree char *ds = g_strdup_printf("crux-double-sided:hosts_from=%s,tors=2,aggs=2,cores=2", path);
+    g_autoptr(topo) d = build_ok(ds);
+    CU_ASSERT_EQUAL(topo_host_count(d), 5);
+    CU_ASSERT_STRING_EQUAL(topo_host_name(d, 4), "c");
+    g_autofree char *both = g_strdup_printf("crux-clos2:hosts_from=%s,hosts=5", path);
+    GError *err = NULL;
+    CU_ASSERT_PTR_NULL(topo_build(both, NULL, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    CU_ASSERT_PTR_NULL(topo_build("crux-clos2:hosts_from=/nonexistent/topo.csv", NULL, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_IO);
+    remove(path);
+}
+
 /* torus 4x4: 16 switches with 1 host each; every switch has 4 neighbours:
  * 16 x 4 / 2 = 32 cables = 64 links.  h0 at (0,0) to h5 at (1,1): 2 hops,
  * x-then-y or y-then-x = 2 paths of 1 + 2 + 1 = 4 links.  h0 to h3 at (3,0):
@@ -981,6 +1016,7 @@ int main(void)
         {"rail", test_topo_rail},
         {"dual", test_topo_dual},
         {"crux_clos2", test_topo_crux_clos2},
+        {"hosts_from", test_topo_hosts_from},
         {"torus", test_topo_torus},
         {"dragonfly", test_topo_dragonfly},
         {"lingjun", test_topo_lingjun},

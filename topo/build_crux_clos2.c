@@ -5,15 +5,18 @@
  * hold 4.  Every ToR joins every aggregation switch; link speeds default to
  * non-blocking (oversub=1).
  *
- * Parameters: hosts=847, tors=173, aggs=16, attach=single, oversub=1 or
- * link_gbps, latency_us=1, server options (nics=4). */
+ * Parameters: hosts=847 or hosts_from=topo.csv (topo__hosts_from), tors=173,
+ * aggs=16, attach=single, oversub=1 or link_gbps, latency_us=1, server
+ * options (nics=4). */
 #include "topo-private.h"
 
 bool topo__build_crux_clos2(topo *t, topo__params *p, GError **error)
 {
     size_t tors, hosts;
     topo__clos c = topo__clos_default();
+    g_autoptr(GPtrArray) names = NULL;
     if (!topo__params_size(p, "hosts", 847, &hosts, error) ||
+        !topo__hosts_from(p, &hosts, &names, error) ||
         !topo__params_size(p, "tors", 173, &tors, error) ||
         !topo__params_size(p, "aggs", 16, &c.aggs_per_pod, error) ||
         !topo__server_parse(p, 4, &c.server, error) ||
@@ -24,5 +27,7 @@ bool topo__build_crux_clos2(topo *t, topo__params *p, GError **error)
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "hosts must be at least 1");
         return false;
     }
+    if (names)
+        c.host_name = (const char *const *)names->pdata;
     return topo__clos2_racks(t, &c, tors, hosts, error);
 }

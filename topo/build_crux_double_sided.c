@@ -10,16 +10,19 @@
  * the 3 pairs as evenly as possible: 283, 282, 282.  Link speeds default to
  * non-blocking (oversub=1).
  *
- * Parameters: hosts=847, tors=6 (even), aggs=12 (multiple of tors/2),
- * cores=32, core_mesh=plane, oversub=1 or link_gbps, tor_agg_gbps,
- * agg_core_gbps, latency_us=1, server options (nics=8). */
+ * Parameters: hosts=847 or hosts_from=topo.csv (topo__hosts_from), tors=6
+ * (even), aggs=12 (multiple of tors/2), cores=32, core_mesh=plane, oversub=1
+ * or link_gbps, tor_agg_gbps, agg_core_gbps, latency_us=1, server options
+ * (nics=8). */
 #include "topo-private.h"
 
 bool topo__build_crux_double_sided(topo *t, topo__params *p, GError **error)
 {
     size_t tors, aggs, hosts;
     topo__clos c = topo__clos_default();
+    g_autoptr(GPtrArray) names = NULL;
     if (!topo__params_size(p, "hosts", 847, &hosts, error) ||
+        !topo__hosts_from(p, &hosts, &names, error) ||
         !topo__params_size(p, "tors", 6, &tors, error) ||
         !topo__params_size(p, "aggs", 12, &aggs, error) ||
         !topo__params_size(p, "cores", 32, &c.cores, error) ||
@@ -57,6 +60,8 @@ bool topo__build_crux_double_sided(topo *t, topo__params *p, GError **error)
     }
     c.rack_pod = rack_pod;
     c.rack_hosts = rack_hosts;
+    if (names)
+        c.host_name = (const char *const *)names->pdata;
     bool ok = topo__clos_build(t, &c, error);
     g_free(rack_pod);
     g_free(rack_hosts);

@@ -203,6 +203,42 @@ static void plan_make(const GPtrArray *rows, lingjun_plan *pl)
         pl->host_names[next[row_rack[i]]++] = ((topo__lingjun_row *)g_ptr_array_index(rows, i))->ip;
 }
 
+/* The rows of the topo.csv at path, parsed and grouped into the plan. */
+static GPtrArray *load_plan(const char *path, lingjun_plan *pl, GError **error)
+{
+    g_autofree char *buf = NULL;
+    size_t len = 0;
+    if (!read_maybe_gz(path, &buf, &len, error))
+        return NULL;
+    GPtrArray *rows = topo__lingjun_parse(buf, len, path, error);
+    if (rows)
+        plan_make(rows, pl);
+    return rows;
+}
+
+bool topo__hosts_from(topo__params *p, size_t *hosts, GPtrArray **names, GError **error)
+{
+    *names = NULL;
+    const char *path = topo__params_string(p, "hosts_from", NULL);
+    if (!path)
+        return true;
+    if (topo__params_has(p, "hosts")) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "give hosts= or hosts_from=, not both (hosts_from sets the host count)");
+        return false;
+    }
+    lingjun_plan pl = {0};
+    g_autoptr(GPtrArray) rows = load_plan(path, &pl, error);
+    if (!rows)
+        return false;
+    *hosts = rows->len;
+    *names = g_ptr_array_new_full(rows->len, g_free);
+    for (guint i = 0; i < rows->len; i++)
+        g_ptr_array_add(*names, g_strdup(pl.host_names[i]));
+    plan_clear(&pl);
+    return true;
+}
+
 bool topo__build_lingjun(topo *t, topo__params *p, GError **error)
 {
     const char *path = topo__params_string(p, "path", NULL);
@@ -223,15 +259,10 @@ bool topo__build_lingjun(topo *t, topo__params *p, GError **error)
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "psw and dsw must be at least 1");
         return false;
     }
-    g_autofree char *buf = NULL;
-    size_t len = 0;
-    if (!read_maybe_gz(path, &buf, &len, error))
-        return false;
-    g_autoptr(GPtrArray) rows = topo__lingjun_parse(buf, len, path, error);
+    lingjun_plan pl = {0};
+    g_autoptr(GPtrArray) rows = load_plan(path, &pl, error);
     if (!rows)
         return false;
-    lingjun_plan pl = {0};
-    plan_make(rows, &pl);
     c.pods = pl.pods->len;
     c.racks = pl.racks->len;
     c.rack_pod = pl.rack_pod;

@@ -195,6 +195,15 @@ typedef struct topo__lingjun_row {
  * Errors name `name:line:`.  (transfer full) */
 GPtrArray *topo__lingjun_parse(const char *buf, size_t len, const char *name, GError **error);
 
+/* hosts_from=topo.csv, for the presets that place a trace's hosts on
+ * another network (crux-clos2, crux-double-sided): the hosts take the
+ * file's host names in the lingjun builder's order (pods, racks, file order
+ * inside a rack), so a Lingjun trace's recorded placement carries over and
+ * jobs that shared a production rack share a ToR; *hosts becomes the
+ * file's host count.  Without the parameter *names is NULL.  hosts= and
+ * hosts_from= together are an error.  *names owns its strings. */
+bool topo__hosts_from(topo__params *p, size_t *hosts, GPtrArray **names, GError **error);
+
 /* Spread n items over k bins as evenly as possible: bin b gets n/k, the first
  * n%k bins one more. */
 static inline size_t topo__spread(size_t n, size_t k, size_t b)

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# reproduce-crux.sh - the Crux paper's trace-driven comparison (SIGCOMM'24
+# §6.3, figure 23): every scheduler on the two simulated networks of the
+# paper, crux-clos2 and crux-double-sided, replaying the Lingjun trace with
+# K = 8 priority levels; then the figures and a table of our gains next to
+# the paper's.
+#
+# Usage: scripts/reproduce-crux.sh [options]
+#   --trace DIR       Lingjun trace (job.csv, worker.csv, topo.csv; .gz too).
+#                     Default: traces/lingjun/ when it holds the real trace
+#                     (scripts/fetch-lingjun.sh traces/lingjun), else a
+#                     full-size synthetic one (ccsim gen-trace, seed 1,
+#                     16 days, 5,180 jobs) generated into OUT/trace.
+#   --start S --end S replay only this window (trace seconds); default: all
+#   --gpu a100|h100   GPU type of the model catalog (default a100)
+#   --placement P     recorded (default): jobs run on the hosts the trace
+#                     recorded, carried over to the Crux networks by
+#                     hosts_from=topo.csv (the rest by locality); or
+#                     locality, random, packed: every job placed by policy
+#   --scheds LIST     comma-separated (default: ecmp,sincronia,taccl,cassini,
+#                     crux-pa,crux-ps-pa,crux,ideal)
+#   -j N              parallel runs (default: number of processors)
+#   --out DIR         results (default results/reproduce-crux)
+#   --docs FILE       also write the table into FILE (docs/reproducing-crux.md)
+#                     between its "generated" markers
+# Resumable: run the same command again after an interruption.
+# CCSIM=path/to/ccsim uses that binary instead of building build/ccsim.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+trace="" start="" end="" gpu=a100 placement=recorded docs=""
+scheds=ecmp,sincronia,taccl,cassini,crux-pa,crux-ps-pa,crux,ideal
+jobs=$(nproc) out=$root/results/reproduce-crux
+usage() { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --trace) trace=$(realpath -m "$2"); shift 2 ;;
+        --start) start=$2; shift 2 ;;
+        --end) end=$2; shift 2 ;;
+        --gpu) gpu=$2; shift 2 ;;
+        --placement) placement=$2; shift 2 ;;
+        --scheds) scheds=$2; shift 2 ;;
+        -j) jobs=$2; shift 2 ;;
+        --out) out=$(realpath -m "$2"); shift 2 ;;
+        --docs) docs=$(realpath -m "$2"); shift 2 ;;
+        -h|--help) usage ;;
+        *) echo "reproduce-crux.sh: unknown argument $1" >&2; usage ;;
+    esac
+done
+
+ccsim=${CCSIM:+$(realpath "$CCSIM")}
+cd "$root"
+if [ -z "$ccsim" ]; then
+    source scripts/deps.sh
+    ccsim_install_packages "${CCSIM_PACKAGES[@]}"
+    scripts/build.sh build >/dev/null
+    ccsim=build/ccsim
+fi
+
+has_trace() { [ -e "$1/job.csv" ] || [ -e "$1/job.csv.gz" ]; }
+mkdir -p "$out"
+if [ -z "$trace" ]; then
+    if has_trace traces/lingjun; then
+        trace=traces/lingjun
+    else
+        trace=$out/trace
+        has_trace "$trace" || $ccsim gen-trace --seed 1 --gzip --out "$trace"
+    fi
+fi
+has_trace "$trace" || { echo "reproduce-crux.sh: $trace: no job.csv" >&2; exit 1; }
+trace=$(cd "$trace" && pwd)
+topo_csv=$(ls "$trace"/topo.csv "$trace"/topo.csv.gz 2>/dev/null | head -1 || true)
+if [ "$placement" = recorded ]; then
+    [ -n "$topo_csv" ] || { echo "reproduce-crux.sh: $trace: no topo.csv" >&2; exit 1; }
+    hosts=":hosts_from=$topo_csv" policy=locality
+else
+    hosts="" policy=$placement
+fi
+
+# The sweep: topology x scheduler over one base scenario.
+python3 - "$out/reproduce-crux.json" "$trace" "$gpu" "$policy" "$scheds" "$start" "$end" "$hosts" <<'EOF'
+import json, sys
+path, trace, gpu, placement, scheds, start, end, hosts = sys.argv[1:]
+sim = {"priority_levels": 8, "gpu": gpu, "placement": placement}
+if start:
+    sim["start_s"] = float(start)
+if end:
+    sim["end_s"] = float(end)
+sweep = {"base": {"name": "reproduce-crux", "trace": {"lingjun": trace}, "sim": sim},
+         "grid": {"topology": ["crux-clos2" + hosts, "crux-double-sided" + hosts],
+                  "scheduler": scheds.split(",")}}
+with open(path, "w") as f:
+    json.dump(sweep, f, indent=2)
+    f.write("\n")
+EOF
+
+$ccsim sweep "$out/reproduce-crux.json" --out "$out/runs" -j "$jobs"
+scripts/plot.sh "$out/runs" --out "$out/figures"
+table_args=("$out/runs/summary.csv" --trace "$trace")
+[ -n "$docs" ] && table_args+=(--docs "$docs")
+python3 scripts/crux_table.py "${table_args[@]}" > "$out/table.md"
+cat "$out/table.md"
+echo "figures in $out/figures/, table in $out/table.md"

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# reproduce_crux_test.sh - scripts/reproduce-crux.sh end to end on two
+# minutes of the bundled sample with three schedulers: both Crux networks
+# run with the trace's recorded hosts (hosts_from), the table has a section
+# per network with the paper's ranges and Crux's gain over Sincronia, the
+# figures exist, --docs replaces exactly the generated block of a document,
+# and a document without the markers is refused.  Skipped (77) without
+# matplotlib.
+# Usage: tests/reproduce_crux_test.sh CCSIM_BINARY
+set -euo pipefail
+ccsim=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+    echo "SKIP: /usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+ok() { :; }
+bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+printf 'before\n<!-- BEGIN reproduce-crux table (scripts/reproduce-crux.sh --docs) -->\nold\n<!-- END reproduce-crux table -->\nafter\n' > "$tmp/doc.md"
+CCSIM=$ccsim "$here/../scripts/reproduce-crux.sh" --trace "$here/../traces/data" \
+    --start 61260 --end 61380 --scheds ecmp,sincronia,crux -j 2 --out "$tmp/rc" \
+    --docs "$tmp/doc.md" > "$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; bad "script failed"; }
+
+t=$tmp/rc/table.md
+for topo in crux-clos2 crux-double-sided; do
+    grep -q "^### $topo\$" "$t" && ok || bad "no section $topo"
+    grep -q "^\`$topo:hosts_from=.*topo.csv.gz\`\$" "$t" && ok || bad "$topo without hosts_from"
+done
+grep -q "paper: +13% to +23%" "$t" && ok || bad "no Clos range"
+grep -q "paper: +4% to +7%" "$t" && ok || bad "no double-sided range"
+grep -q "^Crux over the baselines: sincronia [+-][0-9.]*%" "$t" && ok || bad "no gain line"
+[ "$(grep -c '^| \(ecmp\|sincronia\|crux\) |' "$t")" = 6 ] && ok || bad "not 6 result rows"
+for run in "$tmp"/rc/runs/runs/*/run.json; do
+    grep -q '"jobs_on_recorded_hosts":[[:space:]]*[1-9]' "$run" && ok || bad "$run: no job on its recorded hosts"
+done
+[ -s "$tmp/rc/figures/util_bars.png" ] && ok || bad "no bar figure"
+head -1 "$tmp/doc.md" | grep -qx before && tail -1 "$tmp/doc.md" | grep -qx after && ok || bad "doc edges changed"
+grep -q '^old$' "$tmp/doc.md" && bad "old block kept" || ok
+grep -q '^### crux-clos2$' "$tmp/doc.md" && ok || bad "table not spliced"
+echo plain > "$tmp/plain.md"
+if python3 "$here/../scripts/crux_table.py" "$tmp/rc/runs/summary.csv" --docs "$tmp/plain.md" \
+    > /dev/null 2> "$tmp/err.txt"; then
+    bad "document without markers accepted"
+fi
+grep -q "no generated-table markers" "$tmp/err.txt" && ok || bad "marker error: $(cat "$tmp/err.txt")"
+[ "$failures" = 0 ] && echo "reproduce-crux: all checks passed"
+exit $((failures > 0))
