@@ -73,7 +73,8 @@ void metrics_ffwd_remove(metrics *m, uint32_t handle, double now_s);
 void metrics_tick(metrics *m, double now_s, metrics_row *row);
 
 /* Totals since t0 up to the last change or tick: busy GPU-seconds,
- * allocated GPU-seconds. */
+ * allocated GPU-seconds.  Periodic sources count up to the last tick or
+ * their removal. */
 double metrics_busy_gpu_s(const metrics *m);
 double metrics_alloc_gpu_s(const metrics *m);
 /* Whole-run link numbers per tier up to the last tick (NAN if no links). */
