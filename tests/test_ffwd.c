@@ -302,6 +302,59 @@ static void test_ffwd_nvlink_single_host(void)
     CU_ASSERT_TRUE(b >= 30);
 }
 
+/* Two buckets overlapping the backward pass: nvlink_text's job with
+ * s = 0.5, B = 2 (sim.buckets), window [0, 2.4), intervals of 0.5 s.
+ * Each bucket is half the ring: 3.5e10 B at 1e11 B/s = 0.35 s on all 16
+ * links.  Bucket 0 is ready at sC = 0.5 and runs [0.5, 0.85); bucket 1 is
+ * ready at 0.5 + 0.5 x 1 / 2 = 0.75 but waits for bucket 0: [0.85, 1.2).
+ * Iteration end max(1, 1.2) + 0.5 = 1.7: busy [0, 1) and [1.2, 1.7),
+ * 12 GPU-s; link bytes at 16 x 1e11 = 1.6e12 B/s throughout [0.5, 1.2).
+ *   [0, 0.5):   busy 8 x 0.5 -> 8 GPUs;              bytes 0
+ *   [0.5, 1.0): busy 8 x 0.5 -> 8;                   bytes 0.5 x 1.6e12 = 8e11
+ *   [1.0, 1.5): busy [1.2, 1.5) 2.4 -> 4.8;           bytes [1.0, 1.2) = 3.2e11
+ *   [1.5, 2.0): busy 1.6 (opt) + 2.4 (compute) -> 8;  bytes 0
+ *   [2.0, 2.4): busy 3.2 in 0.4 s -> 8;               bytes [2.2, 2.4) = 3.2e11
+ * (Were bucket 1 not serialised it would run [0.75, 1.1): [0.5, 1.0)
+ * would carry 8.96e11.)  One iteration complete (1.7; the next ends at
+ * 3.4), busy 12 + 8 x 0.7 = 17.6 GPU-s, isolated iteration 1.7 s. */
+static void test_ffwd_two_buckets(void)
+{
+    const char *text =
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=1,gpus=8,nics=1,pcie=1,"
+        "nvlink_GBps=100,latency_us=0,host_latency_us=0\","
+        " \"trace\": {\"jobs\": [{\"id\": \"a\", \"gpus\": 8, \"hosts\": [\"h0\"],"
+        "   \"start_s\": 0, \"end_s\": 2.4,"
+        "   \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 4e10, \"comm_start_frac\": 0.5,"
+        "              \"opt_s\": 0.5}}]},"
+        " \"sim\": {\"interval_s\": 0.5, \"alpha_us\": 0, \"buckets\": 2}}";
+    static const double busy[] = {8.0, 8.0, 4.8, 8.0, 8.0};
+    static const double bytes[] = {0.0, 8e11, 3.2e11, 0.0, 3.2e11};
+    g_autofree char *tmp = g_dir_make_tmp("ccsim-ffwd-XXXXXX", NULL);
+    g_autofree char *d = g_build_filename(tmp, "o", NULL);
+    run x;
+    if (run_text(&x, text, true, d)) {
+        replay_job_result j;
+        replay_job_get(x.r, 0, &j);
+        CU_ASSERT_EQUAL(j.iterations, 1);
+        TEST_ASSERT_CLOSE(j.busy_gpu_s, 17.6, 1e-12);
+        TEST_ASSERT_CLOSE(j.isolated_iter_s, 1.7, 1e-12);
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        CU_ASSERT_EQUAL(s.jobs_fast_forwarded, 1);
+        for (int i = 0; i < 5; i++) {
+            TEST_ASSERT_CLOSE(csv_field(d, "timeseries.csv", 1 + i, 3), busy[i], 1e-12);
+            /* absolute: 1e-12 x 1e11 bytes */
+            TEST_ASSERT_CLOSE(csv_field(d, "links.csv", 1 + 4 * i, 4) / 1e11, bytes[i] / 1e11,
+                              1e-12);
+        }
+    }
+    run_clear(&x);
+    remove_outputs(d);
+    g_rmdir(tmp);
+    uint64_t a = 0, b = 0;
+    assert_same_outputs(text, &a, &b);
+}
+
 /* Which jobs qualify (counted in the summary):
  *   ecmp: a 1-GPU job (no communication) and a one-host 8-GPU job
  *   (NVLink only) do; a job on two hosts (PCIe, NICs, network) does not -> 2;
@@ -442,6 +495,7 @@ int main(void)
         {"profile_eval", test_ffwd_profile_eval},
         {"one_gpu", test_ffwd_one_gpu},
         {"nvlink_single_host", test_ffwd_nvlink_single_host},
+        {"two_buckets", test_ffwd_two_buckets},
         {"eligibility", test_ffwd_eligibility},
         {"shift_at_start", test_ffwd_shift_at_start},
         {"work_mode", test_ffwd_work_mode},
