@@ -27,6 +27,15 @@
  *    both communication-ready at 0, horizon 3 x the longer pair
  *    iteration; the work-based k (sched-pair.c) with its degenerate case;
  *    a job sharing no link with the reference keeps k = 1;
+ *  - our change to D3/D4, the default ("assign": "context"; "reference"
+ *    is D4 above): judging a job against the reference alone ranks last
+ *    a job whose burst fits the reference's gaps though the other jobs on
+ *    its link leave none (it then starves).  P_j = (dN_j - dN_others)/H on
+ *    j's bottleneck with every job there as a strict-priority stack
+ *    (sched__stack_sim), j on top vs at the bottom; then a local search
+ *    moves a job below the next job sharing a link with it when the stack
+ *    on their shared link does more GPU work so (crux_assign_context,
+ *    crux_refine; docs/schedulers.md has the reasons and the numbers);
  *  - D6, D7: edge u -> v of weight I_u when u, v have bytes on a common
  *    link and P_u > P_v (ties: arrival order); the DP runs on the P-sorted
  *    order and 10 random Kahn orders from the run's RNG;
@@ -42,8 +51,9 @@
  * in that order) or the final level (clamped to K-1).  Without them the
  * scheduler is exactly the algorithm above.
  * Cost per reschedule with n jobs, F flows, P candidates, L links per
- * path: O(F P L) for the paths, O(n) PAIR_SIMs of O(horizon/iteration)
- * steps, O(n^2 L) to find shared links and O(10 K n^2) for the cut.
+ * path: O(F P L) for the paths, O(n) stack simulations (D4: PAIR_SIMs)
+ * plus O(n^2) per local-search pass, each O(n horizon/iteration) steps,
+ * O(n^2 L log L) to find shared links and O(10 K n^2) for the cut.
  */
 #include "sched.h"
 
