@@ -38,51 +38,10 @@
 #include "topo.h"
 #include "trace.h"
 
-#define OG_JOBS 5
-#define OG_MAX_HOSTS 20
+#include "cli-optimal-gap-private.h"
 
-typedef struct og_opts {
-    int cases;         /* N */
-    gint64 seed;
-    double window_s;   /* simulated seconds per run */
-    int levels;        /* K for the compression search and the schedulers */
-    int threads;
-    double link_gbps;  /* ToR-aggregation links */
-    char *output;      /* folder for cases.csv and summary.csv, or NULL */
-    gboolean quiet;
-    gboolean replay_all; /* no reuse of equivalent runs (see og_probe) */
-    gboolean resume;   /* take the finished cases from the output's journal */
-} og_opts;
-
-/* The mechanisms and the schedulers compared, as result columns. */
-enum { OG_PATHS, OG_PRIORITIES, OG_COMPRESSION, OG_N_MECH };
 static const char *const og_mech_names[OG_N_MECH] = {"paths", "priorities", "compression"};
 
-typedef struct og_case {
-    size_t index;
-    char *topo_spec;
-    cJSON *jobs;             /* the trace, a JSON array */
-    char *ids[OG_JOBS];
-    /* results */
-    bool ok;
-    char *error;
-    double *sched_util;      /* per compared scheduler */
-    double best[OG_N_MECH];  /* optimum of each search (with Crux's own decision) */
-    double crux_util[OG_N_MECH]; /* Crux's decision in each search */
-    double opt;              /* best utilization seen in the case */
-    size_t runs;             /* candidate decisions judged (403 with K = 3) */
-    size_t replays;          /* replays run to the end (runs minus reused ones) */
-    GHashTable *memo;        /* run key (og_probe) -> utilization (double *) */
-} og_case;
-
-typedef struct og_shared {
-    const og_opts *o;
-    const catalog *cat;
-    GPtrArray *sched_names; /* compared schedulers */
-    GMutex lock;            /* guards done (progress line) and journal */
-    int done;
-    FILE *journal;          /* OUTPUT/cases.journal while running, or NULL */
-} og_shared;
 
 /* Catalog entries usable as plain data-parallel jobs. */
 static GPtrArray *dp_models(const catalog *cat)
@@ -516,134 +475,6 @@ static bool og_case_run(og_case *c, const og_shared *sh, GError **error)
            og_search_compression(c, sh, t, tr, error);
 }
 
-/* The journal: with --output DIR, every finished case is appended to
- * DIR/cases.journal (one line, full precision, flushed), so an interrupted
- * run can go on with --resume and give the same files as one uninterrupted
- * run.  Its first line names what the results depend on; the file is
- * removed once the outputs are written. */
-#define OG_JOURNAL "cases.journal"
-
-static char *og_journal_header(const og_shared *sh)
-{
-    GString *h = g_string_new(NULL);
-    g_string_append_printf(h, "# ccsim optimal-gap journal: seed=%" G_GINT64_FORMAT
-                              " window=%.17g levels=%d link_gbps=%.17g schedulers=",
-                           sh->o->seed, sh->o->window_s, sh->o->levels, sh->o->link_gbps);
-    for (guint s = 0; s < sh->sched_names->len; s++)
-        g_string_append_printf(h, "%s%s", s ? "," : "", (const char *)sh->sched_names->pdata[s]);
-    return g_string_free(h, FALSE);
-}
-
-/* Caller holds sh->lock. */
-static void og_journal_write(const og_shared *sh, const og_case *c)
-{
-    if (!sh->journal || !c->ok)
-        return;
-    fprintf(sh->journal, "%zu,%zu,%zu,%.17g", c->index, c->runs, c->replays, c->opt);
-    for (int m = 0; m < OG_N_MECH; m++)
-        fprintf(sh->journal, ",%.17g,%.17g", c->best[m], c->crux_util[m]);
-    for (guint s = 0; s < sh->sched_names->len; s++)
-        fprintf(sh->journal, ",%.17g", c->sched_util[s]);
-    fputc('\n', sh->journal);
-    fflush(sh->journal);
-}
-
-/* One journal line into cases[index] (ok, results); false if malformed
- * (e.g. cut short by a kill) or out of range. */
-static bool og_journal_parse(const char *line, og_case *cases, size_t n, size_t n_sched)
-{
-    g_auto(GStrv) f = g_strsplit(line, ",", -1);
-    size_t want = 4 + 2 * OG_N_MECH + n_sched;
-    if (g_strv_length(f) != want)
-        return false;
-    double v[64];
-    if (want > G_N_ELEMENTS(v))
-        return false;
-    for (size_t k = 0; k < want; k++) {
-        char *end;
-        v[k] = g_ascii_strtod(f[k], &end);
-        if (end == f[k] || *end != '\0')
-            return false;
-    }
-    if (v[0] < 0 || v[0] >= (double)n || v[0] != floor(v[0]))
-        return false;
-    og_case *c = &cases[(size_t)v[0]];
-    c->runs = (size_t)v[1];
-    c->replays = (size_t)v[2];
-    c->opt = v[3];
-    for (int m = 0; m < OG_N_MECH; m++) {
-        c->best[m] = v[4 + 2 * m];
-        c->crux_util[m] = v[5 + 2 * m];
-    }
-    g_free(c->sched_util);
-    c->sched_util = g_new(double, n_sched);
-    for (size_t s = 0; s < n_sched; s++)
-        c->sched_util[s] = v[4 + 2 * OG_N_MECH + s];
-    c->ok = true;
-    return true;
-}
-
-/* Open DIR/cases.journal: with --resume, first take the cases it holds
- * (its header must match this run's); without, refuse to overwrite one. */
-static bool og_journal_open(og_shared *sh, og_case *cases, size_t n, size_t *resumed,
-                            GError **error)
-{
-    *resumed = 0;
-    if (!sh->o->output)
-        return true;
-    if (g_mkdir_with_parents(sh->o->output, 0755) != 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot create folder: %s",
-                    sh->o->output, g_strerror(errno));
-        return false;
-    }
-    g_autofree char *path = g_build_filename(sh->o->output, OG_JOURNAL, NULL);
-    g_autofree char *header = og_journal_header(sh);
-    g_autofree char *text = NULL;
-    gsize len = 0;
-    bool exists = g_file_test(path, G_FILE_TEST_EXISTS);
-    if (exists && !sh->o->resume) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: an interrupted run's journal; add --resume to go on with it, or "
-                    "remove it",
-                    path);
-        return false;
-    }
-    if (exists) {
-        if (!g_file_get_contents(path, &text, &len, error))
-            return false;
-        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-        if (!lines[0] || strcmp(lines[0], header) != 0) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s:1: written by a run with other settings (%s); this run: %s", path,
-                        lines[0] ? lines[0] : "", header);
-            return false;
-        }
-        for (size_t i = 1; lines[i]; i++)
-            if (lines[i][0] && og_journal_parse(lines[i], cases, n, sh->sched_names->len))
-                (*resumed)++;
-    }
-    /* rewrite it from what was taken (drops a line cut short) */
-    sh->journal = fopen(path, "w");
-    if (!sh->journal) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: %s", path, g_strerror(errno));
-        return false;
-    }
-    fprintf(sh->journal, "%s\n", header);
-    for (size_t i = 0; i < n; i++)
-        og_journal_write(sh, &cases[i]);
-    return true;
-}
-
-static void og_journal_remove(og_shared *sh)
-{
-    if (!sh->journal)
-        return;
-    fclose(sh->journal);
-    sh->journal = NULL;
-    g_autofree char *path = g_build_filename(sh->o->output, OG_JOURNAL, NULL);
-    g_unlink(path);
-}
-
 static void og_worker(gpointer data, gpointer user)
 {
     og_case *c = data;
@@ -659,7 +490,7 @@ static void og_worker(gpointer data, gpointer user)
         g_clear_error(&err);
     }
     g_mutex_lock(&sh->lock);
-    og_journal_write(sh, c);
+    cli__og_journal_write(sh, c);
     sh->done++;
     if (!sh->o->quiet)
         fprintf(stderr,
@@ -826,7 +657,7 @@ static int og_main(const og_opts *o)
         og_case_draw(&cases[i], o, models);
     }
     size_t resumed = 0;
-    if (!og_journal_open(&sh, cases, (size_t)o->cases, &resumed, &err)) {
+    if (!cli__og_journal_open(&sh, cases, (size_t)o->cases, &resumed, &err)) {
         cli_error("optimal-gap: %s", err->message);
         g_error_free(err);
         for (int i = 0; i < o->cases; i++)
@@ -854,7 +685,7 @@ static int og_main(const og_opts *o)
         }
     bool ok = og_report(cases, (size_t)o->cases, &sh, &err);
     if (ok && failed == 0)
-        og_journal_remove(&sh); /* else kept: --resume retries what failed */
+        cli__og_journal_remove(&sh); /* else kept: --resume retries what failed */
     else if (sh.journal)
         fclose(sh.journal);
     for (int i = 0; i < o->cases; i++)
