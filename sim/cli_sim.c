@@ -60,6 +60,10 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
         {"scale-hosts", 0, 0, G_OPTION_ARG_NONE, &o->scale_hosts,
          "allow a trace larger than the topology: skip (and count) the jobs that do not fit", NULL},
         {"gzip", 0, 0, G_OPTION_ARG_NONE, &o->gzip, "write the CSV files gzipped (.csv.gz)", NULL},
+        {"no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &o->no_ffwd,
+         "simulate every iteration of contention-free jobs event by event (sim.fast_forward "
+         "false; same results, more events)",
+         NULL},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "no progress line", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
@@ -100,6 +104,8 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
         config_set_option(c, "scale_hosts", "true", NULL);
     if (o->gzip)
         config_set_option(c, "gzip", "true", NULL);
+    if (o->no_ffwd)
+        config_set_option(c, "fast_forward", "false", NULL);
     if (o->sched)
         config_set_scheduler(c, o->sched);
     if (o->topo)

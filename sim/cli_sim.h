@@ -19,7 +19,7 @@ typedef struct cli_sim_opts {
     char *scenario, *trace, *topo, *sched, *scheds, *out;
     char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
         *collective_model, *alpha_us, *buckets, *jitter;
-    gboolean scale_hosts, gzip, quiet;
+    gboolean scale_hosts, gzip, quiet, no_ffwd;
 } cli_sim_opts;
 
 /* The option entries pointing into o (NULL-terminated, owned by the caller

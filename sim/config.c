@@ -45,6 +45,7 @@ static const sim_key sim_keys[] = {
     {"jitter_sigma", "jitter", KEY_DOUBLE, 0, 10, false, NULL},
     {"scale_hosts", "scale-hosts", KEY_BOOL, 0, 0, false, NULL},
     {"gzip", "gzip", KEY_BOOL, 0, 0, false, NULL},
+    {"fast_forward", "fast-forward", KEY_BOOL, 0, 0, false, NULL},
 };
 
 const char *const *config_sim_keys(void)
@@ -52,7 +53,7 @@ const char *const *config_sim_keys(void)
     static const char *const names[] = {
         "mode", "start_s", "end_s", "seed", "priority_levels", "interval_s", "time_scale",
         "placement", "collective_model", "alpha_us", "gpu", "buckets", "jitter_sigma",
-        "scale_hosts", "gzip", NULL};
+        "scale_hosts", "gzip", "fast_forward", NULL};
     G_STATIC_ASSERT(G_N_ELEMENTS(names) == G_N_ELEMENTS(sim_keys) + 1);
     return names;
 }
@@ -75,6 +76,7 @@ config *config_new(void)
     c->sim.gpu = g_strdup("a100");
     c->sim.buckets = 1;
     c->sim.jitter_sigma = 0.0;
+    c->sim.fast_forward = true;
     return c;
 }
 
@@ -199,6 +201,8 @@ static void key_store_bool(config *c, const sim_key *k, bool v)
         c->sim.scale_hosts = v;
     else if (strcmp(k->name, "gzip") == 0)
         c->sim.gzip = v;
+    else if (strcmp(k->name, "fast_forward") == 0)
+        c->sim.fast_forward = v;
     else
         g_assert_not_reached();
 }
@@ -536,5 +540,6 @@ cJSON *config_to_json(const config *c)
     cJSON_AddNumberToObject(s, "jitter_sigma", c->sim.jitter_sigma);
     cJSON_AddBoolToObject(s, "scale_hosts", c->sim.scale_hosts);
     cJSON_AddBoolToObject(s, "gzip", c->sim.gzip);
+    cJSON_AddBoolToObject(s, "fast_forward", c->sim.fast_forward);
     return o;
 }

@@ -51,6 +51,8 @@ typedef struct config_sim {
     double jitter_sigma;        /* sim.jitter_sigma, --jitter: log-normal sigma of compute jitter */
     bool scale_hosts;           /* sim.scale_hosts, --scale-hosts: allow a trace larger than the topology */
     bool gzip;                  /* sim.gzip, --gzip: write the CSV files gzipped */
+    bool fast_forward;          /* sim.fast_forward, --fast-forward: no per-iteration events for
+                                 * contention-free jobs (default true; docs/engine.md) */
 } config_sim;
 
 typedef struct config {
@@ -70,7 +72,7 @@ typedef struct config {
 
 /* Defaults: window mode, whole trace, seed 1, 8 levels, interval 60 s,
  * time scale 1, locality placement, ring collectives, alpha 5 us, a100,
- * one bucket, jitter 0, no scaling, plain CSV.  (transfer full) */
+ * one bucket, jitter 0, no scaling, plain CSV, fast-forward on.  (transfer full) */
 config *config_new(void);
 void config_free(config *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(config, config_free)

@@ -30,6 +30,17 @@
  * Events live in the replay's evq; a job names its events with a
  * generation number, so stopping a job (job_stop) makes every pending
  * event of it stale without searching the queue.
+ *
+ * Fast-forward (docs/engine.md).  A job whose iterations cannot meet any
+ * other job's (job_ffwd_eligible) has iterations of exactly iso seconds,
+ * back to back: busy on [t0, t0 + C) and [t0 + iso - T_opt, t0 + iso).
+ * Given a profile (job_ffwd_prepare) it runs without per-iteration
+ * events: its iterations, busy time and link bytes are functions of time
+ * (ffwd.h) evaluated when it stops, and the metrics integrate them through
+ * the env's ffwd callback.  Its only events: the end of its work (work
+ * mode), and the end of the iteration in progress when a scheduler asks
+ * for a time shift (job_set_shift), where the shift is consumed as in
+ * finish_iteration and the periodic pattern restarts after it.
  */
 #ifndef CCSIM_SIM_JOB_H
 #define CCSIM_SIM_JOB_H
@@ -41,10 +52,18 @@
 #include "cluster.h"
 #include "collective.h"
 #include "event.h"
+#include "ffwd.h"
 #include "net.h"
 #include "topo.h"
 
 typedef struct job job;
+
+/* What a fast-forwarded job tells the metrics (job_env.ffwd). */
+typedef enum job_ffwd_event {
+    JOB_FFWD_START,  /* the periodic pattern starts at origin_s */
+    JOB_FFWD_REBASE, /* it stops at now_s and restarts at origin_s (a shift) */
+    JOB_FFWD_STOP,   /* the job stops at now_s */
+} job_ffwd_event;
 
 /* What a job needs from the replay that runs it. */
 typedef struct job_env {
@@ -60,6 +79,8 @@ typedef struct job_env {
     void (*comm_phase)(void *user, job *j, bool starting, double now_s);
     /* an iteration ended; return false to stop the job (work mode) */
     bool (*iteration_done)(void *user, job *j, double now_s);
+    /* a fast-forwarded job's pattern changed (instead of busy_changed) */
+    void (*ffwd)(void *user, job *j, job_ffwd_event ev, double origin_s, double now_s);
 } job_env;
 
 typedef enum job_state {
@@ -102,6 +123,8 @@ struct job {
     double total_shift_s;      /* sum of the shifts applied */
     int64_t target_iters;      /* work mode: iterations to run (0 = unbounded) */
     bool placed_by_policy;     /* recorded hosts missing or full */
+    ffwd_profile *ffwd;        /* set: fast-forwarded (owned; job_ffwd_prepare) */
+    uint32_t ffwd_handle;      /* the replay's handle for it (written by env->ffwd) */
 
     job_state state;
     double run_start_s, run_end_s; /* when it ran */
@@ -117,6 +140,13 @@ struct job {
     size_t step;               /* step of the running bucket */
     GArray *active;            /* net_transfer_id of the running step */
     uint32_t gen;              /* event generation */
+    /* fast-forward: the current periodic segment */
+    double ff_origin_s;        /* its first iteration starts here */
+    int64_t ff_base_iters;     /* iterations before it */
+    double ff_base_busy_gpu_s; /* busy GPU-seconds before it */
+    bool ff_switch_pending;    /* an iteration-end event for a shift is queued */
+    int64_t ff_switch_iters;   /* iterations of the segment done at that event */
+    bool ff_final;             /* work done: iterations already counted */
 };
 
 /* Free a spec's strings (not the struct). */
@@ -141,6 +171,27 @@ void job_begin(job *j, const job_env *env, double now_s);
 /* Stop at now_s (window end or work done): busy time accrues up to now_s,
  * transfers are cancelled, pending events become stale. */
 void job_stop(job *j, double now_s);
+
+/* Whether j can be fast-forwarded: no communication at all; or (with no
+ * scheduler on_comm hook, which would see its phases) communication that
+ * is private -- the ideal scheduler's, or a plan without network flows all
+ * of whose links are NVLink links touching one of j's own GPUs (such a
+ * link joins a GPU to its host's NVSwitch, topo/server.c, and GPUs are
+ * never shared, so no other job's transfer can use it).  Needs j->alloc
+ * and j->plan.  O(plan links). */
+bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_comm);
+
+/* Build j->ffwd from its plan, isolated times and intensity (call after
+ * job_compute_isolated and setting j->intensity, before job_begin): the
+ * busy curve, and each tier's bytes recorded from one bucket simulated
+ * alone (unless ideal: no link traffic).  Errors: as
+ * job_compute_isolated. */
+bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **error);
+
+/* Set the shift applied at the next iteration start (consumed once).  A
+ * running fast-forwarded job schedules the end of its iteration in
+ * progress at now_s, where it consumes it. */
+void job_set_shift(job *j, double shift_s, double now_s);
 
 /* Change the level of the job's transfers, the running ones included. */
 void job_set_priority(job *j, int level);

@@ -2,6 +2,15 @@
 #include "metrics.h"
 
 #include <math.h>
+#include <string.h>
+
+/* A fast-forwarded job: values(t) = base + F(t - origin). */
+typedef struct ffwd_src {
+    const ffwd_profile *p; /* NULL: free slot */
+    double origin_s;
+    ffwd_values base;      /* values at origin */
+    ffwd_values seen;      /* values already counted (at the last tick or change) */
+} ffwd_src;
 
 struct metrics {
     const topo *t;
@@ -17,6 +26,10 @@ struct metrics {
     double tier_carried[TOPO_TIER_COUNT], tier_tagged[TOPO_TIER_COUNT];
     double tier_cap[TOPO_TIER_COUNT];            /* sum of capacities */
     double tier_time_s;                          /* time covered by ticks */
+    GArray *ffwd;                                /* ffwd_src slots */
+    GArray *ffwd_free;                           /* free slot indices (uint32) */
+    size_t ffwd_live;                            /* sources in use */
+    ffwd_values ffwd_open;                       /* removed sources' part of the open interval */
 };
 
 metrics *metrics_new(const topo *t, net *n, size_t gpus_total, double t0_s)
@@ -29,6 +42,8 @@ metrics *metrics_new(const topo *t, net *n, size_t gpus_total, double t0_s)
     size_t L = topo_link_count(t);
     m->carried_prev = g_new0(double, L ? L : 1);
     m->tagged_prev = g_new0(double, L ? L : 1);
+    m->ffwd = g_array_new(FALSE, TRUE, sizeof(ffwd_src));
+    m->ffwd_free = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (size_t e = 0; e < L; e++)
         m->tier_cap[topo_link_get(t, (uint32_t)e)->tier] += topo_link_get(t, (uint32_t)e)->cap_Bps;
     return m;
@@ -40,6 +55,8 @@ void metrics_free(metrics *m)
         return;
     g_free(m->carried_prev);
     g_free(m->tagged_prev);
+    g_array_free(m->ffwd, TRUE);
+    g_array_free(m->ffwd_free, TRUE);
     g_free(m);
 }
 
@@ -72,9 +89,81 @@ void metrics_alloc_change(metrics *m, double now_s, int delta_gpus, int delta_jo
     g_assert(m->alloc >= 0 && m->jobs >= 0);
 }
 
+static void src_values(const ffwd_src *s, double t, ffwd_values *out)
+{
+    ffwd_profile_eval(s->p, t - s->origin_s, out);
+    ffwd_values_add(out, &s->base, 1.0);
+}
+
+/* Move what source s did since it was last counted into acc (the open
+ * interval's part of the periodic sources). */
+static void src_collect(ffwd_src *s, double now_s, ffwd_values *acc)
+{
+    ffwd_values v;
+    src_values(s, now_s, &v);
+    ffwd_values_add(acc, &v, 1.0);
+    ffwd_values_add(acc, &s->seen, -1.0);
+    s->seen = v;
+}
+
+uint32_t metrics_ffwd_add(metrics *m, const ffwd_profile *p, double origin_s, double now_s)
+{
+    g_return_val_if_fail(m && p && origin_s >= now_s, UINT32_MAX);
+    ffwd_src s = {.p = p, .origin_s = origin_s};
+    uint32_t h;
+    if (m->ffwd_free->len > 0) {
+        h = g_array_index(m->ffwd_free, uint32_t, m->ffwd_free->len - 1);
+        g_array_set_size(m->ffwd_free, m->ffwd_free->len - 1);
+        g_array_index(m->ffwd, ffwd_src, h) = s;
+    } else {
+        h = m->ffwd->len;
+        g_array_append_val(m->ffwd, s);
+    }
+    m->ffwd_live++;
+    return h;
+}
+
+static ffwd_src *src_get(metrics *m, uint32_t h)
+{
+    g_return_val_if_fail(h < m->ffwd->len, NULL);
+    ffwd_src *s = &g_array_index(m->ffwd, ffwd_src, h);
+    g_return_val_if_fail(s->p != NULL, NULL);
+    return s;
+}
+
+void metrics_ffwd_rebase(metrics *m, uint32_t h, double origin_s, double now_s)
+{
+    ffwd_src *s = src_get(m, h);
+    g_return_if_fail(s && origin_s >= now_s);
+    ffwd_values v;
+    src_values(s, now_s, &v);
+    s->base = v;
+    s->origin_s = origin_s;
+}
+
+void metrics_ffwd_remove(metrics *m, uint32_t h, double now_s)
+{
+    ffwd_src *s = src_get(m, h);
+    g_return_if_fail(s);
+    src_collect(s, now_s, &m->ffwd_open);
+    memset(s, 0, sizeof *s);
+    g_array_append_val(m->ffwd_free, h);
+    m->ffwd_live--;
+}
+
 void metrics_tick(metrics *m, double now_s, metrics_row *row)
 {
     advance(m, now_s);
+    /* the periodic sources' part of [t_tick, now_s) */
+    ffwd_values ff = m->ffwd_open;
+    memset(&m->ffwd_open, 0, sizeof m->ffwd_open);
+    for (guint i = 0; m->ffwd_live > 0 && i < m->ffwd->len; i++) {
+        ffwd_src *s = &g_array_index(m->ffwd, ffwd_src, i);
+        if (s->p)
+            src_collect(s, now_s, &ff);
+    }
+    m->busy_int += ff.busy_gpu_s;
+    m->busy_total += ff.busy_gpu_s;
     double dt = now_s - m->t_tick;
     row->t_s = m->t_tick;
     row->dt_s = dt;
@@ -94,6 +183,10 @@ void metrics_tick(metrics *m, double now_s, metrics_row *row)
         tagged[tier] += st.tagged_bytes - m->tagged_prev[e];
         m->carried_prev[e] = st.carried_bytes;
         m->tagged_prev[e] = st.tagged_bytes;
+    }
+    for (int k = 0; k < TOPO_TIER_COUNT; k++) {
+        carried[k] += ff.carried_bytes[k];
+        tagged[k] += ff.tagged_bytes[k];
     }
     for (int k = 0; k < TOPO_TIER_COUNT; k++) {
         double denom = m->tier_cap[k] * dt;

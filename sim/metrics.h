@@ -13,6 +13,12 @@
  *     intensity_occupancy = sum_{e in T} dY_e / sum_{e in T} (C_e * (t1 - t0))
  * i.e. the capacity-weighted mean over the tier of sum over jobs of (share
  * of the link's time carrying job j) * I_j -- the Crux paper's figure 24.
+ *
+ * Fast-forwarded jobs (ffwd.h) send no events: each is a periodic source
+ * whose cumulative busy GPU-seconds and per-tier bytes are
+ *     base + F(t - origin)
+ * and whose increments are added to the interval that contains them, at
+ * every tick and when the source is removed: the integrals stay exact.
  */
 #ifndef CCSIM_SIM_METRICS_H
 #define CCSIM_SIM_METRICS_H
@@ -21,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ffwd.h"
 #include "net.h"
 #include "topo.h"
 
@@ -50,11 +57,24 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(metrics, metrics_free)
 void metrics_busy_change(metrics *m, double now_s, int delta_gpus);
 void metrics_alloc_change(metrics *m, double now_s, int delta_gpus, int delta_jobs);
 
-/* Close the interval [last tick, now_s) and fill row.  O(links). */
+/* A periodic source (a fast-forwarded job) from now_s on, its first
+ * iteration starting at origin_s >= now_s; p is borrowed and must stay
+ * valid until metrics_ffwd_remove.  Returns its handle.  O(1). */
+uint32_t metrics_ffwd_add(metrics *m, const ffwd_profile *p, double origin_s, double now_s);
+/* At now_s (an iteration boundary) the source's values freeze and its
+ * profile restarts at origin_s >= now_s (a time shift). */
+void metrics_ffwd_rebase(metrics *m, uint32_t handle, double origin_s, double now_s);
+/* The source stops at now_s; what it did since the last tick goes into
+ * the open interval.  The handle becomes invalid. */
+void metrics_ffwd_remove(metrics *m, uint32_t handle, double now_s);
+
+/* Close the interval [last tick, now_s) and fill row.  O(links + periodic
+ * sources). */
 void metrics_tick(metrics *m, double now_s, metrics_row *row);
 
 /* Totals since t0 up to the last change or tick: busy GPU-seconds,
- * allocated GPU-seconds. */
+ * allocated GPU-seconds.  Periodic sources count up to the last tick or
+ * their removal. */
 double metrics_busy_gpu_s(const metrics *m);
 double metrics_alloc_gpu_s(const metrics *m);
 /* The same totals carried on to now_s (>= the last change) without

@@ -46,6 +46,7 @@ struct replay {
     double run_end_s;          /* when the run actually ended */
     size_t jobs_done;
     size_t jobs_ran, jobs_skipped_window, jobs_skipped_capacity, jobs_by_policy;
+    size_t jobs_ffwd;          /* jobs run fast-forwarded (docs/engine.md) */
     size_t peak_gpus_demand;   /* of the trace in the window */
     double wall_s;
     bool ran;

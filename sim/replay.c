@@ -186,6 +186,22 @@ static void on_comm(void *user, job *j, bool starting, double now_s)
     replay__on_comm(user, j, starting);
 }
 
+static void on_ffwd(void *user, job *j, job_ffwd_event ev, double origin_s, double now_s)
+{
+    replay *r = user;
+    switch (ev) {
+    case JOB_FFWD_START:
+        j->ffwd_handle = metrics_ffwd_add(r->m, j->ffwd, origin_s, now_s);
+        break;
+    case JOB_FFWD_REBASE:
+        metrics_ffwd_rebase(r->m, j->ffwd_handle, origin_s, now_s);
+        break;
+    case JOB_FFWD_STOP:
+        metrics_ffwd_remove(r->m, j->ffwd_handle, now_s);
+        break;
+    }
+}
+
 static void job_end(replay *r, job *j, double now_s);
 
 static bool on_iteration(void *user, job *j, double now_s)
@@ -345,6 +361,7 @@ replay *replay_new(const config *cfg, topo *t, const trace *tr, const catalog *c
         .busy_changed = on_busy,
         .comm_phase = on_comm,
         .iteration_done = on_iteration,
+        .ffwd = on_ffwd,
     };
     return g_steal_pointer(&r);
 }
@@ -369,6 +386,8 @@ static void job_end(replay *r, job *j, double now_s)
     g_ptr_array_remove(r->running, j);
     coll_plan_free(j->plan);
     j->plan = NULL;
+    ffwd_profile_free(j->ffwd); /* the metrics let go of it in job_stop */
+    j->ffwd = NULL;
     r->jobs_done++;
     r->run_end_s = fmax(r->run_end_s, now_s);
     replay__reschedule(r);
@@ -431,6 +450,14 @@ static void arrival(replay *r, guint idx, double now_s)
         return;
     }
     j->intensity = intensity_of(r, j);
+    if (r->cfg->sim.fast_forward &&
+        job_ffwd_eligible(j, r->t, r->env.ideal, r->ops->on_comm != NULL)) {
+        if (!job_ffwd_prepare(j, r->t, r->env.alpha_s, r->env.ideal, &e)) {
+            fail(r, e);
+            return;
+        }
+        r->jobs_ffwd++;
+    }
     if (r->cfg->sim.mode == CONFIG_MODE_WORK) {
         double n = floor((j->spec.end_s - j->spec.start_s) / j->isolated_iter_s);
         j->target_iters = n < 1 ? 1 : (int64_t)n;
@@ -656,5 +683,6 @@ void replay_get_summary(const replay *r, replay_summary *s)
     }
     s->wall_s = r->wall_s;
     s->events = r->q ? evq_fired_count(r->q) : 0;
+    s->jobs_fast_forwarded = r->jobs_ffwd;
     s->peak_rss_bytes = peak_rss_bytes();
 }

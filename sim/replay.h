@@ -59,6 +59,7 @@ typedef struct replay_summary {
     double mean_slowdown, p99_slowdown; /* over jobs with >= 1 iteration (NAN if none) */
     double wall_s;
     uint64_t events;
+    size_t jobs_fast_forwarded;     /* jobs run without per-iteration events (run.json) */
     int64_t peak_rss_bytes;
 } replay_summary;
 

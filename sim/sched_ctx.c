@@ -122,7 +122,7 @@ void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s)
 {
     job *jb = ctx_job(ctx, j);
     g_return_if_fail(isfinite(shift_s) && shift_s >= 0);
-    jb->pending_shift_s = shift_s;
+    job_set_shift(jb, shift_s, evq_now(ctx->r->q));
 }
 
 void replay__reschedule(struct replay *r)
