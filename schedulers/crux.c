@@ -27,6 +27,15 @@
  *    both communication-ready at 0, horizon 3 x the longer pair
  *    iteration; the work-based k (sched-pair.c) with its degenerate case;
  *    a job sharing no link with the reference keeps k = 1;
+ *  - our change to D3/D4, the default ("assign": "context"; "reference"
+ *    is D4 above): judging a job against the reference alone ranks last
+ *    a job whose burst fits the reference's gaps though the other jobs on
+ *    its link leave none (it then starves).  P_j = (dN_j - dN_others)/H on
+ *    j's bottleneck with every job there as a strict-priority stack
+ *    (sched__stack_sim), j on top vs at the bottom; then a local search
+ *    moves a job below the next job sharing a link with it when the stack
+ *    on their shared link does more GPU work so (crux_assign_context,
+ *    crux_refine; docs/schedulers.md has the reasons and the numbers);
  *  - D6, D7: edge u -> v of weight I_u when u, v have bytes on a common
  *    link and P_u > P_v (ties: arrival order); the DP runs on the P-sorted
  *    order and 10 random Kahn orders from the run's RNG;
@@ -42,8 +51,9 @@
  * in that order) or the final level (clamped to K-1).  Without them the
  * scheduler is exactly the algorithm above.
  * Cost per reschedule with n jobs, F flows, P candidates, L links per
- * path: O(F P L) for the paths, O(n) PAIR_SIMs of O(horizon/iteration)
- * steps, O(n^2 L) to find shared links and O(10 K n^2) for the cut.
+ * path: O(F P L) for the paths, O(n) stack simulations (D4: PAIR_SIMs)
+ * plus O(n^2) per local-search pass, each O(n horizon/iteration) steps,
+ * O(n^2 L log L) to find shared links and O(10 K n^2) for the cut.
  */
 #include "sched.h"
 
@@ -58,9 +68,16 @@
 
 #define CRUX_RANDOM_ORDERS 10
 
+/* How P is computed (see crux_assign_context and the file header). */
+typedef enum crux_assign_mode {
+    CRUX_ASSIGN_CONTEXT,   /* gain against everything on the job's bottleneck (default) */
+    CRUX_ASSIGN_REFERENCE, /* k_j against the reference job only (D3, D4) */
+} crux_assign_mode;
+
 typedef struct crux_sched {
     bool select_paths;   /* PS */
     bool compress;       /* PC, else one level per rank */
+    crux_assign_mode assign;
     GHashTable *comm_s;  /* job uid -> standalone t_j (double *), D2 */
     /* Overrides (see the file header); empty when not given. */
     GHashTable *force_path;  /* job id -> candidate + 1 (GINT_TO_POINTER) */
@@ -75,6 +92,7 @@ typedef struct crux_job {
     double t_s;         /* standalone communication time */
     double I;           /* intensity */
     double P;           /* priority value */
+    double tie;         /* second key of the ranking (I in context mode, else 0) */
     double total_bytes; /* sum_e M_{j,e} over network links (not the fixed ones) */
     int forced_rank;    /* position in the "order" override + 1, 0 if unlisted */
     GArray *links;      /* uint32_t, increasing */
@@ -123,6 +141,18 @@ static bool parse_overrides(crux_sched *s, const cJSON *cfg, GError **error)
     v = cJSON_GetObjectItemCaseSensitive(cfg, "levels");
     if (v && !parse_id_map(v, "levels", s->force_level, error))
         return false;
+    v = cJSON_GetObjectItemCaseSensitive(cfg, "assign");
+    if (v) {
+        if (cJSON_IsString(v) && strcmp(v->valuestring, "context") == 0)
+            s->assign = CRUX_ASSIGN_CONTEXT;
+        else if (cJSON_IsString(v) && strcmp(v->valuestring, "reference") == 0)
+            s->assign = CRUX_ASSIGN_REFERENCE;
+        else {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "scheduler.assign: expected \"context\" or \"reference\"");
+            return false;
+        }
+    }
     v = cJSON_GetObjectItemCaseSensitive(cfg, "order");
     if (v) {
         if (!cJSON_IsArray(v)) {
@@ -208,6 +238,8 @@ static int cmp_by_P(const void *a, const void *b)
                                        : (x->forced_rank < y->forced_rank ? -1 : 1);
     if (x->P != y->P)
         return x->P > y->P ? -1 : 1;
+    if (x->tie != y->tie)
+        return x->tie > y->tie ? -1 : 1;
     return (x->j > y->j) - (x->j < y->j);
 }
 
@@ -289,6 +321,109 @@ static void crux_assign(sched_ctx *ctx, crux_job *jobs, size_t n)
     }
 }
 
+/* Bytes of job x on link e, 0 if it has none (binary search). */
+static double bytes_on(const crux_job *x, uint32_t e)
+{
+    guint lo = 0, hi = x->links->len;
+    while (lo < hi) {
+        guint mid = (lo + hi) / 2;
+        uint32_t m = g_array_index(x->links, uint32_t, mid);
+        if (m == e)
+            return g_array_index(x->bytes, double, mid);
+        if (m < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0.0;
+}
+
+/* Job i's bottleneck among the links it shares: the largest total
+ * sum_x M_{x,e}/B_e; UINT32_MAX if it shares none. */
+static uint32_t context_link(sched_ctx *ctx, const crux_job *jobs, size_t n, size_t i)
+{
+    uint32_t best = UINT32_MAX;
+    double best_load = -1.0;
+    for (guint k = 0; k < jobs[i].links->len; k++) {
+        double mi = g_array_index(jobs[i].bytes, double, k);
+        if (!(mi > 0.0))
+            continue;
+        uint32_t e = g_array_index(jobs[i].links, uint32_t, k);
+        double total = mi;
+        bool shared = false;
+        for (size_t x = 0; x < n; x++) {
+            double mx = x == i ? 0.0 : bytes_on(&jobs[x], e);
+            if (mx > 0.0) {
+                total += mx;
+                shared = true;
+            }
+        }
+        double load = total / sched_link_capacity_Bps(ctx, e);
+        if (shared && load > best_load) {
+            best_load = load;
+            best = e;
+        }
+    }
+    return best;
+}
+
+static int cmp_ptr_by_I(const void *a, const void *b) { return cmp_by_I(a, b); }
+
+/* Context mode: P_j = (dN_j - dN_rest) / H.  On j's bottleneck e (above)
+ * the jobs sharing it run as a stack on one link (sched__stack_sim, each
+ * job's communication M_{x,e}/B_e, communication-ready at 0 as in D4, the
+ * others in decreasing I, horizon H = 3 x the longest iteration), once
+ * with j on top and once with j at the bottom: dN_j is what j gains on
+ * top, dN_rest what the others lose.  With two jobs j is above r exactly
+ * when D4 puts it there (dN_j > dN_r); with more, a job is judged against
+ * all the traffic that can delay it, not against the reference alone.
+ * Ties (|P| below noise, e.g. jobs that share nothing): I, then arrival. */
+static void crux_assign_context(sched_ctx *ctx, crux_job *jobs, size_t n)
+{
+    g_autofree const crux_job **others = g_new(const crux_job *, n);
+    g_autofree sched__pair_job *stack = g_new(sched__pair_job, n);
+    g_autofree double *top = g_new(double, n);
+    g_autofree double *bot = g_new(double, n);
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].P = 0.0;
+        jobs[i].tie = jobs[i].I;
+        uint32_t e = context_link(ctx, jobs, n, i);
+        if (e == UINT32_MAX)
+            continue;
+        double cap = sched_link_capacity_Bps(ctx, e);
+        size_t m = 0;
+        for (size_t x = 0; x < n; x++)
+            if (x != i && bytes_on(&jobs[x], e) > 0.0)
+                others[m++] = &jobs[x];
+        qsort(others, m, sizeof *others, cmp_ptr_by_I);
+        /* top: j, others...; bottom: others..., j */
+        double horizon = 0.0, gpus = jobs[i].info.gpus;
+        stack[0] = pair_job(&jobs[i], bytes_on(&jobs[i], e) / cap);
+        for (size_t k = 0; k < m; k++) {
+            stack[k + 1] = pair_job(others[k], bytes_on(others[k], e) / cap);
+            gpus += others[k]->info.gpus;
+        }
+        for (size_t k = 0; k <= m; k++)
+            horizon = fmax(horizon, pair_iter_s(&stack[k]));
+        horizon *= 3.0;
+        if (!(horizon > 0.0))
+            continue;
+        sched__stack_sim(stack, m + 1, horizon, top);
+        sched__pair_job mine = stack[0];
+        memmove(stack, stack + 1, m * sizeof *stack);
+        stack[m] = mine;
+        sched__stack_sim(stack, m + 1, horizon, bot);
+        double dN_j = jobs[i].info.gpus * (top[0] - bot[m]);
+        double dN_rest = 0.0;
+        for (size_t k = 0; k < m; k++)
+            dN_rest += others[k]->info.gpus * (bot[k] - top[k + 1]);
+        double P = (dN_j - dN_rest) / horizon;
+        jobs[i].P = fabs(P) <= 1e-9 * gpus ? 0.0 : P;
+        g_debug("crux: job %s on link %u against %zu jobs: dN %.6g, others lose %.6g, P %.6g",
+                jobs[i].info.id, e, m, dN_j, dN_rest, jobs[i].P);
+    }
+}
+
 static bool share_link(const crux_job *a, const crux_job *b)
 {
     guint x = 0, y = 0;
@@ -305,6 +440,75 @@ static bool share_link(const crux_job *a, const crux_job *b)
             x++, y++;
     }
     return false;
+}
+
+/* Total busy GPU-seconds on link e of the jobs using it, stacked in the
+ * order of `by` (sched__stack_sim, horizon 3 x the longest iteration). */
+static double stack_work(sched_ctx *ctx, crux_job *const *by, size_t n, uint32_t e,
+                         sched__pair_job *stack, const crux_job **who, double *busy)
+{
+    double cap = sched_link_capacity_Bps(ctx, e), horizon = 0.0, work = 0.0;
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        double b = bytes_on(by[k], e);
+        if (b > 0.0) {
+            who[m] = by[k];
+            stack[m] = pair_job(by[k], b / cap);
+            horizon = fmax(horizon, pair_iter_s(&stack[m]));
+            m++;
+        }
+    }
+    if (!(horizon > 0.0))
+        return 0.0;
+    sched__stack_sim(stack, m, 3.0 * horizon, busy);
+    for (size_t k = 0; k < m; k++)
+        work += who[k]->info.gpus * busy[k];
+    return work;
+}
+
+/* Context mode, second step: a local search on the ranking.  For each job
+ * a, b is the next job below it that shares a link with it (the jobs in
+ * between share none with a, so moving a just below b changes only the
+ * order of a and b); on their tightest shared link, with every job using
+ * it stacked in the current ranking, a moves below b if that gives more
+ * busy GPU-seconds.  At most n^2 moves (each improves one link; cycles
+ * across links are cut off).  O(n^2) stack simulations per pass. */
+static void crux_refine(sched_ctx *ctx, crux_job **by, size_t n)
+{
+    g_autofree sched__pair_job *stack = g_new(sched__pair_job, n);
+    g_autofree const crux_job **who = g_new(const crux_job *, n);
+    g_autofree double *busy = g_new(double, n);
+    size_t moves = 0;
+    bool changed = true;
+    while (changed && moves < n * n) {
+        changed = false;
+        for (size_t r = 0; r + 1 < n && moves < n * n; r++) {
+            size_t s = r + 1;
+            while (s < n && !share_link(by[r], by[s]))
+                s++;
+            if (s == n)
+                continue;
+            guint ia, ib;
+            uint32_t e = tightest_shared(ctx, by[r], by[s], &ia, &ib);
+            if (e == UINT32_MAX)
+                continue;
+            double now = stack_work(ctx, by, n, e, stack, who, busy);
+            crux_job *a = by[r];
+            memmove(&by[r], &by[r + 1], (s - r) * sizeof *by);
+            by[s] = a;
+            double moved = stack_work(ctx, by, n, e, stack, who, busy);
+            if (moved > now * (1.0 + 1e-9)) {
+                g_debug("crux: %s below %s on link %u: %.6g -> %.6g GPU-s", a->info.id,
+                        by[s - 1]->info.id, e, now, moved);
+                moves++;
+                changed = true;
+                r = (size_t)-1; /* from the top again (r++ makes it 0) */
+                continue;
+            }
+            memmove(&by[r + 1], &by[r], (s - r) * sizeof *by);
+            by[r] = a;
+        }
+    }
 }
 
 /* Levels from the P ranking `by`: one per rank, or the max K-cut. */
@@ -383,10 +587,18 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
         for (size_t k = 0; k < nf; k++)
             jobs[i].total_bytes -= fb[k];
     }
-    crux_assign(ctx, jobs, n);
+    if (s->assign == CRUX_ASSIGN_CONTEXT)
+        crux_assign_context(ctx, jobs, n);
+    else
+        crux_assign(ctx, jobs, n);
     for (size_t i = 0; i < n; i++)
         jobs[i].forced_rank = GPOINTER_TO_INT(g_hash_table_lookup(s->force_rank, jobs[i].info.id));
     qsort(by, n, sizeof *by, cmp_by_P);
+    bool forced = false;
+    for (size_t i = 0; i < n; i++)
+        forced = forced || jobs[i].forced_rank > 0;
+    if (s->assign == CRUX_ASSIGN_CONTEXT && !forced)
+        crux_refine(ctx, by, n);
 
     g_autofree int *level = g_new(int, n);
     crux_levels(s, ctx, by, n, level);

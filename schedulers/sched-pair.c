@@ -74,6 +74,36 @@ void sched__pair_sim(const sched__pair_job jobs[2], double horizon_s, sched__pai
     job_timeline(&jobs[1], hi, horizon_s, NULL, &out->link_s[1], &out->busy_s[1]);
 }
 
+/* Merge two sorted lists of disjoint segments (disjoint from each other)
+ * into out, sorted. */
+static void merge_segs(const GArray *a, const GArray *b, GArray *out)
+{
+    g_array_set_size(out, 0);
+    guint x = 0, y = 0;
+    while (x < a->len || y < b->len) {
+        bool take_a = y >= b->len ||
+                      (x < a->len && g_array_index(a, seg, x).a <= g_array_index(b, seg, y).a);
+        seg v = take_a ? g_array_index(a, seg, x++) : g_array_index(b, seg, y++);
+        g_array_append_val(out, v);
+    }
+}
+
+void sched__stack_sim(const sched__pair_job *jobs, size_t n, double horizon_s, double *busy_s)
+{
+    g_autoptr(GArray) blocked = g_array_new(FALSE, FALSE, sizeof(seg));
+    g_autoptr(GArray) own = g_array_new(FALSE, FALSE, sizeof(seg));
+    g_autoptr(GArray) next = g_array_new(FALSE, FALSE, sizeof(seg));
+    for (size_t i = 0; i < n; i++) {
+        double link_s;
+        g_array_set_size(own, 0);
+        job_timeline(&jobs[i], i ? blocked : NULL, horizon_s, own, &link_s, &busy_s[i]);
+        merge_segs(blocked, own, next);
+        GArray *t = blocked;
+        blocked = next;
+        next = t;
+    }
+}
+
 double sched__pair_correction(const sched__pair_job *j, double I_j, const sched__pair_job *r,
                               double I_r, double horizon_s, double out_dS[2])
 {

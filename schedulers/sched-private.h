@@ -93,6 +93,13 @@ void sched__pair_sim(const sched__pair_job jobs[2], double horizon_s, sched__pai
 double sched__pair_correction(const sched__pair_job *j, double I_j, const sched__pair_job *r,
                               double I_r, double horizon_s, double out_dS[2]);
 
+/* PAIR_SIM generalised to a stack: jobs[0..n) on one link in strict
+ * preemptive priority order, jobs[0] highest; each sends in the gaps the
+ * jobs above it leave.  busy_s[i] receives job i's compute seconds in
+ * [0, horizon_s) (per GPU).  With n = 2 it is sched__pair_sim.
+ * O(n * segments), segments <= the iterations of all jobs. */
+void sched__stack_sim(const sched__pair_job *jobs, size_t n, double horizon_s, double *busy_s);
+
 /* ---- Priority compression (sched-cut.c) -------------------------------- */
 
 /* The DAG is an n x n matrix w (row-major, w[u*n+v] > 0 is the weight of

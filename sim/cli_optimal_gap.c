@@ -21,6 +21,8 @@
  * utilization over the window.  Cases run in parallel (one replay per
  * thread, each case seeded by (seed, case index)).
  */
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,46 +38,10 @@
 #include "topo.h"
 #include "trace.h"
 
-#define OG_JOBS 5
-#define OG_MAX_HOSTS 20
+#include "cli-optimal-gap-private.h"
 
-typedef struct og_opts {
-    int cases;         /* N */
-    gint64 seed;
-    double window_s;   /* simulated seconds per run */
-    int levels;        /* K for the compression search and the schedulers */
-    int threads;
-    double link_gbps;  /* ToR-aggregation links */
-    char *output;      /* folder for cases.csv and summary.csv, or NULL */
-    gboolean quiet;
-} og_opts;
-
-/* The mechanisms and the schedulers compared, as result columns. */
-enum { OG_PATHS, OG_PRIORITIES, OG_COMPRESSION, OG_N_MECH };
 static const char *const og_mech_names[OG_N_MECH] = {"paths", "priorities", "compression"};
 
-typedef struct og_case {
-    size_t index;
-    char *topo_spec;
-    cJSON *jobs;             /* the trace, a JSON array */
-    char *ids[OG_JOBS];
-    /* results */
-    bool ok;
-    char *error;
-    double *sched_util;      /* per compared scheduler */
-    double best[OG_N_MECH];  /* optimum of each search (with Crux's own decision) */
-    double crux_util[OG_N_MECH]; /* Crux's decision in each search */
-    double opt;              /* best utilization seen in the case */
-    size_t runs;
-} og_case;
-
-typedef struct og_shared {
-    const og_opts *o;
-    const catalog *cat;
-    GPtrArray *sched_names; /* compared schedulers */
-    GMutex lock;            /* guards done (progress line) */
-    int done;
-} og_shared;
 
 /* Catalog entries usable as plain data-parallel jobs. */
 static GPtrArray *dp_models(const catalog *cat)
@@ -137,10 +103,205 @@ static void og_case_draw(og_case *c, const og_opts *o, const GPtrArray *models)
     }
 }
 
-/* One replay: allocated GPU utilization, or NAN with *error set. */
-static double og_run(const og_shared *sh, topo *t, const trace *tr, const char *sched,
-                     const cJSON *obj, GError **error)
+/* Reuse of equivalent runs.  In these cases every decision is taken at
+ * the five arrivals (0 to 4 ms; no job ends inside the window), and the
+ * crux variants decide nothing else (no on_comm hook), so a crux run is
+ * fixed by the paths, levels and shifts it sets at those reschedules.  Two
+ * runs whose decisions agree are the same run; so are two whose levels
+ * differ only in ways the rate allocation cannot see: the net (net_solve.c)
+ * allocates level by level per connected component and per link, so only
+ * the order of levels on each link matters, i.e. the relation (<, =, >)
+ * between jobs that share a link, not the level numbers nor the relation
+ * between jobs that share none.  The key of a run is therefore, per
+ * reschedule, the time, every job's path per flow and shift, and its level
+ * canonicalised on the contention graph (jobs sharing a link at any of the
+ * run's reschedules; a running transfer can keep an earlier path until its
+ * step ends): equal-level sharers merged, then each group's longest chain
+ * of strictly higher sharers above it.  A run whose key was seen before is
+ * stopped at its last arrival (replay_set_decision_hook) and takes the
+ * earlier run's utilization.  The claim was checked by replaying every
+ * candidate (--replay-all) on 20 cases: identical cases.csv
+ * (docs/performance-notes.md). */
+typedef struct og_resched {
+    double now_s;
+    int n;
+    int job[OG_JOBS];      /* case job index of the ctx job */
+    int level[OG_JOBS];
+    double shift_s[OG_JOBS];
+    char *paths[OG_JOBS];  /* chosen candidate per flow, "0.1.1..." */
+} og_resched;
+
+/* A memo entry: the run's utilization, or an upper bound of it if the
+ * run was stopped as unable to beat the best (og_watch). */
+typedef struct og_memo {
+    double util;
+    bool exact;
+} og_memo;
+
+typedef struct og_probe {
+    const og_case *c;
+    const char *sched;
+    GArray *log;                   /* og_resched per reschedule until all arrived */
+    GHashTable *links[OG_JOBS];    /* links the job used at any reschedule (set) */
+    char *key;                     /* set once every job has arrived */
+    double beat;                   /* the best to beat, NAN to finish every run */
+    bool hit;
+    og_memo hit_val;
+} og_probe;
+
+static int og_job_index(const og_case *c, const char *id)
 {
+    for (int k = 0; k < OG_JOBS; k++)
+        if (strcmp(c->ids[k], id) == 0)
+            return k;
+    return -1;
+}
+
+static bool og_share(const og_probe *p, int a, int b)
+{
+    GHashTableIter it;
+    gpointer e;
+    g_hash_table_iter_init(&it, p->links[a]);
+    while (g_hash_table_iter_next(&it, &e, NULL))
+        if (g_hash_table_contains(p->links[b], e))
+            return true;
+    return false;
+}
+
+static int og_find(int *parent, int x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* Levels of one reschedule canonicalised on the contention graph `share`:
+ * sharers at equal levels merged, each group at the length of the longest
+ * chain of strictly higher-priority sharers above it. */
+static void og_canonical_levels(const og_resched *rs, bool share[OG_JOBS][OG_JOBS],
+                                int canon[OG_JOBS])
+{
+    int parent[OG_JOBS], depth[OG_JOBS] = {0};
+    for (int i = 0; i < rs->n; i++)
+        parent[i] = i;
+    for (int a = 0; a < rs->n; a++)
+        for (int b = a + 1; b < rs->n; b++)
+            if (share[rs->job[a]][rs->job[b]] && rs->level[a] == rs->level[b])
+                parent[og_find(parent, a)] = og_find(parent, b);
+    for (int round = 0; round < rs->n; round++) /* longest paths in a DAG of <= n nodes */
+        for (int a = 0; a < rs->n; a++)
+            for (int b = 0; b < rs->n; b++)
+                if (share[rs->job[a]][rs->job[b]] && rs->level[a] < rs->level[b]) {
+                    int ga = og_find(parent, a), gb = og_find(parent, b);
+                    depth[gb] = MAX(depth[gb], depth[ga] + 1);
+                }
+    for (int i = 0; i < rs->n; i++)
+        canon[i] = depth[og_find(parent, i)];
+}
+
+static char *og_probe_key(const og_probe *p)
+{
+    bool share[OG_JOBS][OG_JOBS] = {{false}};
+    for (int a = 0; a < OG_JOBS; a++)
+        for (int b = a + 1; b < OG_JOBS; b++)
+            share[a][b] = share[b][a] = og_share(p, a, b);
+    GString *key = g_string_new(p->sched);
+    for (guint r = 0; r < p->log->len; r++) {
+        const og_resched *rs = &g_array_index(p->log, og_resched, r);
+        int canon[OG_JOBS];
+        og_canonical_levels(rs, share, canon);
+        g_string_append_printf(key, "|%.17g", rs->now_s);
+        for (int i = 0; i < rs->n; i++)
+            g_string_append_printf(key, ";%d:%d:%.17g:%s", rs->job[i], canon[i], rs->shift_s[i],
+                                   rs->paths[i]);
+    }
+    return g_string_free(key, FALSE);
+}
+
+static bool og_probe_hook(void *user, sched_ctx *ctx)
+{
+    og_probe *p = user;
+    if (p->key)
+        return true; /* later reschedules (ends at the window's end) change nothing */
+    og_resched rs = {.now_s = sched_now_s(ctx), .n = (int)sched_job_count(ctx)};
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) bytes = g_array_new(FALSE, FALSE, sizeof(double));
+    for (int i = 0; i < rs.n && i < OG_JOBS; i++) {
+        sched_job_info ji;
+        sched_job_get(ctx, (size_t)i, &ji);
+        rs.job[i] = og_job_index(p->c, ji.id);
+        if (rs.job[i] < 0)
+            return true; /* not a case job: leave the key unset */
+        rs.level[i] = ji.priority;
+        rs.shift_s[i] = ji.shift_s;
+        GString *paths = g_string_new(NULL);
+        for (size_t f = 0; f < ji.n_flows; f++) {
+            sched_flow_info fi;
+            sched_flow_get(ctx, (size_t)i, f, &fi);
+            g_string_append_printf(paths, "%s%zu", f ? "." : "", fi.path);
+        }
+        rs.paths[i] = g_string_free(paths, FALSE);
+        sched_job_link_bytes(ctx, (size_t)i, links, bytes);
+        for (guint k = 0; k < links->len; k++)
+            if (g_array_index(bytes, double, k) > 0.0)
+                g_hash_table_add(p->links[rs.job[i]],
+                                 GUINT_TO_POINTER(g_array_index(links, uint32_t, k) + 1));
+    }
+    g_array_append_val(p->log, rs);
+    if (rs.n != OG_JOBS)
+        return true;
+    p->key = og_probe_key(p);
+    const og_memo *seen = g_hash_table_lookup(p->c->memo, p->key);
+    /* a bound is enough only if it is below what this run must beat */
+    if (!seen || (!seen->exact && !(seen->util < p->beat)))
+        return true;
+    p->hit = true;
+    p->hit_val = *seen;
+    return false;
+}
+
+/* Stopping runs that cannot win.  After the last arrival the allocation
+ * is fixed until the window's end (no job ends inside it), so with B and A
+ * the busy and allocated GPU-seconds so far and a the GPUs allocated now,
+ * the final utilization is at most (B + a r) / (A + a r), r the time left
+ * (every allocated GPU busy from now on).  A search only needs its
+ * maximum, so a run whose bound is below the best so far is stopped; the
+ * margin (1e-9) is far above the rounding of these sums. */
+typedef struct og_watcher {
+    double beat;
+    double last_arrival_s;
+    double bound;   /* set when it stops the run */
+} og_watcher;
+
+static bool og_watch(void *user, const replay_watch *w)
+{
+    og_watcher *wt = user;
+    if (w->now_s <= wt->last_arrival_s)
+        return true;
+    double left = (w->end_s - w->now_s) * w->alloc_gpus;
+    double bound = (w->busy_gpu_s + left) / (w->alloc_gpu_s + left);
+    if (!(bound < wt->beat - 1e-9))
+        return true;
+    wt->bound = bound;
+    return false;
+}
+
+static void og_resched_clear(gpointer data)
+{
+    og_resched *rs = data;
+    for (int i = 0; i < rs->n && i < OG_JOBS; i++)
+        g_free(rs->paths[i]);
+}
+
+/* One replay: allocated GPU utilization, or NAN with *error set.  With
+ * c->memo, a crux variant's run equivalent to an earlier one is not
+ * finished (see og_probe).  With a finite `beat`, a run that cannot reach
+ * it is stopped (og_watch) and *exact is false: the value returned is then
+ * only an upper bound, below beat. */
+static double og_run(og_case *c, const og_shared *sh, topo *t, const trace *tr, const char *sched,
+                     const cJSON *obj, double beat, bool *exact, GError **error)
+{
+    *exact = true;
     g_autoptr(config) cfg = config_new();
     config_set_scheduler(cfg, sched);
     cfg->scheduler_obj = obj;
@@ -152,22 +313,62 @@ static double og_run(const og_shared *sh, topo *t, const trace *tr, const char *
         !config_set_option(cfg, "interval_s", interval, error))
         return NAN;
     g_autoptr(replay) r = replay_new(cfg, t, tr, sh->cat, error);
-    if (!r || !replay_run(r, NULL, NULL, NULL, error))
+    if (!r)
         return NAN;
-    replay_summary s;
-    replay_get_summary(r, &s);
-    return s.gpu_util_allocated_frac;
+    bool probe = c->memo && g_str_has_prefix(sched, "crux") && strcmp(sched, "crux-pa") != 0;
+    og_probe p = {.c = c, .sched = sched, .beat = beat};
+    if (probe) {
+        p.log = g_array_new(FALSE, TRUE, sizeof(og_resched));
+        g_array_set_clear_func(p.log, og_resched_clear);
+        for (int k = 0; k < OG_JOBS; k++)
+            p.links[k] = g_hash_table_new(g_direct_hash, g_direct_equal);
+        replay_set_decision_hook(r, og_probe_hook, &p);
+    }
+    og_watcher wt = {.beat = beat, .last_arrival_s = 0.001 * (OG_JOBS - 1), .bound = NAN};
+    if (c->memo && isfinite(beat))
+        replay_set_watch(r, sh->o->window_s / 50, og_watch, &wt);
+    double u = NAN;
+    if (replay_run(r, NULL, NULL, NULL, error)) {
+        og_memo val;
+        if (p.hit) {
+            val = p.hit_val;
+        } else {
+            c->replays++;
+            if (replay_stopped(r)) {
+                val = (og_memo){wt.bound, false};
+            } else {
+                replay_summary s;
+                replay_get_summary(r, &s);
+                val = (og_memo){s.gpu_util_allocated_frac, true};
+            }
+            if (p.key)
+                g_hash_table_replace(c->memo, g_steal_pointer(&p.key),
+                                     g_memdup2(&val, sizeof val));
+        }
+        u = val.util;
+        *exact = val.exact;
+    }
+    if (probe) {
+        g_array_unref(p.log);
+        for (int k = 0; k < OG_JOBS; k++)
+            g_hash_table_destroy(p.links[k]);
+        g_free(p.key);
+    }
+    return u;
 }
 
 /* Run a crux variant with one override object; keeps the case's best. */
 static bool og_try(og_case *c, const og_shared *sh, topo *t, const trace *tr, const char *sched,
                    cJSON *obj, double *best, GError **error)
 {
-    double u = og_run(sh, t, tr, sched, obj, error);
+    bool exact;
+    double u = og_run(c, sh, t, tr, sched, obj, *best, &exact, error);
     cJSON_Delete(obj);
     c->runs++;
     if (isnan(u))
         return false;
+    if (!exact)
+        return true; /* below *best (og_watch) */
     *best = fmax(*best, u);
     c->opt = fmax(c->opt, u);
     return true;
@@ -253,9 +454,12 @@ static bool og_case_run(og_case *c, const og_shared *sh, GError **error)
         return false;
     c->sched_util = g_new(double, sh->sched_names->len);
     c->opt = 0.0;
+    if (!sh->o->replay_all)
+        c->memo = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     for (guint i = 0; i < sh->sched_names->len; i++) {
         const char *name = sh->sched_names->pdata[i];
-        c->sched_util[i] = og_run(sh, t, tr, name, NULL, error);
+        bool exact;
+        c->sched_util[i] = og_run(c, sh, t, tr, name, NULL, NAN, &exact, error);
         c->runs++;
         if (isnan(c->sched_util[i]))
             return false;
@@ -277,15 +481,22 @@ static void og_worker(gpointer data, gpointer user)
     GError *err = NULL;
     og_shared *sh = user;
     c->ok = og_case_run(c, sh, &err);
+    if (c->memo) {
+        g_hash_table_destroy(c->memo);
+        c->memo = NULL;
+    }
     if (!c->ok) {
         c->error = g_strdup_printf("case %zu: %s", c->index, err ? err->message : "failed");
         g_clear_error(&err);
     }
     g_mutex_lock(&sh->lock);
+    cli__og_journal_write(sh, c);
     sh->done++;
     if (!sh->o->quiet)
-        fprintf(stderr, "optimal-gap: case %zu done (%d/%d), %zu replays, optimum %.4f\n",
-                c->index, sh->done, sh->o->cases, c->runs, c->opt);
+        fprintf(stderr,
+                "optimal-gap: case %zu done (%d/%d), %zu runs (%zu replayed, the others "
+                "equivalent), optimum %.4f\n",
+                c->index, sh->done, sh->o->cases, c->runs, c->replays, c->opt);
     g_mutex_unlock(&sh->lock);
 }
 
@@ -441,12 +652,28 @@ static int og_main(const og_opts *o)
     og_shared sh = {.o = o, .cat = cat, .sched_names = names};
     g_mutex_init(&sh.lock);
     og_case *cases = g_new0(og_case, (size_t)o->cases);
-    GThreadPool *pool = g_thread_pool_new(og_worker, &sh, o->threads, TRUE, NULL);
     for (int i = 0; i < o->cases; i++) {
         cases[i].index = (size_t)i;
         og_case_draw(&cases[i], o, models);
-        g_thread_pool_push(pool, &cases[i], NULL);
     }
+    size_t resumed = 0;
+    if (!cli__og_journal_open(&sh, cases, (size_t)o->cases, &resumed, &err)) {
+        cli_error("optimal-gap: %s", err->message);
+        g_error_free(err);
+        for (int i = 0; i < o->cases; i++)
+            og_case_clear(&cases[i]);
+        g_free(cases);
+        g_mutex_clear(&sh.lock);
+        return CLI_EXIT_FAILURE;
+    }
+    if (resumed > 0 && !o->quiet)
+        fprintf(stderr, "optimal-gap: %zu cases taken from %s/%s\n", resumed, o->output,
+                OG_JOURNAL);
+    sh.done = (int)resumed;
+    GThreadPool *pool = g_thread_pool_new(og_worker, &sh, o->threads, TRUE, NULL);
+    for (int i = 0; i < o->cases; i++)
+        if (!cases[i].ok)
+            g_thread_pool_push(pool, &cases[i], NULL);
     g_thread_pool_free(pool, FALSE, TRUE);
     g_mutex_clear(&sh.lock);
     size_t failed = 0;
@@ -457,6 +684,10 @@ static int og_main(const og_opts *o)
             failed++;
         }
     bool ok = og_report(cases, (size_t)o->cases, &sh, &err);
+    if (ok && failed == 0)
+        cli__og_journal_remove(&sh); /* else kept: --resume retries what failed */
+    else if (sh.journal)
+        fclose(sh.journal);
     for (int i = 0; i < o->cases; i++)
         og_case_clear(&cases[i]);
     g_free(cases);
@@ -486,6 +717,11 @@ int cli_optimal_gap_main(int argc, char **argv)
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
          "write summary.csv and cases.csv into DIR", "DIR"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "report only the first failed case", NULL},
+        {"resume", 0, 0, G_OPTION_ARG_NONE, &o.resume,
+         "go on with an interrupted run: take the cases finished in DIR/cases.journal", NULL},
+        {"replay-all", 0, 0, G_OPTION_ARG_NONE, &o.replay_all,
+         "replay every candidate, also those equivalent to an earlier run (slower, same result)",
+         NULL},
         G_OPTION_ENTRY_NULL,
     };
     g_autoptr(GOptionContext) ctx =
@@ -503,9 +739,10 @@ int cli_optimal_gap_main(int argc, char **argv)
         g_error_free(err);
         status = CLI_EXIT_USAGE;
     } else if (argc != 1 || o.cases < 1 || !ccs_positive_finite(o.window_s) || o.levels < 1 ||
-               o.levels > 8 || o.threads < 0 || !ccs_positive_finite(o.link_gbps)) {
+               o.levels > 8 || o.threads < 0 || !ccs_positive_finite(o.link_gbps) ||
+               (o.resume && !o.output)) {
         cli_error("optimal-gap: expected no arguments, --cases >= 1, --window > 0, "
-                  "--levels in 1..8, --threads >= 0, --link-gbps > 0");
+                  "--levels in 1..8, --threads >= 0, --link-gbps > 0, --resume with --output");
         status = CLI_EXIT_USAGE;
     } else {
         if (o.threads == 0)

@@ -202,6 +202,15 @@ void metrics_tick(metrics *m, double now_s, metrics_row *row)
 }
 
 double metrics_busy_gpu_s(const metrics *m) { return m->busy_total; }
+
+void metrics_peek(const metrics *m, double now_s, double *busy_gpu_s, double *alloc_gpu_s,
+                  int *alloc_gpus)
+{
+    double dt = now_s > m->t_last ? now_s - m->t_last : 0.0;
+    *busy_gpu_s = m->busy_total + m->busy * dt;
+    *alloc_gpu_s = m->alloc_total + m->alloc * dt;
+    *alloc_gpus = m->alloc;
+}
 double metrics_alloc_gpu_s(const metrics *m) { return m->alloc_total; }
 
 double metrics_tier_util_frac(const metrics *m, topo_tier tier)

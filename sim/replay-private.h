@@ -50,6 +50,12 @@ struct replay {
     size_t peak_gpus_demand;   /* of the trace in the window */
     double wall_s;
     bool ran;
+    replay_decision_fn decision_fn; /* (nullable) observer after each reschedule */
+    void *decision_user;
+    replay_watch_fn watch_fn;  /* (nullable) totals watcher */
+    void *watch_user;
+    double watch_every_s, watch_next_s;
+    bool stopped;              /* the observer or the watcher asked to stop */
     struct sched_ctx ctx;
     /* outputs while running */
     output_csv *ts_csv, *links_csv;

@@ -548,6 +548,18 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
             g_propagate_error(error, g_steal_pointer(&r->deferred_error));
             return false;
         }
+        if (r->watch_fn && evq_now(r->q) >= r->watch_next_s) {
+            replay_watch w = {.now_s = evq_now(r->q), .end_s = r->sim_end_s};
+            metrics_peek(r->m, w.now_s, &w.busy_gpu_s, &w.alloc_gpu_s, &w.alloc_gpus);
+            while (r->watch_next_s <= w.now_s)
+                r->watch_next_s += r->watch_every_s;
+            if (!r->watch_fn(r->watch_user, &w))
+                r->stopped = true;
+        }
+        if (r->stopped) {
+            r->wall_s = (g_get_monotonic_time() - t0) / 1e6;
+            return true;
+        }
         if (progress && (++count & 0xffff) == 0) {
             replay_progress p = {
                 .now_s = evq_now(r->q),
@@ -585,6 +597,25 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
 }
 
 size_t replay_job_count(const replay *r) { return r->jobs->len; }
+
+void replay_set_decision_hook(replay *r, replay_decision_fn fn, void *user)
+{
+    g_return_if_fail(r && !r->ran);
+    r->decision_fn = fn;
+    r->decision_user = user;
+}
+
+void replay_set_watch(replay *r, double every_s, replay_watch_fn fn, void *user)
+{
+    g_return_if_fail(r && !r->ran);
+    g_return_if_fail(!fn || (isfinite(every_s) && every_s > 0));
+    r->watch_fn = fn;
+    r->watch_user = user;
+    r->watch_every_s = every_s;
+    r->watch_next_s = r->sim_start_s + every_s;
+}
+
+bool replay_stopped(const replay *r) { return r->stopped; }
 
 void replay_job_get(const replay *r, size_t i, replay_job_result *o)
 {

@@ -26,6 +26,7 @@
 #include "catalog.h"
 #include "config.h"
 #include "output.h"
+#include "schedulers/sched.h"
 #include "topo.h"
 #include "trace.h"
 
@@ -81,6 +82,34 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
                 GError **error);
 
 void replay_get_summary(const replay *r, replay_summary *out);
+
+/* An observer of the scheduler's decisions, called after every reschedule
+ * (every arrival and end) with the scheduler's read view of the running
+ * jobs (schedulers/sched.h; ctx is valid during the call only; the hook
+ * must not decide anything).  Returning false stops the run there:
+ * replay_run returns true at once without finishing the window or writing
+ * outputs, and replay_stopped() is true (the summary then means nothing).
+ * `ccsim optimal-gap` uses it to skip a replay whose decisions make it the
+ * same run as an earlier one.  Set before replay_run; fn NULL removes it. */
+typedef bool (*replay_decision_fn)(void *user, sched_ctx *ctx);
+void replay_set_decision_hook(replay *r, replay_decision_fn fn, void *user);
+
+/* A watcher of the run's totals, called after the first event at or past
+ * each multiple of every_s (from the window's start).  It only reads:
+ * watching does not change the run.  Returning false stops the run as the
+ * decision hook does (`ccsim optimal-gap` stops a run that can no longer
+ * beat the best one).  Set before replay_run; fn NULL removes it. */
+typedef struct replay_watch {
+    double now_s, end_s;   /* simulated time, the window's end */
+    double busy_gpu_s;     /* busy GPU-seconds since the window's start */
+    double alloc_gpu_s;    /* allocated GPU-seconds since the window's start */
+    int alloc_gpus;        /* GPUs allocated now */
+} replay_watch;
+typedef bool (*replay_watch_fn)(void *user, const replay_watch *w);
+void replay_set_watch(replay *r, double every_s, replay_watch_fn fn, void *user);
+
+/* True if the decision hook or the watcher stopped the run. */
+bool replay_stopped(const replay *r);
 
 /* Per-job results, in trace order (for tests and the CLI). */
 size_t replay_job_count(const replay *r);

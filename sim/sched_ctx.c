@@ -128,6 +128,8 @@ void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s)
 void replay__reschedule(struct replay *r)
 {
     r->ops->reschedule(r->sched, &r->ctx);
+    if (r->decision_fn && !r->stopped && !r->decision_fn(r->decision_user, &r->ctx))
+        r->stopped = true;
 }
 
 void replay__on_comm(struct replay *r, job *j, bool starting)

@@ -179,6 +179,112 @@ static void test_replay_crux_example1_j2_high(void)
     run_clear(&x);
 }
 
+/* The decision hook and the watcher (replay_set_decision_hook,
+ * replay_set_watch) on Example 1 with J1 high (above).
+ * Hook: both jobs arrive at t = 0 (one reschedule each: 1 then 2 running
+ * jobs) and end at the window's end 1203 (2 more: 1 then 0 running), so 4
+ * calls, all seeing the fixed levels (J1 0, J2 1).  Returning false at the
+ * second call stops the run there: replay_run succeeds and
+ * replay_stopped() is true.
+ * Watcher every 100 s: the first event at or past 100 is at 100 exactly
+ * (J1 starts compute k = 25 at 4k = 100).  Up to 100, J1 computed
+ * [4k, 4k+2) for k = 0..24: 50 s x 2 GPUs = 100 GPU-s; J2 computed [0,1),
+ * [2,3) and [4m-7, 4m-6) for m = 3..26 (4m-7 < 100): 26 s x 2 = 52 GPU-s.
+ * So busy 152, allocated 4 x 100 = 400 GPU-s, 4 GPUs allocated, end 1203.
+ * Stopping there ends the run; a watcher that never stops is called at
+ * 100, 200, ..., 1200 (events every second): 12 calls, and the run's
+ * numbers are those of test_replay_crux_example1_j1_high (1808 GPU-s). */
+typedef struct hook_log {
+    int calls;
+    size_t jobs[8];
+    int levels[8][2];
+    int stop_at;           /* call number that returns false, 0 never */
+    replay_watch w;
+} hook_log;
+
+static bool hook_record(void *user, sched_ctx *ctx)
+{
+    hook_log *h = user;
+    if (h->calls < 8) {
+        h->jobs[h->calls] = sched_job_count(ctx);
+        for (size_t j = 0; j < sched_job_count(ctx) && j < 2; j++) {
+            sched_job_info ji;
+            sched_job_get(ctx, j, &ji);
+            h->levels[h->calls][j] = ji.priority;
+        }
+    }
+    return ++h->calls != h->stop_at;
+}
+
+static bool watch_record(void *user, const replay_watch *w)
+{
+    hook_log *h = user;
+    if (h->calls == 0)
+        h->w = *w;
+    return ++h->calls != h->stop_at;
+}
+
+static void test_replay_decision_hook_and_watch(void)
+{
+    GError *e = NULL;
+    char *text = example1("0", "1");
+    run x;
+    hook_log h = {0};
+    if (run_prepare(&x, text, &e)) {
+        replay_set_decision_hook(x.r, hook_record, &h);
+        CU_ASSERT_TRUE(replay_run(x.r, NULL, NULL, NULL, &e));
+        CU_ASSERT_FALSE(replay_stopped(x.r));
+        CU_ASSERT_EQUAL(h.calls, 4);
+        CU_ASSERT_EQUAL(h.jobs[0], 1);
+        CU_ASSERT_EQUAL(h.jobs[1], 2);
+        CU_ASSERT_EQUAL(h.jobs[2], 1);
+        CU_ASSERT_EQUAL(h.jobs[3], 0);
+        CU_ASSERT_EQUAL(h.levels[1][0], 0);
+        CU_ASSERT_EQUAL(h.levels[1][1], 1);
+    }
+    TEST_ASSERT_NO_ERROR(e);
+    run_clear(&x);
+
+    h = (hook_log){.stop_at = 2};
+    if (run_prepare(&x, text, &e)) {
+        replay_set_decision_hook(x.r, hook_record, &h);
+        CU_ASSERT_TRUE(replay_run(x.r, NULL, NULL, NULL, &e));
+        CU_ASSERT_TRUE(replay_stopped(x.r));
+        CU_ASSERT_EQUAL(h.calls, 2);
+    }
+    TEST_ASSERT_NO_ERROR(e);
+    run_clear(&x);
+
+    h = (hook_log){.stop_at = 1};
+    if (run_prepare(&x, text, &e)) {
+        replay_set_watch(x.r, 100.0, watch_record, &h);
+        CU_ASSERT_TRUE(replay_run(x.r, NULL, NULL, NULL, &e));
+        CU_ASSERT_TRUE(replay_stopped(x.r));
+        CU_ASSERT_EQUAL(h.calls, 1);
+        TEST_ASSERT_CLOSE(h.w.now_s, 100.0, 1e-12);
+        TEST_ASSERT_CLOSE(h.w.end_s, 1203.0, 1e-12);
+        TEST_ASSERT_CLOSE(h.w.busy_gpu_s, 152.0, 1e-9);
+        TEST_ASSERT_CLOSE(h.w.alloc_gpu_s, 400.0, 1e-9);
+        CU_ASSERT_EQUAL(h.w.alloc_gpus, 4);
+    }
+    TEST_ASSERT_NO_ERROR(e);
+    run_clear(&x);
+
+    h = (hook_log){0};
+    if (run_prepare(&x, text, &e)) {
+        replay_set_watch(x.r, 100.0, watch_record, &h);
+        CU_ASSERT_TRUE(replay_run(x.r, NULL, NULL, NULL, &e));
+        CU_ASSERT_FALSE(replay_stopped(x.r));
+        CU_ASSERT_EQUAL(h.calls, 12);
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        TEST_ASSERT_CLOSE(s.busy_gpu_s, 1808.0, 1e-9);
+    }
+    TEST_ASSERT_NO_ERROR(e);
+    run_clear(&x);
+    g_free(text);
+}
+
 /* The ideal scheduler runs both jobs as if alone: J1 iterations of 4 s,
  * J2 of 2 s.  In [0, 1203): J1 starts 301 computes (4k < 1203) of 2 s ->
  * 1204 GPU-s, completes 300 (4k+4 <= 1203); J2 starts 602 computes of 1 s
@@ -526,6 +632,7 @@ int main(void)
         {"crux_example1_j1_high", test_replay_crux_example1_j1_high},
         {"crux_example1_j2_high", test_replay_crux_example1_j2_high},
         {"ideal_is_isolated", test_replay_ideal_is_isolated},
+        {"decision_hook_and_watch", test_replay_decision_hook_and_watch},
         {"job_alone", test_replay_job_alone},
         {"megatron_no_overlap", test_replay_megatron_no_overlap},
         {"nic_contention", test_replay_nic_contention},

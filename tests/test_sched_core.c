@@ -122,6 +122,44 @@ static void test_sched_core_pair_example1(void)
     TEST_ASSERT_CLOSE(k2 * 5, 7.5, 1e-12);
 }
 
+/* The stack simulation (sched__stack_sim) on one link, horizon 6 s,
+ * every job communication-ready at 0 (f = 1: it computed [-C, 0)):
+ * A and B: C = 1, 1 link-s per iteration (iteration 2 s alone);
+ * H: C = 1.5, 0.5 link-s (iteration 2 s alone).
+ * [A, B, H]: A link [0,1)[2,3)[4,5), computes [1,2)[3,4)[5,6): 3 s.  B
+ * sends in A's gaps [1,2)[3,4)[5,6), computes [2,3)[4,5): 2 s.  The link
+ * is then busy all of [0,6): H never sends, 0 s.
+ * [H, A, B]: H link [0,.5)[2,2.5)[4,4.5), computes [.5,2)[2.5,4)[4.5,6):
+ * 4.5 s.  A sends [.5,1.5), computes [1.5,2.5), sends [2.5,3.5), computes
+ * [3.5,4.5), sends [4.5,5.5), computes [5.5,6): 2.5 s.  B sees the link
+ * busy [0,1.5)[2,3.5)[4,5.5): sends [1.5,2)+[3.5,4), computes [4,5),
+ * then waits: 1 s.
+ * [A, H, B]: A 3 s as alone; H sends [1,1.5), computes [1.5,3), sends
+ * [3,3.5), computes [3.5,5), sends [5,5.5), computes [5.5,6): 3.5 s; B
+ * sees [0,1.5)[2,3.5)[4,5.5) busy again: 1 s.
+ * Two jobs: the same numbers as sched__pair_sim (Example 1 above: 6, 3). */
+static void test_sched_core_stack_sim(void)
+{
+    sched__pair_job A = {1, 1, 1, 1, 0, 1}, H = {1, 1.5, 1, 0.5, 0, 1.5};
+    double busy[3];
+    sched__stack_sim((sched__pair_job[]){A, A, H}, 3, 6, busy);
+    TEST_ASSERT_CLOSE(busy[0], 3, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], 2, 1e-12);
+    TEST_ASSERT_CLOSE(busy[2], 0, 1e-12);
+    sched__stack_sim((sched__pair_job[]){H, A, A}, 3, 6, busy);
+    TEST_ASSERT_CLOSE(busy[0], 4.5, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], 2.5, 1e-12);
+    TEST_ASSERT_CLOSE(busy[2], 1, 1e-12);
+    sched__stack_sim((sched__pair_job[]){A, H, A}, 3, 6, busy);
+    TEST_ASSERT_CLOSE(busy[0], 3, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], 3.5, 1e-12);
+    TEST_ASSERT_CLOSE(busy[2], 1, 1e-12);
+    sched__pair_job j1 = {10, 2, 1, 2, 0, 2}, j2 = {10, 1, 1, 1, 0, 1};
+    sched__stack_sim((sched__pair_job[]){j1, j2}, 2, 12, busy);
+    TEST_ASSERT_CLOSE(busy[0], 6, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], 3, 1e-12);
+}
+
 /* Example 1 long-run (D5), 1200 s (a multiple of both periods, and the
  * pattern is periodic from t = 0).  J1 high: period 4 s, J1 computes 2,
  * J2 1: U = (10*600 + 10*300)/(20*1200) = 37.5%.  J2 high: J1's iteration
@@ -547,6 +585,7 @@ int main(void)
         {"paths_tie", test_sched_core_paths_tie},
         {"hop_levels", test_sched_core_hop_levels},
         {"pair_example1", test_sched_core_pair_example1},
+        {"stack_sim", test_sched_core_stack_sim},
         {"pair_example1_long_run", test_sched_core_pair_example1_long_run},
         {"pair_example2", test_sched_core_pair_example2},
         {"pair_example2_ready", test_sched_core_pair_example2_ready},

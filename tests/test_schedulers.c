@@ -116,6 +116,35 @@ static void test_schedulers_crux_priorities(void)
     fake_ctx_clear(&ctx);
 }
 
+/* Crux's context assignment (crux_assign_context) on one link of 1 B/s
+ * with the three jobs of test_sched_core_stack_sim, 1 GPU each: A and B
+ * (C = 1, f = 1, 1 B: t = 1, I = 1), H (C = 1.5, f = 1, 0.5 B: t = 0.5,
+ * I = 3); every iteration is 2 s alone, so the horizon is 6 s.
+ * H: others in decreasing I (A, B by arrival).  H on top [H, A, B]
+ * gives H 4.5, A 2.5, B 1; H at the bottom [A, B, H] gives A 3, B 2, H 0:
+ * dN_H = 4.5, the others lose (3 - 2.5) + (2 - 1) = 1.5, P_H = 3/6.
+ * A: others H (I 3), B.  [A, H, B]: A 3, H 3.5, B 1; [H, B, A]: H 4.5,
+ * B 2.5, A 1 (B in A's place above): dN_A = 2, others lose (4.5 - 3.5) +
+ * (2.5 - 1) = 2.5, P_A = -0.5/6; B the same by symmetry.  Ranking H, then
+ * A and B tied on P and I, by arrival.  The refinement (crux_refine) keeps
+ * it: H below A would give [A, H, B] 3 + 3.5 + 1 = 7.5 GPU-s against
+ * [H, A, B] 4.5 + 2.5 + 1 = 8, and B above A gives the same 8 (no move).
+ * crux-pa levels: H 0, A 1, B 2. */
+static void test_schedulers_crux_context(void)
+{
+    static const int l0[] = {0, -1};
+    sched_ctx ctx;
+    fake_ctx_init(&ctx, 1, 1, 8);
+    fake_job_flow(fake_ctx_job(&ctx, "A", 1, 1, 1, 2), 1, l0, NULL);
+    fake_job_flow(fake_ctx_job(&ctx, "B", 1, 1, 1, 2), 1, l0, NULL);
+    fake_job_flow(fake_ctx_job(&ctx, "H", 1, 1.5, 1, 2), 0.5, l0, NULL);
+    run_once(&sched_crux_pa_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 2);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
+    fake_ctx_clear(&ctx);
+}
+
 static void run_with(const sched_ops *ops, sched_ctx *ctx, const char *json)
 {
     cJSON *cfg = cJSON_Parse(json);
@@ -376,6 +405,7 @@ int main(void)
     CU_TestInfo cases[] = {
         {"paths", test_schedulers_paths},
         {"crux_priorities", test_schedulers_crux_priorities},
+        {"crux_context", test_schedulers_crux_context},
         {"crux_overrides", test_schedulers_crux_overrides},
         {"sincronia", test_schedulers_sincronia},
         {"sincronia_online", test_schedulers_sincronia_online},
