@@ -14,6 +14,8 @@
  *    compare), weight 1; bottleneck ties to the lowest link id, coflow
  *    ties to arrival order (D18);
  *  - D12: ranks 1..K-1 get levels 0..K-2, the rest level K-1;
+ *  - only coflows that share a link with another one are ranked (the
+ *    others go to level K-1): see keep_contending();
  *  - paths stay ECMP (Sincronia does not route);
  *  - sincronia re-orders on every job start and end;
  *  - sincronia-online models "each iteration is an arriving coflow": at
@@ -211,6 +213,43 @@ static void order_jobs(sincronia_sched *s, sched_ctx *ctx)
     }
 }
 
+/* Drop from s->members the jobs that share no link with another member.
+ * Their order changes nobody's rate, and BSSI would rank them early (their
+ * private ports carry little), taking the few distinct levels from the
+ * coflows that do contend.  Removing them leaves the others' relative
+ * order unchanged: on a private bottleneck port BSSI only places that
+ * port's one coflow last and adjusts nobody else's weight. */
+static void keep_contending(sincronia_sched *s, sched_ctx *ctx)
+{
+    size_t m = s->members->len;
+    const size_t *members = (const size_t *)(void *)s->members->data;
+    const gint64 *uids = (const gint64 *)(void *)s->member_uids->data;
+    g_autoptr(GHashTable) users = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (size_t i = 0; i < m; i++) {
+        const sincronia_demand *dm = job_demand(s, ctx, members[i], uids[i]);
+        for (size_t k = 0; k < dm->n_links; k++) {
+            gpointer key = GUINT_TO_POINTER(dm->links[k] + 1);
+            guint n = GPOINTER_TO_UINT(g_hash_table_lookup(users, key));
+            g_hash_table_insert(users, key, GUINT_TO_POINTER(n + 1));
+        }
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < m; i++) {
+        const sincronia_demand *dm = job_demand(s, ctx, members[i], uids[i]);
+        bool shares = false;
+        for (size_t k = 0; k < dm->n_links && !shares; k++)
+            shares = GPOINTER_TO_UINT(g_hash_table_lookup(
+                         users, GUINT_TO_POINTER(dm->links[k] + 1))) > 1;
+        if (shares) {
+            g_array_index(s->members, size_t, kept) = members[i];
+            g_array_index(s->member_uids, gint64, kept) = uids[i];
+            kept++;
+        }
+    }
+    g_array_set_size(s->members, kept);
+    g_array_set_size(s->member_uids, kept);
+}
+
 static void sincronia_reorder(sincronia_sched *s, sched_ctx *ctx)
 {
     size_t n = sched_job_count(ctx);
@@ -225,6 +264,7 @@ static void sincronia_reorder(sincronia_sched *s, sched_ctx *ctx)
             g_array_append_val(s->member_uids, uid);
         }
     }
+    keep_contending(s, ctx);
     order_jobs(s, ctx);
 }
 

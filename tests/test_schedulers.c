@@ -226,12 +226,36 @@ static void test_schedulers_sincronia(void)
     fake_ctx_clear(&ctx);
 }
 
+/* Example A plus C0, alone on link 2 with the smallest demand (0.5):
+ * sharing no link, C0 is not ranked and goes to the lowest level, so with
+ * K = 3 the contending coflows keep their levels C1 0, C2 1, C3 2 and C0
+ * gets 2 (ranked, C0 would take a level: its private port is BSSI's last
+ * bottleneck, which puts it first). */
+static void test_schedulers_sincronia_private(void)
+{
+    sched_ctx ctx;
+    fake_ctx_init(&ctx, 3, 1, 3);
+    fake_job_fixed(fake_ctx_job(&ctx, "C0", 1, 1, 1, 1), 2, 0.5);
+    fake_job_fixed(fake_ctx_job(&ctx, "C1", 1, 1, 1, 1), 1, 2);
+    fake_job *c2 = fake_ctx_job(&ctx, "C2", 1, 1, 1, 1);
+    fake_job_fixed(c2, 0, 4);
+    fake_job_fixed(c2, 1, 1);
+    fake_job_fixed(fake_ctx_job(&ctx, "C3", 1, 1, 1, 1), 1, 3);
+    run_once(&sched_sincronia_ops, &ctx);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 2);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[3].info.priority, 2);
+    fake_ctx_clear(&ctx);
+}
+
 /* sincronia-online, same jobs, K = 8.  Nobody communicating: all on the
- * lowest level 7.  C3 starts: alone, level 0.  C2 starts: BSSI over {C2,
- * C3}: loads (4, 4), tie to link 0 where only C2 sends, so C2 last:
- * C3 0, C2 1, C1 7.  C3 ends: C2 0, C1 and C3 7.  C3 starts again: the
- * same set, the same order C3 0, C2 1 (the remembered one); C3 ends: C2 0.
- * Reschedule, then C3's demand on link 1 becomes 5 (as a new job would
+ * lowest level 7.  C3 starts: alone, it shares no link with a
+ * communicating job, so it is not ranked: still 7.  C2 starts: BSSI over
+ * {C2, C3}: loads (4, 4), tie to link 0 where only C2 sends, so C2 last:
+ * C3 0, C2 1, C1 7.  C3 ends: C2 alone, 7 like C1 and C3.  C3 starts
+ * again: the same set, the same order C3 0, C2 1 (the remembered one); C3
+ * ends: C2 7.  Reschedule (C2 still communicating, alone: 7), then C3's demand on link 1 becomes 5 (as a new job would
  * bring) and C3 starts: loads (4, 6), bottleneck link 1, w/d = 1/1 for C2
  * and 1/5 for C3, so C3 last: C2 0, C3 1 (remembered orders and demands
  * must not survive a reschedule). */
@@ -245,24 +269,23 @@ static void test_schedulers_sincronia_online(void)
     for (int j = 0; j < 3; j++)
         CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, 7);
     ops->on_comm(s, &ctx, 2, true);
-    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
-    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 7);
-    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 7);
+    for (int j = 0; j < 3; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, 7);
     ops->on_comm(s, &ctx, 1, true);
     CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
     CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
     CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 7);
     ops->on_comm(s, &ctx, 2, false);
-    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 7);
     CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 7);
     ops->on_comm(s, &ctx, 2, true);
     CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
     CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 1);
     ops->on_comm(s, &ctx, 2, false);
-    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 7);
     CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 7);
-    ops->reschedule(s, &ctx); /* C2 still communicating */
-    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 0);
+    ops->reschedule(s, &ctx); /* C2 still communicating, alone */
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 7);
     ctx.jobs[2].fixed_bytes[0] = 5;
     ops->reschedule(s, &ctx);
     ops->on_comm(s, &ctx, 2, true);
@@ -408,6 +431,7 @@ int main(void)
         {"crux_context", test_schedulers_crux_context},
         {"crux_overrides", test_schedulers_crux_overrides},
         {"sincronia", test_schedulers_sincronia},
+        {"sincronia_private", test_schedulers_sincronia_private},
         {"sincronia_online", test_schedulers_sincronia_online},
         {"taccl_levels", test_schedulers_taccl_levels},
         {"cassini", test_schedulers_cassini},
