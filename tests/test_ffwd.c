@@ -15,43 +15,20 @@
 #include "job.h"
 #include "output.h"
 #include "replay.h"
+#include "test_run.h"
 #include "test_util.h"
 #include "topo.h"
 #include "trace.h"
 
 /* ---- helpers: one replay from a scenario text ---- */
 
-typedef struct run {
-    config *cfg;
-    topo *t;
-    trace *tr;
-    catalog *cat;
-    replay *r;
-} run;
-
-static void run_clear(run *x)
-{
-    replay_free(x->r);
-    topo_free(x->t);
-    trace_free(x->tr);
-    catalog_free(x->cat);
-    config_free(x->cfg);
-    memset(x, 0, sizeof *x);
-}
 
 /* Run text (fast-forward on or off) writing into dir (nullable). */
-static bool run_text(run *x, const char *text, bool ffwd, const char *dir)
+static bool run_text(test_run *x, const char *text, bool ffwd, const char *dir)
 {
-    memset(x, 0, sizeof *x);
     GError *e = NULL;
-    x->cfg = config_new();
-    bool ok = config_load_buffer(x->cfg, text, strlen(text), "test.json", &e) &&
-              config_set_option(x->cfg, "fast_forward", ffwd ? "true" : "false", &e);
-    ok = ok && (x->t = topo_build(x->cfg->topology_spec, NULL, &e)) != NULL;
-    ok = ok && (x->tr = trace_json_from_cjson(cJSON_GetObjectItem(x->cfg->trace_obj, "jobs"),
-                                              "test.json", &e)) != NULL;
-    ok = ok && (x->cat = catalog_load_default(&e)) != NULL;
-    ok = ok && (x->r = replay_new(x->cfg, x->t, x->tr, x->cat, &e)) != NULL;
+    const char *const options[] = {"fast_forward", ffwd ? "true" : "false", NULL};
+    bool ok = test_run_prepare(x, text, options, &e);
     output_dir *o = NULL;
     if (ok && dir)
         ok = (o = output_dir_open(dir, &e)) != NULL;
@@ -112,7 +89,7 @@ static void assert_same_outputs(const char *text, uint64_t *ev_ff, uint64_t *ev_
     CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
     g_autofree char *d1 = g_build_filename(tmp, "ff", NULL);
     g_autofree char *d2 = g_build_filename(tmp, "plain", NULL);
-    run x, y;
+    test_run x, y;
     bool ok = run_text(&x, text, true, d1);
     ok = run_text(&y, text, false, d2) && ok;
     if (ok) {
@@ -126,8 +103,8 @@ static void assert_same_outputs(const char *text, uint64_t *ev_ff, uint64_t *ev_
         replay_get_summary(y.r, &s);
         *ev_plain = s.events;
     }
-    run_clear(&x);
-    run_clear(&y);
+    test_run_clear(&x);
+    test_run_clear(&y);
     remove_outputs(d1);
     remove_outputs(d2);
     g_rmdir(tmp);
@@ -192,9 +169,9 @@ static const char *one_gpu_text =
 static void test_ffwd_one_gpu(void)
 {
     for (int ff = 1; ff >= 0; ff--) {
-        run x;
+        test_run x;
         if (!run_text(&x, one_gpu_text, ff, NULL)) {
-            run_clear(&x);
+            test_run_clear(&x);
             return;
         }
         replay_job_result j;
@@ -213,7 +190,7 @@ static void test_ffwd_one_gpu(void)
         } else {
             CU_ASSERT_TRUE(s.events >= 50);
         }
-        run_clear(&x);
+        test_run_clear(&x);
     }
     uint64_t a = 0, b = 0;
     assert_same_outputs(one_gpu_text, &a, &b);
@@ -268,7 +245,7 @@ static void test_ffwd_nvlink_single_host(void)
     for (int ff = 1; ff >= 0; ff--) {
         g_autofree char *tmp = g_dir_make_tmp("ccsim-ffwd-XXXXXX", NULL);
         g_autofree char *d = g_build_filename(tmp, "o", NULL);
-        run x;
+        test_run x;
         if (run_text(&x, nvlink_text, ff, d)) {
             replay_job_result j;
             replay_job_get(x.r, 0, &j);
@@ -291,7 +268,7 @@ static void test_ffwd_nvlink_single_host(void)
             TEST_ASSERT_CLOSE(csv_field(d, "timeseries.csv", 1, 12),
                               1.12e12 / (16 * 1e11 * 3) * 80.0 / 7.0, 1e-12);
         }
-        run_clear(&x);
+        test_run_clear(&x);
         remove_outputs(d);
         g_rmdir(tmp);
     }
@@ -331,7 +308,7 @@ static void test_ffwd_two_buckets(void)
     static const double bytes[] = {0.0, 8e11, 3.2e11, 0.0, 3.2e11};
     g_autofree char *tmp = g_dir_make_tmp("ccsim-ffwd-XXXXXX", NULL);
     g_autofree char *d = g_build_filename(tmp, "o", NULL);
-    run x;
+    test_run x;
     if (run_text(&x, text, true, d)) {
         replay_job_result j;
         replay_job_get(x.r, 0, &j);
@@ -348,7 +325,7 @@ static void test_ffwd_two_buckets(void)
                               1e-12);
         }
     }
-    run_clear(&x);
+    test_run_clear(&x);
     remove_outputs(d);
     g_rmdir(tmp);
     uint64_t a = 0, b = 0;
@@ -386,7 +363,7 @@ static void test_ffwd_eligibility(void)
                  {"crux", 2}};
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *text = mixed_text(cases[i].sched);
-        run x;
+        test_run x;
         if (run_text(&x, text, true, NULL)) {
             replay_summary s;
             replay_get_summary(x.r, &s);
@@ -395,7 +372,7 @@ static void test_ffwd_eligibility(void)
                         s.jobs_fast_forwarded, cases[i].expect);
             CU_ASSERT_EQUAL(s.jobs_fast_forwarded, cases[i].expect);
         }
-        run_clear(&x);
+        test_run_clear(&x);
         uint64_t a = 0, b = 0;
         assert_same_outputs(text, &a, &b);
         CU_ASSERT_TRUE(a < b);
@@ -415,7 +392,7 @@ static void test_ffwd_shift_at_start(void)
         "   \"model\": {\"compute_s\": 0.3, \"opt_s\": 0.1, \"collective\": \"none\"}}]},"
         " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"shift_s\": 0.25}}},"
         " \"sim\": {\"interval_s\": 4, \"alpha_us\": 0}}";
-    run x;
+    test_run x;
     if (run_text(&x, text, true, NULL)) {
         replay_job_result j;
         replay_job_get(x.r, 0, &j);
@@ -423,7 +400,7 @@ static void test_ffwd_shift_at_start(void)
         TEST_ASSERT_CLOSE(j.busy_gpu_s, 9.75, 1e-12);
         TEST_ASSERT_CLOSE(j.shift_s, 0.25, 0);
     }
-    run_clear(&x);
+    test_run_clear(&x);
     uint64_t a = 0, b = 0;
     assert_same_outputs(text, &a, &b);
 }
@@ -439,7 +416,7 @@ static void test_ffwd_work_mode(void)
         "   \"start_s\": 0, \"end_s\": 10.2,"
         "   \"model\": {\"compute_s\": 0.3, \"opt_s\": 0.1, \"collective\": \"none\"}}]},"
         " \"sim\": {\"interval_s\": 4, \"alpha_us\": 0, \"mode\": \"work\"}}";
-    run x;
+    test_run x;
     if (run_text(&x, text, true, NULL)) {
         replay_job_result j;
         replay_job_get(x.r, 0, &j);
@@ -447,7 +424,7 @@ static void test_ffwd_work_mode(void)
         TEST_ASSERT_CLOSE(j.completion_s, 10.0, 1e-12);
         TEST_ASSERT_CLOSE(j.busy_gpu_s, 10.0, 1e-12);
     }
-    run_clear(&x);
+    test_run_clear(&x);
     uint64_t a = 0, b = 0;
     assert_same_outputs(text, &a, &b);
 }

@@ -17,60 +17,21 @@
 #include "config.h"
 #include "output.h"
 #include "replay.h"
+#include "test_run.h"
 #include "test_util.h"
 #include "topo.h"
 #include "trace.h"
 
-/* Everything one replay needs, built from a scenario text. */
-typedef struct run {
-    config *cfg;
-    topo *t;
-    trace *tr;
-    catalog *cat;
-    replay *r;
-} run;
-
-static void run_clear(run *x)
-{
-    replay_free(x->r);
-    topo_free(x->t);
-    trace_free(x->tr);
-    catalog_free(x->cat);
-    config_free(x->cfg);
-    memset(x, 0, sizeof *x);
-}
-
-/* Prepare (not run) the scenario in text. */
-static bool run_prepare(run *x, const char *text, GError **error)
-{
-    memset(x, 0, sizeof *x);
-    x->cfg = config_new();
-    if (!config_load_buffer(x->cfg, text, strlen(text), "test.json", error))
-        return false;
-    x->t = topo_build(x->cfg->topology_spec, NULL, error);
-    if (!x->t)
-        return false;
-    x->tr = trace_json_from_cjson(cJSON_GetObjectItem(x->cfg->trace_obj, "jobs"), "test.json",
-                                  error);
-    if (!x->tr)
-        return false;
-    x->cat = catalog_load_default(error);
-    if (!x->cat)
-        return false;
-    x->r = replay_new(x->cfg, x->t, x->tr, x->cat, error);
-    return x->r != NULL;
-}
-
-static bool run_text(run *x, const char *text, output_dir *out)
+static bool run_text(test_run *x, const char *text, output_dir *out)
 {
     GError *e = NULL;
-    bool ok = run_prepare(x, text, &e) && replay_run(x->r, out, NULL, NULL, &e);
+    bool ok = test_run_prepare(x, text, NULL, &e) && replay_run(x->r, out, NULL, NULL, &e);
     TEST_ASSERT_NO_ERROR(e);
     return ok;
 }
 
 /* run_text() on a scenario text built with g_strdup_printf, then freed. */
-static bool run_text_owned(run *x, char *text)
+static bool run_text_owned(test_run *x, char *text)
 {
     bool ok = run_text(x, text, NULL);
     g_free(text);
@@ -115,9 +76,9 @@ static char *example1(const char *prio1, const char *prio2)
  * J2's mean iteration: (2 + 3 + 299 x 4) / 301 = 1201 / 301 s. */
 static void test_replay_crux_example1_j1_high(void)
 {
-    run x;
+    test_run x;
     if (!run_text_owned(&x, example1("0", "1"))) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_summary s;
@@ -142,7 +103,7 @@ static void test_replay_crux_example1_j1_high(void)
     TEST_ASSERT_CLOSE(j2.gpu_intensity, 2.0, 1e-9);
     CU_ASSERT_EQUAL(j1.priority, 0);
     CU_ASSERT_EQUAL(j2.priority, 1);
-    run_clear(&x);
+    test_run_clear(&x);
 }
 
 /* J2 high.  J2 is never blocked: iteration k computes [2k, 2k+1) and sends
@@ -156,9 +117,9 @@ static void test_replay_crux_example1_j1_high(void)
  * J1's mean iteration: (5 + 199 x 6) / 200 = 1199 / 200 s. */
 static void test_replay_crux_example1_j2_high(void)
 {
-    run x;
+    test_run x;
     if (!run_text_owned(&x, example1("1", "0"))) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_summary s;
@@ -176,7 +137,7 @@ static void test_replay_crux_example1_j2_high(void)
     TEST_ASSERT_CLOSE(j1.mean_iter_s, 1199.0 / 200.0, 1e-9);
     TEST_ASSERT_CLOSE(j1.slowdown, 1199.0 / 200.0 / 4.0, 1e-9);
     TEST_ASSERT_CLOSE(j2.slowdown, 1.0, 1e-9);
-    run_clear(&x);
+    test_run_clear(&x);
 }
 
 /* The decision hook and the watcher (replay_set_decision_hook,
@@ -228,9 +189,9 @@ static void test_replay_decision_hook_and_watch(void)
 {
     GError *e = NULL;
     char *text = example1("0", "1");
-    run x;
+    test_run x;
     hook_log h = {0};
-    if (run_prepare(&x, text, &e)) {
+    if (test_run_prepare(&x, text, NULL, &e)) {
         replay_set_decision_hook(x.r, hook_record, &h);
         CU_ASSERT_TRUE(replay_run(x.r, NULL, NULL, NULL, &e));
         CU_ASSERT_FALSE(replay_stopped(x.r));
@@ -243,20 +204,20 @@ static void test_replay_decision_hook_and_watch(void)
         CU_ASSERT_EQUAL(h.levels[1][1], 1);
     }
     TEST_ASSERT_NO_ERROR(e);
-    run_clear(&x);
+    test_run_clear(&x);
 
     h = (hook_log){.stop_at = 2};
-    if (run_prepare(&x, text, &e)) {
+    if (test_run_prepare(&x, text, NULL, &e)) {
         replay_set_decision_hook(x.r, hook_record, &h);
         CU_ASSERT_TRUE(replay_run(x.r, NULL, NULL, NULL, &e));
         CU_ASSERT_TRUE(replay_stopped(x.r));
         CU_ASSERT_EQUAL(h.calls, 2);
     }
     TEST_ASSERT_NO_ERROR(e);
-    run_clear(&x);
+    test_run_clear(&x);
 
     h = (hook_log){.stop_at = 1};
-    if (run_prepare(&x, text, &e)) {
+    if (test_run_prepare(&x, text, NULL, &e)) {
         replay_set_watch(x.r, 100.0, watch_record, &h);
         CU_ASSERT_TRUE(replay_run(x.r, NULL, NULL, NULL, &e));
         CU_ASSERT_TRUE(replay_stopped(x.r));
@@ -268,10 +229,10 @@ static void test_replay_decision_hook_and_watch(void)
         CU_ASSERT_EQUAL(h.w.alloc_gpus, 4);
     }
     TEST_ASSERT_NO_ERROR(e);
-    run_clear(&x);
+    test_run_clear(&x);
 
     h = (hook_log){0};
-    if (run_prepare(&x, text, &e)) {
+    if (test_run_prepare(&x, text, NULL, &e)) {
         replay_set_watch(x.r, 100.0, watch_record, &h);
         CU_ASSERT_TRUE(replay_run(x.r, NULL, NULL, NULL, &e));
         CU_ASSERT_FALSE(replay_stopped(x.r));
@@ -281,7 +242,7 @@ static void test_replay_decision_hook_and_watch(void)
         TEST_ASSERT_CLOSE(s.busy_gpu_s, 1808.0, 1e-9);
     }
     TEST_ASSERT_NO_ERROR(e);
-    run_clear(&x);
+    test_run_clear(&x);
     g_free(text);
 }
 
@@ -291,7 +252,7 @@ static void test_replay_decision_hook_and_watch(void)
  * -> 1204 GPU-s, completes 601.  U = 2408 / 4812. */
 static void test_replay_ideal_is_isolated(void)
 {
-    run x;
+    test_run x;
     char *text = example1("0", "1");
     /* swap the scheduler object for the name "ideal" */
     char *p = strstr(text, "{\"name\": \"fixed\"");
@@ -299,7 +260,7 @@ static void test_replay_ideal_is_isolated(void)
     g_autofree char *t2 = g_strdup_printf("%.*s\"ideal\", %s", (int)(p - text), text, q);
     g_free(text);
     if (!run_text(&x, t2, NULL)) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_summary s;
@@ -307,7 +268,7 @@ static void test_replay_ideal_is_isolated(void)
     TEST_ASSERT_CLOSE(s.busy_gpu_s, 2408.0, 1e-9);
     CU_ASSERT_EQUAL(s.iterations, 901);
     TEST_ASSERT_CLOSE(s.mean_slowdown, 1.0, 1e-9);
-    run_clear(&x);
+    test_run_clear(&x);
 }
 
 /* One job alone, 3 hosts (h0, h2, h1: ring h0 -> h2 -> h1 -> h0), NICs of
@@ -335,9 +296,9 @@ static char *alone(double s_frac)
 
 static void test_replay_job_alone(void)
 {
-    run x;
+    test_run x;
     if (!run_text_owned(&x, alone(0.5))) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_job_result j;
@@ -351,10 +312,10 @@ static void test_replay_job_alone(void)
     TEST_ASSERT_CLOSE(s.gpu_util_allocated_frac, 1.0, 1e-12);
     /* the cluster has 4 GPUs, the job 3: 78 / (4 x 26) */
     TEST_ASSERT_CLOSE(s.gpu_util_cluster_frac, 78.0 / 104.0, 1e-12);
-    run_clear(&x);
+    test_run_clear(&x);
 
     if (!run_text_owned(&x, alone(1.0))) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_job_get(x.r, 0, &j);
@@ -363,7 +324,7 @@ static void test_replay_job_alone(void)
     TEST_ASSERT_CLOSE(j.busy_gpu_s, 3 * 19.0, 1e-9);
     replay_get_summary(x.r, &s);
     TEST_ASSERT_CLOSE(s.gpu_util_allocated_frac, 19.0 / 26.0, 1e-12);
-    run_clear(&x);
+    test_run_clear(&x);
 }
 
 /* A catalog Megatron entry reduces after the backward pass
@@ -378,14 +339,14 @@ static void test_replay_job_alone(void)
  * from the forward share .3492 it would hide: C + T_opt = 4.581071 s). */
 static void test_replay_megatron_no_overlap(void)
 {
-    run x;
+    test_run x;
     if (!run_text(&x,
                   "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=1,latency_us=0,"
                   "host_latency_us=0\", \"trace\": {\"jobs\": [{\"id\": \"g\", \"gpus\": 16, "
                   "\"hosts\": [\"h0\", \"h1\"], \"start_s\": 0, \"end_s\": 30, "
                   "\"model\": \"GPT-13B\"}]}, \"sim\": {\"alpha_us\": 0}}",
                   NULL)) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_job_result j;
@@ -393,7 +354,7 @@ static void test_replay_megatron_no_overlap(void)
     double t_comm = 2 * (7.0 / 8 * 26e9) / 300e9 + 6.5e9 / 25e9;
     TEST_ASSERT_CLOSE(j.isolated_iter_s, 4.564114 + t_comm + 0.016957, 1e-9);
     TEST_ASSERT_CLOSE(j.mean_iter_s, 4.564114 + t_comm + 0.016957, 1e-9);
-    run_clear(&x);
+    test_run_clear(&x);
 }
 
 /* Intra-host contention.  Servers of 4 GPUs, 2 PCIe switches, 2 NICs of
@@ -422,9 +383,9 @@ static char *contention(bool shared)
 
 static void test_replay_nic_contention(void)
 {
-    run x;
+    test_run x;
     if (!run_text_owned(&x, contention(true))) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_job_result a, b;
@@ -436,10 +397,10 @@ static void test_replay_nic_contention(void)
     TEST_ASSERT_CLOSE(a.slowdown, 1.5, 1e-9);
     CU_ASSERT_EQUAL(a.iterations, 10);
     CU_ASSERT_EQUAL(b.iterations, 10);
-    run_clear(&x);
+    test_run_clear(&x);
 
     if (!run_text_owned(&x, contention(false))) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_job_get(x.r, 0, &a);
@@ -449,7 +410,7 @@ static void test_replay_nic_contention(void)
     TEST_ASSERT_CLOSE(b.slowdown, 1.0, 1e-9);
     /* a: iterations of 2 s end at 2k <= 31 -> 15 */
     CU_ASSERT_EQUAL(a.iterations, 15);
-    run_clear(&x);
+    test_run_clear(&x);
 }
 
 /* Work mode: job a alone would do floor(26 / 2.5) = 10 iterations of
@@ -460,16 +421,16 @@ static void test_replay_work_mode(void)
     g_autofree char *text = alone(0.5);
     char *p = strstr(text, "\"alpha_us\": 0");
     g_autofree char *t2 = g_strdup_printf("%.*s\"mode\": \"work\", %s", (int)(p - text), text, p);
-    run x;
+    test_run x;
     if (!run_text(&x, t2, NULL)) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_job_result j;
     replay_job_get(x.r, 0, &j);
     CU_ASSERT_EQUAL(j.iterations, 10);
     TEST_ASSERT_CLOSE(j.completion_s, 25.0, 1e-9);
-    run_clear(&x);
+    test_run_clear(&x);
 }
 
 /* A fixed shift delays the first iteration: job a shifted by 0.5 s starts
@@ -482,9 +443,9 @@ static void test_replay_fixed_shift(void)
     g_autofree char *t2 = g_strdup_printf(
         "%.*s\"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"shift_s\": 0.5}}}, %s",
         (int)(p - text), text, p);
-    run x;
+    test_run x;
     if (!run_text(&x, t2, NULL)) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_job_result j;
@@ -493,7 +454,7 @@ static void test_replay_fixed_shift(void)
     TEST_ASSERT_CLOSE(j.shift_s, 0.5, 1e-12);
     /* busy per GPU: 10 x 2.5 s, the 11th computes [25.5, 26): 25.5 s x 3 */
     TEST_ASSERT_CLOSE(j.busy_gpu_s, 76.5, 1e-9);
-    run_clear(&x);
+    test_run_clear(&x);
 }
 
 static char *read_file(const char *dir, const char *name)
@@ -514,11 +475,11 @@ static void test_replay_determinism(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
     g_autofree char *d1 = g_build_filename(tmp, "a", NULL);
     g_autofree char *d2 = g_build_filename(tmp, "b", NULL);
-    run x, y;
+    test_run x, y;
     GError *e = NULL;
     /* prepare both, then run them one after the other */
     g_autofree char *text = example1("0", "1");
-    bool ok = run_prepare(&x, text, &e) && run_prepare(&y, text, &e);
+    bool ok = test_run_prepare(&x, text, NULL, &e) && test_run_prepare(&y, text, NULL, &e);
     TEST_ASSERT_NO_ERROR(e);
     if (ok) {
         output_dir *o1 = output_dir_open(d1, &e), *o2 = output_dir_open(d2, &e);
@@ -541,8 +502,8 @@ static void test_replay_determinism(void)
         replay_get_summary(y.r, &s);
         TEST_ASSERT_CLOSE(s.busy_gpu_s, 1808.0, 1e-9);
     }
-    run_clear(&x);
-    run_clear(&y);
+    test_run_clear(&x);
+    test_run_clear(&y);
     static const char *const all[] = {"jobs.csv", "timeseries.csv", "links.csv", "summary.csv",
                                       "run.json"};
     for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
@@ -586,9 +547,9 @@ static void test_replay_errors(void)
          "empty replay window"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-        run x;
+        test_run x;
         GError *e = NULL;
-        CU_ASSERT_FALSE(run_prepare(&x, cases[i].text, &e));
+        CU_ASSERT_FALSE(test_run_prepare(&x, cases[i].text, NULL, &e));
         if (!e || !strstr(e->message, cases[i].needle))
             fprintf(stderr, "\n%s: got '%s', wanted '%s'\n", cases[i].name,
                     e ? e->message : "(no error)", cases[i].needle);
@@ -596,7 +557,7 @@ static void test_replay_errors(void)
         if (e)
             CU_ASSERT_PTR_NOT_NULL(strstr(e->message, cases[i].needle));
         g_clear_error(&e);
-        run_clear(&x);
+        test_run_clear(&x);
     }
 }
 
@@ -604,7 +565,7 @@ static void test_replay_errors(void)
  * counted instead of failing; the other runs. */
 static void test_replay_scale_hosts(void)
 {
-    run x;
+    test_run x;
     if (!run_text(&x,
                   "{\"topology\": " TOPO_SMALL ", \"sim\": {\"scale_hosts\": true}, \"trace\": "
                   "{\"jobs\": ["
@@ -613,7 +574,7 @@ static void test_replay_scale_hosts(void)
                   "{\"id\": \"a\", \"gpus\": 1, \"start_s\": 0, \"end_s\": 5, \"model\": "
                   "{\"compute_s\": 1}}]}}",
                   NULL)) {
-        run_clear(&x);
+        test_run_clear(&x);
         return;
     }
     replay_summary s;
@@ -622,7 +583,7 @@ static void test_replay_scale_hosts(void)
     CU_ASSERT_EQUAL(s.jobs_skipped, 1);
     /* a: 1 GPU, no traffic, C = 1: 5 iterations in [0, 5), busy 5 GPU-s */
     TEST_ASSERT_CLOSE(s.busy_gpu_s, 5.0, 1e-12);
-    run_clear(&x);
+    test_run_clear(&x);
 }
 
 int main(void)

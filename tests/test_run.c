@@ -1,0 +1,38 @@
+/* test_run.c - one replay built from a scenario text (test_run.h). */
+#include "test_run.h"
+
+#include <string.h>
+
+void test_run_clear(test_run *x)
+{
+    replay_free(x->r);
+    topo_free(x->t);
+    trace_free(x->tr);
+    catalog_free(x->cat);
+    config_free(x->cfg);
+    memset(x, 0, sizeof *x);
+}
+
+bool test_run_prepare(test_run *x, const char *text, const char *const *options,
+                      GError **error)
+{
+    memset(x, 0, sizeof *x);
+    x->cfg = config_new();
+    if (!config_load_buffer(x->cfg, text, strlen(text), "test.json", error))
+        return false;
+    for (size_t i = 0; options && options[i]; i += 2)
+        if (!config_set_option(x->cfg, options[i], options[i + 1], error))
+            return false;
+    x->t = topo_build(x->cfg->topology_spec, NULL, error);
+    if (!x->t)
+        return false;
+    x->tr = trace_json_from_cjson(cJSON_GetObjectItem(x->cfg->trace_obj, "jobs"), "test.json",
+                                  error);
+    if (!x->tr)
+        return false;
+    x->cat = catalog_load_default(error);
+    if (!x->cat)
+        return false;
+    x->r = replay_new(x->cfg, x->t, x->tr, x->cat, error);
+    return x->r != NULL;
+}

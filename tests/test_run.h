@@ -1,0 +1,33 @@
+/* test_run.h - one replay built from a scenario text, for the suites that
+ * drive whole replays (replay, ffwd). */
+#ifndef CCSIM_TESTS_TEST_RUN_H
+#define CCSIM_TESTS_TEST_RUN_H
+
+#include <stdbool.h>
+
+#include <glib.h>
+
+#include "catalog.h"
+#include "config.h"
+#include "replay.h"
+#include "topo.h"
+#include "trace.h"
+
+typedef struct test_run {
+    config *cfg;
+    topo *t;
+    trace *tr;
+    catalog *cat;
+    replay *r;
+} test_run;
+
+/* Free everything x holds and zero it (safe on a partly prepared run). */
+void test_run_clear(test_run *x);
+
+/* Prepare (not run) the scenario in text ("test.json" in errors); options
+ * is NULL or "key", "value", ..., NULL, applied with config_set_option
+ * after loading.  On failure x holds what was built: test_run_clear it. */
+bool test_run_prepare(test_run *x, const char *text, const char *const *options,
+                      GError **error);
+
+#endif /* CCSIM_TESTS_TEST_RUN_H */
