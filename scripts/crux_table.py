@@ -34,7 +34,11 @@ def read_rows(path):
 
 
 def gain(a, b):
-    return 100.0 * (a / b - 1.0) if b > 0 else float("nan")
+    """Percent gain of a over b; |g| < 0.005 prints as +0.00, not -0.00."""
+    if b <= 0:
+        return float("nan")
+    g = 100.0 * (a / b - 1.0)
+    return 0.0 if abs(g) < 0.005 else g
 
 
 def topology_table(spec, rows):

@@ -19,6 +19,7 @@
 #                     locality, random, packed: every job placed by policy
 #   --scheds LIST     comma-separated (default: ecmp,sincronia,taccl,cassini,
 #                     crux-pa,crux-ps-pa,crux,ideal)
+#   --topos LIST      comma-separated networks (default crux-clos2,crux-double-sided)
 #   -j N              parallel runs (default: number of processors)
 #   --out DIR         results (default results/reproduce-crux)
 #   --docs FILE       also write the table into FILE (docs/reproducing-crux.md)
@@ -30,6 +31,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 trace="" start="" end="" gpu=a100 placement=recorded docs=""
 scheds=ecmp,sincronia,taccl,cassini,crux-pa,crux-ps-pa,crux,ideal
+topos=crux-clos2,crux-double-sided
 jobs=$(nproc) out=$root/results/reproduce-crux
 usage() { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
         --gpu) gpu=$2; shift 2 ;;
         --placement) placement=$2; shift 2 ;;
         --scheds) scheds=$2; shift 2 ;;
+        --topos) topos=$2; shift 2 ;;
         -j) jobs=$2; shift 2 ;;
         --out) out=$(realpath -m "$2"); shift 2 ;;
         --docs) docs=$(realpath -m "$2"); shift 2 ;;
@@ -78,16 +81,16 @@ else
 fi
 
 # The sweep: topology x scheduler over one base scenario.
-python3 - "$out/reproduce-crux.json" "$trace" "$gpu" "$policy" "$scheds" "$start" "$end" "$hosts" <<'EOF'
+python3 - "$out/reproduce-crux.json" "$trace" "$gpu" "$policy" "$scheds" "$start" "$end" "$hosts" "$topos" <<'EOF'
 import json, sys
-path, trace, gpu, placement, scheds, start, end, hosts = sys.argv[1:]
+path, trace, gpu, placement, scheds, start, end, hosts, topos = sys.argv[1:]
 sim = {"priority_levels": 8, "gpu": gpu, "placement": placement}
 if start:
     sim["start_s"] = float(start)
 if end:
     sim["end_s"] = float(end)
 sweep = {"base": {"name": "reproduce-crux", "trace": {"lingjun": trace}, "sim": sim},
-         "grid": {"topology": ["crux-clos2" + hosts, "crux-double-sided" + hosts],
+         "grid": {"topology": [t + hosts for t in topos.split(",")],
                   "scheduler": scheds.split(",")}}
 with open(path, "w") as f:
     json.dump(sweep, f, indent=2)
@@ -95,7 +98,7 @@ with open(path, "w") as f:
 EOF
 
 $ccsim sweep "$out/reproduce-crux.json" --out "$out/runs" -j "$jobs"
-scripts/plot.sh "$out/runs" --out "$out/figures"
+scripts/plot.sh "$out/runs" --out "$out/figures" --metric gpu_util_allocated_frac
 table_args=("$out/runs/summary.csv" --trace "$trace")
 [ -n "$docs" ] && table_args+=(--docs "$docs")
 python3 scripts/crux_table.py "${table_args[@]}" > "$out/table.md"
