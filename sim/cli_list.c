@@ -49,13 +49,13 @@ int cli_list_main(int argc, char **argv)
         }
         printf("%smodels (trace model names map onto these; --gpu picks the column):\n",
                all ? "\n" : "");
-        printf("  %-16s %-10s %10s %12s %10s %10s %6s %-13s\n", "name", "family", "params",
-               "grad_bytes", "a100_s", "h100_s", "fwd", "collective");
+        printf("  %-16s %-10s %10s %12s %10s %10s %6s %6s %-13s\n", "name", "family", "params",
+               "grad_bytes", "a100_s", "h100_s", "fwd", "start", "collective");
         for (size_t i = 0; i < catalog_count(c); i++) {
             const catalog_model *m = catalog_get(c, i);
-            printf("  %-16s %-10s %10.3g %12.4g %10.4g %10.4g %6.3f %-13s\n", m->name, m->family,
-                   m->params, m->grad_bytes, m->compute_s[CATALOG_GPU_A100],
-                   m->compute_s[CATALOG_GPU_H100], m->fwd_frac,
+            printf("  %-16s %-10s %10.3g %12.4g %10.4g %10.4g %6.3f %6.3f %-13s\n", m->name,
+                   m->family, m->params, m->grad_bytes, m->compute_s[CATALOG_GPU_A100],
+                   m->compute_s[CATALOG_GPU_H100], m->fwd_frac, m->comm_start_frac,
                    m->network ? catalog_collective_name(m->collective) : "none");
         }
     }

@@ -341,7 +341,6 @@ catalog *catalog_load_default(GError **error)
 
 /* ---- inline models -------------------------------------------------- */
 
-
 catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GError **error)
 {
     if (!name)
