@@ -70,17 +70,6 @@ static void assert_csv_close(const char *d1, const char *d2, const char *name)
     }
 }
 
-static void remove_outputs(const char *dir)
-{
-    static const char *const all[] = {"jobs.csv", "timeseries.csv", "links.csv", "summary.csv",
-                                      "run.json"};
-    for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
-        g_autofree char *p = g_build_filename(dir, all[i], NULL);
-        g_remove(p);
-    }
-    g_rmdir(dir);
-}
-
 /* Run text with and without the fast-forward; the outputs must agree to
  * 1e-9.  Returns the two event counts. */
 static void assert_same_outputs(const char *text, uint64_t *ev_ff, uint64_t *ev_plain)
@@ -105,8 +94,8 @@ static void assert_same_outputs(const char *text, uint64_t *ev_ff, uint64_t *ev_
     }
     test_run_clear(&x);
     test_run_clear(&y);
-    remove_outputs(d1);
-    remove_outputs(d2);
+    test_run_remove_outputs(d1);
+    test_run_remove_outputs(d2);
     g_rmdir(tmp);
 }
 
@@ -269,7 +258,7 @@ static void test_ffwd_nvlink_single_host(void)
                               1.12e12 / (16 * 1e11 * 3) * 80.0 / 7.0, 1e-12);
         }
         test_run_clear(&x);
-        remove_outputs(d);
+        test_run_remove_outputs(d);
         g_rmdir(tmp);
     }
     uint64_t a = 0, b = 0;
@@ -326,7 +315,7 @@ static void test_ffwd_two_buckets(void)
         }
     }
     test_run_clear(&x);
-    remove_outputs(d);
+    test_run_remove_outputs(d);
     g_rmdir(tmp);
     uint64_t a = 0, b = 0;
     assert_same_outputs(text, &a, &b);

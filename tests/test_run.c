@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 void test_run_clear(test_run *x)
 {
     replay_free(x->r);
@@ -35,4 +37,15 @@ bool test_run_prepare(test_run *x, const char *text, const char *const *options,
         return false;
     x->r = replay_new(x->cfg, x->t, x->tr, x->cat, error);
     return x->r != NULL;
+}
+
+void test_run_remove_outputs(const char *dir)
+{
+    static const char *const all[] = {"jobs.csv", "timeseries.csv", "links.csv", "summary.csv",
+                                      "run.json"};
+    for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
+        g_autofree char *p = g_build_filename(dir, all[i], NULL);
+        g_remove(p);
+    }
+    g_rmdir(dir);
 }

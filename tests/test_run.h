@@ -30,4 +30,8 @@ void test_run_clear(test_run *x);
 bool test_run_prepare(test_run *x, const char *text, const char *const *options,
                       GError **error);
 
+/* Remove the files a replay writes (summary, jobs, timeseries, links CSV
+ * and run.json) from dir, then dir itself. */
+void test_run_remove_outputs(const char *dir);
+
 #endif /* CCSIM_TESTS_TEST_RUN_H */
