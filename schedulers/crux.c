@@ -62,7 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "sim/ccs.h"
 
 #include "sched-private.h"
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "catalog.h"
+#include "traces/catalog.h"
 
 #define OG_JOBS 5
 #define OG_MAX_HOSTS 20

@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog.h"
 #include "ccs.h"
 #include "cli.h"
 #include "schedulers/sched.h"
-#include "topo.h"
+#include "topo/topo.h"
+#include "traces/catalog.h"
 
 int cli_list_main(int argc, char **argv)
 {

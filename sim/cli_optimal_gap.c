@@ -28,15 +28,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
 #include "ccs.h"
 #include "cli.h"
 #include "config.h"
 #include "output.h"
 #include "replay.h"
 #include "schedulers/sched.h"
-#include "topo.h"
-#include "trace.h"
+#include "topo/topo.h"
+#include "traces/catalog.h"
+#include "traces/trace.h"
 
 #include "cli-optimal-gap-private.h"
 

@@ -7,12 +7,12 @@
 #include <glib.h>
 #include <stdbool.h>
 
-#include "catalog.h"
 #include "config.h"
 #include "output.h"
 #include "replay.h"
-#include "topo.h"
-#include "trace.h"
+#include "topo/topo.h"
+#include "traces/catalog.h"
+#include "traces/trace.h"
 
 /* Option values as typed (NULL / FALSE = not given). */
 typedef struct cli_sim_opts {

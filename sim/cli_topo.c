@@ -5,7 +5,7 @@
 
 #include "ccs.h"
 #include "cli.h"
-#include "topo.h"
+#include "topo/topo.h"
 
 typedef struct topo_cli_opts {
     char *export_fmt;  /* NULL: describe */

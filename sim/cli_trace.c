@@ -6,8 +6,8 @@
 
 #include "ccs.h"
 #include "cli.h"
-#include "gen.h"
-#include "trace.h"
+#include "traces/gen.h"
+#include "traces/trace.h"
 
 typedef struct gen_args {
     gint seed;

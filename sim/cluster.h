@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "topo.h"
+#include "topo/topo.h"
 
 typedef struct cluster cluster;
 

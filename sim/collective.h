@@ -45,7 +45,7 @@
 #include <stdint.h>
 
 #include "cluster.h"
-#include "topo.h"
+#include "topo/topo.h"
 
 typedef enum coll_kind {
     COLL_NONE,

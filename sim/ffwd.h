@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "topo.h"
+#include "topo/topo.h"
 
 /* Cumulative values of one job since its origin. */
 typedef struct ffwd_values {

@@ -54,7 +54,7 @@
 #include "event.h"
 #include "ffwd.h"
 #include "net.h"
-#include "topo.h"
+#include "topo/topo.h"
 
 typedef struct job job;
 

@@ -29,7 +29,7 @@
 
 #include "ffwd.h"
 #include "net.h"
-#include "topo.h"
+#include "topo/topo.h"
 
 typedef struct metrics metrics;
 

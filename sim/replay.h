@@ -23,12 +23,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "catalog.h"
 #include "config.h"
 #include "output.h"
 #include "schedulers/sched.h"
-#include "topo.h"
-#include "trace.h"
+#include "topo/topo.h"
+#include "traces/catalog.h"
+#include "traces/trace.h"
 
 typedef struct replay replay;
 

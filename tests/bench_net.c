@@ -24,8 +24,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "ccs.h"
-#include "net.h"
+#include "sim/ccs.h"
+#include "sim/net.h"
 
 /* CPU time of this process in microseconds: less disturbed than wall time
  * when other jobs share the machine. */

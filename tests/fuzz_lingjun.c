@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccs.h"
-#include "trace.h"
-#include "traces-private.h"
+#include "sim/ccs.h"
+#include "traces/trace.h"
+#include "traces/traces-private.h"
 
 static bool check_trace(const trace *t)
 {

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "ccs.h"
+#include "sim/ccs.h"
 #include "test_util.h"
+#include "traces/catalog.h"
 
 static catalog *load(void)
 {

@@ -1,5 +1,5 @@
 /* test_ccs.c - suite "ccs": unit conversions and float comparison (sim/ccs.h). */
-#include "ccs.h"
+#include "sim/ccs.h"
 
 #include "test_util.h"
 

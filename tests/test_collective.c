@@ -4,11 +4,11 @@
 #include <igraph.h>
 #include <string.h>
 
-#include "ccs.h"
-#include "cluster.h"
-#include "collective.h"
+#include "sim/ccs.h"
+#include "sim/cluster.h"
+#include "sim/collective.h"
 #include "test_util.h"
-#include "topo.h"
+#include "topo/topo.h"
 
 static topo *fat_tree(void)
 {

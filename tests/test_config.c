@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ccs.h"
-#include "config.h"
+#include "sim/ccs.h"
+#include "sim/config.h"
 #include "test_util.h"
 
 /* The DESIGN.md §8 example reads as written. */

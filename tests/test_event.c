@@ -1,5 +1,5 @@
 /* test_event.c - suite "event": the event queue (sim/event.h). */
-#include "event.h"
+#include "sim/event.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,17 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "config.h"
-#include "event.h"
-#include "ffwd.h"
-#include "job.h"
-#include "output.h"
-#include "replay.h"
+#include "sim/config.h"
+#include "sim/event.h"
+#include "sim/ffwd.h"
+#include "sim/job.h"
+#include "sim/output.h"
+#include "sim/replay.h"
 #include "test_run.h"
 #include "test_util.h"
-#include "topo.h"
-#include "trace.h"
+#include "topo/topo.h"
+#include "traces/catalog.h"
+#include "traces/trace.h"
 
 /* ---- helpers: one replay from a scenario text ---- */
 

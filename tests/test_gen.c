@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ccs.h"
-#include "gen.h"
+#include "sim/ccs.h"
 #include "test_util.h"
-#include "trace.h"
-#include "traces-private.h"
+#include "traces/gen.h"
+#include "traces/trace.h"
+#include "traces/traces-private.h"
 
 /* Targets (workloads.md §2, §3.6).  Per-job GPU buckets b1..b9 sum to
  * 3,033 jobs and the per-pod histogram counts 3,047 jobs' pods; both are

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "ccs.h"
+#include "sim/ccs.h"
 #include "test_util.h"
-#include "trace.h"
-#include "traces-private.h"
+#include "traces/trace.h"
+#include "traces/traces-private.h"
 
 /* ---- the sample ---------------------------------------------------------- */
 

@@ -4,13 +4,13 @@
  * a seeded property test against the reference solver (ref_solver.h), then
  * the error table.
  */
-#include "net.h"
+#include "sim/net.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "sim/ccs.h"
 #include "test_net.h"
 #include "test_util.h"
 

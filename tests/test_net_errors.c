@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ccs.h"
-#include "net.h"
+#include "sim/ccs.h"
+#include "sim/net.h"
 #include "test_net.h"
 #include "test_util.h"
 

@@ -20,9 +20,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "ccs.h"
-#include "net.h"
 #include "ref_solver.h"
+#include "sim/ccs.h"
+#include "sim/net.h"
 #include "test_net.h"
 #include "test_util.h"
 

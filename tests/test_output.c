@@ -1,11 +1,11 @@
 /* test_output.c - suite "output": atomic CSV/JSON files (sim/output.h). */
-#include "output.h"
+#include "sim/output.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
 #include <zlib.h>
 
-#include "ccs.h"
+#include "sim/ccs.h"
 #include "test_util.h"
 
 static char *fresh_dir(void)

@@ -13,14 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "config.h"
-#include "output.h"
-#include "replay.h"
+#include "sim/config.h"
+#include "sim/output.h"
+#include "sim/replay.h"
 #include "test_run.h"
 #include "test_util.h"
-#include "topo.h"
-#include "trace.h"
+#include "topo/topo.h"
+#include "traces/catalog.h"
+#include "traces/trace.h"
 
 static bool run_text(test_run *x, const char *text, output_dir *out)
 {

@@ -7,11 +7,11 @@
 
 #include <glib.h>
 
-#include "catalog.h"
-#include "config.h"
-#include "replay.h"
-#include "topo.h"
-#include "trace.h"
+#include "sim/config.h"
+#include "sim/replay.h"
+#include "topo/topo.h"
+#include "traces/catalog.h"
+#include "traces/trace.h"
 
 typedef struct test_run {
     config *cfg;

@@ -6,14 +6,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "config.h"
-#include "output.h"
-#include "replay.h"
 #include "schedulers/sched.h"
+#include "sim/config.h"
+#include "sim/output.h"
+#include "sim/replay.h"
 #include "test_util.h"
-#include "topo.h"
-#include "trace.h"
+#include "topo/topo.h"
+#include "traces/catalog.h"
+#include "traces/trace.h"
 
 /* A 2-ToR, 2-agg Clos, 4 hosts of 8 GPUs per ToR; four 16-GPU jobs, each
  * on one host under each ToR, so every job's ring crosses the ToR-agg

@@ -2,12 +2,12 @@
  * names, canonical JSON, CSV, summaries and merge (sim/sweep.h).  Running
  * worker processes is tested by tests/sweep_test.sh (suite integration).
  */
-#include "sweep.h"
+#include "sim/sweep.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "sim/ccs.h"
 #include "test_util.h"
 
 static sweep *parse(const char *text, GError **error)

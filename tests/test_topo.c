@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ccs.h"
-#include "topo.h"
+#include "sim/ccs.h"
+#include "topo/topo.h"
 
 #include "test_util.h"
 

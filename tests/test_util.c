@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "ccs-config.h"
-#include "ccs.h"
+#include "sim/ccs.h"
 
 int test_run_suite(const char *suite_name, CU_TestInfo *cases)
 {

@@ -6,7 +6,7 @@
 
 #include <igraph.h>
 
-#include "ccs.h"
+#include "sim/ccs.h"
 #include "topo.h"
 
 #define TOPO__NONE TOPO_NODE_NONE

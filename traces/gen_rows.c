@@ -9,7 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "ccs.h"
+#include "sim/ccs.h"
 
 char *gen__hash_hex(const char *kind, guint32 seed, guint64 n)
 {

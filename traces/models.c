@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "sim/ccs.h"
 #include "traces-private.h"
 
 struct catalog {

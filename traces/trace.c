@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "ccs.h"
+#include "sim/ccs.h"
 #include "traces-private.h"
 
 struct trace {
