@@ -62,7 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 
 #include "sched-private.h"
 

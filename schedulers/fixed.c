@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 
 typedef struct fixed_decision {
     int priority;   /* level, or -1 when not given */

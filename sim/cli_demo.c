@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "cli.h"
 #include "event.h"
 #include "net.h"

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "cli.h"
 #include "schedulers/sched.h"
 #include "topo/topo.h"

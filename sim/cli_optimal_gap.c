@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "cli.h"
 #include "config.h"
 #include "output.h"

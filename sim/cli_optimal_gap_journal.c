@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 
 /* The journal: with --output DIR, every finished case is appended to
  * DIR/cases.journal (one line, full precision, flushed), so an interrupted

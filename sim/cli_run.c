@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "cli.h"
 #include "cli_sim.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/ccs.h"
 #include "ccs-config.h"
-#include "ccs.h"
 #include "cli.h"
 #include "sweep.h"
 

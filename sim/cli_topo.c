@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "cli.h"
 #include "topo/topo.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "cli.h"
 #include "traces/gen.h"
 #include "traces/trace.h"

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 
 struct cluster {
     topo *t;               /* borrowed */

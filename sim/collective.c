@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 
 struct coll_plan {
     GPtrArray *steps;    /* GPtrArray of coll_xfer* per step (one bucket) */

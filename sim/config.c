@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 
 typedef enum key_type { KEY_ENUM, KEY_DOUBLE, KEY_UINT, KEY_INT, KEY_STRING, KEY_BOOL } key_type;
 

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 
 enum {
     EV_ITER_START,

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "cli.h"
 
 static const cli_command commands[] = {

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "net-private.h"
 
 net_options net_options_default(void)

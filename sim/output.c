@@ -7,7 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 
 struct output_csv {
     output_dir *dir;

@@ -19,7 +19,7 @@
 #ifndef CCSIM_SIM_OUTPUT_H
 #define CCSIM_SIM_OUTPUT_H
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>

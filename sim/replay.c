@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "replay-private.h"
 
 enum { EV_ARRIVAL = 1, EV_JOB_END = 2, EV_TICK = 3 };

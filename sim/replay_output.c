@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "replay-private.h"
 
 static const char *const summary_columns[] = {

@@ -5,7 +5,7 @@
 #include <cjson/cJSON.h>
 #include <glib.h>
 
-#include "ccs.h" /* g_autoptr(cJSON) */
+#include "base/ccs.h" /* g_autoptr(cJSON) */
 
 
 /* Set root.PATH (dotted) to a copy of value, creating objects on the way. */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "sweep-private.h"
 
 /* One axis: parallel lists of values for one or more keys (a grid key is a

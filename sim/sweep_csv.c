@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "sweep-private.h"
 
 /* --- CSV ------------------------------------------------------------------ */

@@ -22,7 +22,7 @@
 
 #include <glib/gstdio.h>
 
-#include "ccs.h"
+#include "base/ccs.h"
 #include "sweep-private.h"
 
 sweep_options sweep_options_default(void)

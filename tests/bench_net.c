@@ -24,7 +24,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "sim/net.h"
 
 /* CPU time of this process in microseconds: less disturbed than wall time

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "traces/trace.h"
 #include "traces/traces-private.h"
 

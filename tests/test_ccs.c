@@ -1,5 +1,5 @@
-/* test_ccs.c - suite "ccs": unit conversions and float comparison (sim/ccs.h). */
-#include "sim/ccs.h"
+/* test_ccs.c - suite "ccs": unit conversions and float comparison (base/ccs.h). */
+#include "base/ccs.h"
 
 #include "test_util.h"
 

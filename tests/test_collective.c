@@ -4,7 +4,7 @@
 #include <igraph.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "sim/cluster.h"
 #include "sim/collective.h"
 #include "test_util.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "sim/config.h"
 #include "test_util.h"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "test_util.h"
 #include "traces/gen.h"
 #include "traces/trace.h"

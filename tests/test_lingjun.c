@@ -11,7 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "test_util.h"
 #include "traces/trace.h"
 #include "traces/traces-private.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "sim/net.h"
 #include "test_net.h"
 #include "test_util.h"

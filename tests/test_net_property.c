@@ -20,8 +20,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "base/ccs.h"
 #include "ref_solver.h"
-#include "sim/ccs.h"
 #include "sim/net.h"
 #include "test_net.h"
 #include "test_util.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "test_util.h"
 
 static char *fresh_dir(void)

@@ -5,7 +5,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 
 #include "fake_ctx.h"
 #include "test_util.h"

@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "test_util.h"
 
 static sweep *parse(const char *text, GError **error)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "topo/topo.h"
 
 #include "test_util.h"

@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "base/ccs.h"
 #include "ccs-config.h"
-#include "sim/ccs.h"
 
 int test_run_suite(const char *suite_name, CU_TestInfo *cases)
 {

@@ -6,7 +6,7 @@
 
 #include <igraph.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "topo.h"
 
 #define TOPO__NONE TOPO_NODE_NONE

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "trace-resources.h"
 
 /* ---- bytes ---------------------------------------------------------- */

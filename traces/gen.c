@@ -27,7 +27,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "traces-private.h"
 
 typedef struct model_row {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 
 char *gen__hash_hex(const char *kind, guint32 seed, guint64 n)
 {

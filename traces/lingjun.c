@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 
 const char *const trace__job_columns[TRACE__J_NCOLS] = {
     "id", "uid", "job_name", "kind", "namespace", "model", "status", "reason", "reason_code",

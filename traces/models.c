@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "traces-private.h"
 
 struct catalog {

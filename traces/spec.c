@@ -7,8 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/ccs.h"
 #include "gen.h"
-#include "sim/ccs.h"
 
 static char *resolve(const char *base_dir, const char *path)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "traces-private.h"
 
 static const double qs[TRACE_SUMMARY_QUANTILES] = {.25, .5, .75, .9, .95, .99, 1.0};

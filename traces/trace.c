@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "sim/ccs.h"
+#include "base/ccs.h"
 #include "traces-private.h"
 
 struct trace {

@@ -5,8 +5,8 @@
  * second (_Bps).  Conversions from the units people write (Gbps, GB/s, us)
  * happen only here, so a factor of 8 or 1e3 is never spelled twice.
  */
-#ifndef CCSIM_SIM_CCS_H
-#define CCSIM_SIM_CCS_H
+#ifndef CCSIM_BASE_CCS_H
+#define CCSIM_BASE_CCS_H
 
 #include <cjson/cJSON.h>
 #include <glib.h>
@@ -53,4 +53,4 @@ static inline bool ccs_positive_finite(double x) { return isfinite(x) && x > 0.0
 /* g_autoptr(cJSON) frees with cJSON_Delete. */
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(cJSON, cJSON_Delete)
 
-#endif /* CCSIM_SIM_CCS_H */
+#endif /* CCSIM_BASE_CCS_H */

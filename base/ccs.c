@@ -1,4 +1,4 @@
-/* ccs.c - the shared error domain and version strings (sim/ccs.h). */
+/* ccs.c - the shared error domain and version strings (base/ccs.h). */
 #include "ccs.h"
 
 #include "ccs-config.h"
