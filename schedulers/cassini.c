@@ -40,7 +40,7 @@
  * Cost per reschedule: O(links x prod(72) x p x m) for m <= 3 jobs on a
  * link (p <= 1440 angles), plus the BFS.
  */
-#include "sched.h"
+#include "sim/scheduler.h"
 
 #include <math.h>
 

@@ -55,7 +55,7 @@
  * plus O(n^2) per local-search pass, each O(n horizon/iteration) steps,
  * O(n^2 L log L) to find shared links and O(10 K n^2) for the cut.
  */
-#include "sched.h"
+#include "sim/scheduler.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -8,7 +8,7 @@
  * job to those defaults, so ecmp stays the baseline even if something else
  * changed a decision before.
  */
-#include "sched.h"
+#include "sim/scheduler.h"
 
 static void *ecmp_create(const sched_options *opts, GError **error)
 {

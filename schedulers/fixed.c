@@ -11,7 +11,7 @@
  * case runnable: the tests reproduce the Crux paper's worked examples with
  * it.  Paths stay ECMP.
  */
-#include "sched.h"
+#include "sim/scheduler.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -12,7 +12,7 @@
  * every other scheduler.  Link statistics stay zero under ideal (no
  * transfers are placed on the shared network), which links.csv shows.
  */
-#include "sched.h"
+#include "sim/scheduler.h"
 
 static void *ideal_create(const sched_options *opts, GError **error)
 {

@@ -4,9 +4,11 @@
  * the first entry.  A new scheduler adds one `extern const sched_ops
  * sched_NAME_ops;` line and one table entry here.
  */
-#include "sched.h"
+#include "registry.h"
 
 #include <string.h>
+
+#include "base/ccs.h"
 
 extern const sched_ops sched_ecmp_ops;
 extern const sched_ops sched_crux_ops;
@@ -39,6 +41,21 @@ const sched_ops *sched_registry_find(const char *name)
         if (strcmp(registry[i]->name, name) == 0)
             return registry[i];
     return NULL;
+}
+
+const sched_ops *sched_registry_lookup(const char *name, GError **error)
+{
+    g_return_val_if_fail(name != NULL, NULL);
+    const sched_ops *ops = sched_registry_find(name);
+    if (!ops) {
+        GString *names = g_string_new(NULL);
+        for (size_t i = 0; i < G_N_ELEMENTS(registry); i++)
+            g_string_append_printf(names, "%s%s", i ? ", " : "", registry[i]->name);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "unknown scheduler '%s' (known: %s)",
+                    name, names->str);
+        g_string_free(names, TRUE);
+    }
+    return ops;
 }
 
 size_t sched_registry_count(void) { return G_N_ELEMENTS(registry); }

@@ -20,7 +20,7 @@
 #ifndef CCSIM_SCHEDULERS_SCHED_PRIVATE_H
 #define CCSIM_SCHEDULERS_SCHED_PRIVATE_H
 
-#include "sched.h"
+#include "sim/scheduler.h"
 
 #include <glib.h>
 #include <stdbool.h>

@@ -31,7 +31,7 @@
  * each communicating set are kept until the next reschedule: a repeated
  * set costs O(n).
  */
-#include "sched.h"
+#include "sim/scheduler.h"
 
 #include <stdlib.h>
 

@@ -11,7 +11,7 @@
  *  - distance = hop count of the chosen NIC-to-NIC path; the distinct hop
  *    counts, longest first, are priority classes 0, 1, ...; classes past
  *    K-1 merge into the lowest level;
- *  - sched.h sets priorities per job, not per flow: a job takes the level
+ *  - sim/scheduler.h sets priorities per job, not per flow: a job takes the level
  *    of its highest-priority flow class (its longest path), and the
  *    classes are the distinct longest-path lengths of the jobs.  Jobs' flows
  *    mostly have equal lengths (a ring or all-to-all over one job's hosts
@@ -19,7 +19,7 @@
  *    traffic has 0 hops, the lowest class.
  * Cost: O(F P L + F log F) per reschedule.
  */
-#include "sched.h"
+#include "sim/scheduler.h"
 
 #include <stdlib.h>
 

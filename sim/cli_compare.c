@@ -10,7 +10,7 @@
 #include "base/ccs.h"
 #include "cli.h"
 #include "cli_sim.h"
-#include "schedulers/sched.h"
+#include "schedulers/registry.h"
 
 static int fail(cli_sim_opts *o, GError *e, int status)
 {

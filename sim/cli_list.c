@@ -4,7 +4,7 @@
 
 #include "base/ccs.h"
 #include "cli.h"
-#include "schedulers/sched.h"
+#include "schedulers/registry.h"
 #include "topo/topo.h"
 #include "traces/catalog.h"
 

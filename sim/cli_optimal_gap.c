@@ -33,7 +33,7 @@
 #include "config.h"
 #include "output.h"
 #include "replay.h"
-#include "schedulers/sched.h"
+#include "schedulers/registry.h"
 #include "topo/topo.h"
 #include "traces/catalog.h"
 #include "traces/trace.h"
@@ -312,7 +312,10 @@ static double og_run(og_case *c, const og_shared *sh, topo *t, const trace *tr, 
         !config_set_option(cfg, "priority_levels", levels, error) ||
         !config_set_option(cfg, "interval_s", interval, error))
         return NAN;
-    g_autoptr(replay) r = replay_new(cfg, t, tr, sh->cat, error);
+    const sched_ops *ops = sched_registry_lookup(sched, error);
+    if (!ops)
+        return NAN;
+    g_autoptr(replay) r = replay_new(cfg, ops, t, tr, sh->cat, error);
     if (!r)
         return NAN;
     bool probe = c->memo && g_str_has_prefix(sched, "crux") && strcmp(sched, "crux-pa") != 0;

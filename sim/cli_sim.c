@@ -11,6 +11,7 @@
 #include "ccs-config.h"
 #include "cli.h"
 #include "output.h"
+#include "schedulers/registry.h"
 
 GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
 {
@@ -306,7 +307,10 @@ void cli_progress_done(cli_progress *p)
 bool cli_run_one(const config *cfg, cli_inputs *in, const char *out_dir, bool quiet,
                  replay_summary *s, output_csv *combined, GError **error)
 {
-    g_autoptr(replay) r = replay_new(cfg, in->t, in->tr, in->cat, error);
+    const sched_ops *ops = sched_registry_lookup(cfg->scheduler, error);
+    if (!ops)
+        return false;
+    g_autoptr(replay) r = replay_new(cfg, ops, in->t, in->tr, in->cat, error);
     if (!r)
         return false;
     output_dir *d = output_dir_open(out_dir, error);

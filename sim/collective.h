@@ -30,7 +30,7 @@
  *   collective_model flows: every ring hop is its own transfer of the hop
  *     size (for comparison with the lock-step model).
  *
- * Each network hop is a *flow* in the sched.h sense: NIC -> NIC, with the
+ * Each network hop is a *flow* in the sim/scheduler.h sense: NIC -> NIC, with the
  * topology's equal-cost candidate paths and a chosen one (the ECMP choice
  * from a hash of (job uid, flow index) and the run's seed until a
  * scheduler changes it).  A transfer's startup latency is

@@ -9,7 +9,7 @@
 #include "metrics.h"
 #include "net.h"
 #include "replay.h"
-#include "schedulers/sched.h"
+#include "scheduler.h"
 
 typedef enum replay_job_status {
     REPLAY_JOB_OK,

@@ -215,10 +215,10 @@ static bool on_iteration(void *user, job *j, double now_s)
     return true;
 }
 
-replay *replay_new(const config *cfg, topo *t, const trace *tr, const catalog *cat,
-                   GError **error)
+replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace *tr,
+                   const catalog *cat, GError **error)
 {
-    g_return_val_if_fail(cfg && t && tr && cat, NULL);
+    g_return_val_if_fail(cfg && ops && t && tr && cat, NULL);
     g_autoptr(replay) r = g_new0(replay, 1);
     r->cfg = config_new();
     g_free(r->cfg->sim.gpu);
@@ -230,16 +230,7 @@ replay *replay_new(const config *cfg, topo *t, const trace *tr, const catalog *c
     r->cfg_in = cfg;
     r->t = t;
     r->tr = tr;
-    r->ops = sched_registry_find(cfg->scheduler);
-    if (!r->ops) {
-        GString *names = g_string_new(NULL);
-        for (size_t i = 0; i < sched_registry_count(); i++)
-            g_string_append_printf(names, "%s%s", i ? ", " : "", sched_registry_get(i)->name);
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "unknown scheduler '%s' (known: %s)", cfg->scheduler, names->str);
-        g_string_free(names, TRUE);
-        return NULL;
-    }
+    r->ops = ops;
     GError *e = NULL;
     catalog_gpu gpu = catalog_gpu_parse(cfg->sim.gpu, &e);
     if (e) {

@@ -7,7 +7,7 @@
  * borrowed and must outlive it (the topology's path cache is written).
  *
  * Usage:
- *   replay *r = replay_new(cfg, topo, trace, catalog, &err);
+ *   replay *r = replay_new(cfg, ops, topo, trace, catalog, &err);
  *   if (!replay_run(r, out_dir, progress_fn, user, &err)) ...
  *   replay_summary s; replay_get_summary(r, &s);
  *   replay_free(r);
@@ -25,7 +25,7 @@
 
 #include "config.h"
 #include "output.h"
-#include "schedulers/sched.h"
+#include "scheduler.h"
 #include "topo/topo.h"
 #include "traces/catalog.h"
 #include "traces/trace.h"
@@ -65,13 +65,15 @@ typedef struct replay_summary {
 
 /* Prepare a replay: resolve every job's model (catalog, GPU type, jitter),
  * apply the time scale and window, check the trace fits the topology, build
- * the network and the scheduler named by cfg->scheduler.  Errors
- * (CCS_ERROR_INVALID): unknown scheduler, unknown model, a job larger than
+ * the network and an instance of the scheduler ops (the engine knows
+ * schedulers only through sim/scheduler.h: the caller picks ops, normally
+ * sched_registry_lookup(cfg->scheduler) of schedulers/registry.h; ops must
+ * outlive the replay).  Errors (CCS_ERROR_INVALID): unknown model, a job larger than
  * the cluster or a trace whose peak GPU demand exceeds it (saying by how
  * much; --scale-hosts allows it and skips what does not fit), an empty
  * window.  (transfer full) */
-replay *replay_new(const config *cfg, topo *t, const trace *tr, const catalog *cat,
-                   GError **error);
+replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace *tr,
+                   const catalog *cat, GError **error);
 void replay_free(replay *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(replay, replay_free)
 
@@ -85,7 +87,7 @@ void replay_get_summary(const replay *r, replay_summary *out);
 
 /* An observer of the scheduler's decisions, called after every reschedule
  * (every arrival and end) with the scheduler's read view of the running
- * jobs (schedulers/sched.h; ctx is valid during the call only; the hook
+ * jobs (sim/scheduler.h; ctx is valid during the call only; the hook
  * must not decide anything).  Returning false stops the run there:
  * replay_run returns true at once without finishing the window or writing
  * outputs, and replay_stopped() is true (the summary then means nothing).

@@ -8,7 +8,7 @@
 #ifndef CCSIM_TESTS_FAKE_CTX_H
 #define CCSIM_TESTS_FAKE_CTX_H
 
-#include "schedulers/sched.h"
+#include "sim/scheduler.h"
 
 #define FAKE_MAX_PATHS 4
 #define FAKE_MAX_HOPS 8

@@ -5,6 +5,8 @@
 
 #include <glib/gstdio.h>
 
+#include "schedulers/registry.h"
+
 void test_run_clear(test_run *x)
 {
     replay_free(x->r);
@@ -35,7 +37,10 @@ bool test_run_prepare(test_run *x, const char *text, const char *const *options,
     x->cat = catalog_load_default(error);
     if (!x->cat)
         return false;
-    x->r = replay_new(x->cfg, x->t, x->tr, x->cat, error);
+    const sched_ops *ops = sched_registry_lookup(x->cfg->scheduler, error);
+    if (!ops)
+        return false;
+    x->r = replay_new(x->cfg, ops, x->t, x->tr, x->cat, error);
     return x->r != NULL;
 }
 

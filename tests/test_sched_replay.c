@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "schedulers/sched.h"
+#include "schedulers/registry.h"
 #include "sim/config.h"
 #include "sim/output.h"
 #include "sim/replay.h"
@@ -94,7 +94,8 @@ static bool run_one(const char *sched, topo *t, const trace *tr, const catalog *
     if (!TEST_ASSERT_NO_ERROR(err))
         return false;
     g_autofree char *out_path = g_build_filename(dir, "out", NULL);
-    replay *r = replay_new(cfg, t, tr, cat, &err);
+    const sched_ops *ops = sched_registry_lookup(sched, &err);
+    replay *r = ops ? replay_new(cfg, ops, t, tr, cat, &err) : NULL;
     if (!TEST_ASSERT_NO_ERROR(err)) {
         remove_dir(dir);
         return false;

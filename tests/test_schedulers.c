@@ -1,7 +1,7 @@
 /* test_schedulers.c - suite "schedulers": each scheduler's decisions on a
  * hand-built sched_ctx (tests/fake_ctx.h), the worked examples of
  * ../shared/research/baselines.md seen through the scheduler interface. */
-#include "schedulers/sched.h"
+#include "sim/scheduler.h"
 
 #include <cjson/cJSON.h>
 

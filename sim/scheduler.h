@@ -1,4 +1,5 @@
-/* sched.h - the scheduler interface (DESIGN.md §4).
+/* scheduler.h - the scheduler interface the engine owns (DESIGN.md §4);
+ * the implementations and their registry live in schedulers/.
  *
  * A scheduler is a table of functions plus private state.  The engine calls
  * it on every job start and end (reschedule) and, optionally, at the start
@@ -20,8 +21,8 @@
  * iteration, is the sum over its flows of bytes x multiplicity on the
  * links of the chosen path, plus its fixed links.
  */
-#ifndef CCSIM_SCHEDULERS_SCHED_H
-#define CCSIM_SCHEDULERS_SCHED_H
+#ifndef CCSIM_SIM_SCHEDULER_H
+#define CCSIM_SIM_SCHEDULER_H
 
 #include <glib.h>
 #include <stdbool.h>
@@ -110,12 +111,4 @@ void sched_set_priority(sched_ctx *ctx, size_t j, int level);
 /* Delay job j's next iteration start by shift_s seconds (>= 0). */
 void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s);
 
-/* ---- Registry (schedulers/registry.c) -------------------------------- */
-
-/* The scheduler called name, or NULL. */
-const sched_ops *sched_registry_find(const char *name);
-/* All registered schedulers, in a stable order (ecmp first). */
-size_t sched_registry_count(void);
-const sched_ops *sched_registry_get(size_t i);
-
-#endif /* CCSIM_SCHEDULERS_SCHED_H */
+#endif /* CCSIM_SIM_SCHEDULER_H */
