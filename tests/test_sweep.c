@@ -2,7 +2,7 @@
  * names, canonical JSON, CSV, summaries and merge (sim/sweep.h).  Running
  * worker processes is tested by tests/sweep_test.sh (suite integration).
  */
-#include "sim/sweep.h"
+#include "sim/experiments/sweep.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

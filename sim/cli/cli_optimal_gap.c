@@ -30,10 +30,10 @@
 
 #include "base/ccs.h"
 #include "cli.h"
-#include "config.h"
-#include "output.h"
-#include "replay.h"
 #include "schedulers/registry.h"
+#include "sim/config.h"
+#include "sim/output.h"
+#include "sim/replay.h"
 #include "topo/topo.h"
 #include "traces/catalog.h"
 #include "traces/trace.h"

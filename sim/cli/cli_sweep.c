@@ -10,7 +10,7 @@
 #include "base/ccs.h"
 #include "ccs-config.h"
 #include "cli.h"
-#include "sweep.h"
+#include "sim/experiments/sweep.h"
 
 typedef struct sweep_args {
     char *out;      /* --out DIR */

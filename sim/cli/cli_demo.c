@@ -10,8 +10,8 @@
 
 #include "base/ccs.h"
 #include "cli.h"
-#include "event.h"
-#include "net.h"
+#include "sim/event.h"
+#include "sim/net.h"
 
 #define DEMO_MAX_LINKS 4
 

@@ -7,9 +7,9 @@
 #include <glib.h>
 #include <stdbool.h>
 
-#include "config.h"
-#include "output.h"
-#include "replay.h"
+#include "sim/config.h"
+#include "sim/output.h"
+#include "sim/replay.h"
 #include "topo/topo.h"
 #include "traces/catalog.h"
 #include "traces/trace.h"

@@ -10,8 +10,8 @@
 #include "base/ccs.h"
 #include "ccs-config.h"
 #include "cli.h"
-#include "output.h"
 #include "schedulers/registry.h"
+#include "sim/output.h"
 
 GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
 {
