@@ -1,7 +1,7 @@
-/* cli_optimal_gap_journal.c - the journal of `ccsim optimal-gap`
- * (cli-optimal-gap-private.h): finished cases survive an interruption and
- * `--resume` takes them, so the outputs equal an uninterrupted run's. */
-#include "cli-optimal-gap-private.h"
+/* optimal_gap_journal.c - the journal of the optimal-gap benchmark: finished
+ * cases survive an interruption and `--resume` takes them, so the outputs
+ * equal an uninterrupted run's.  Not here: running or reporting the cases. */
+#include "optimal-gap-private.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -16,7 +16,7 @@
  * run.  Its first line names what the results depend on; the file is
  * removed once the outputs are written. */
 
-static char *journal_header(const og_shared *sh)
+static char *journal_header(const og_bench *sh)
 {
     GString *h = g_string_new(NULL);
     g_string_append_printf(h, "# ccsim optimal-gap journal: seed=%" G_GINT64_FORMAT
@@ -27,7 +27,7 @@ static char *journal_header(const og_shared *sh)
     return g_string_free(h, FALSE);
 }
 
-void cli__og_journal_write(const og_shared *sh, const og_case *c)
+void og__journal_write(const og_bench *sh, const og_case *c)
 {
     if (!sh->journal || !c->ok)
         return;
@@ -77,8 +77,8 @@ static bool journal_parse(const char *line, og_case *cases, size_t n, size_t n_s
 
 /* Open DIR/cases.journal: with --resume, first take the cases it holds
  * (its header must match this run's); without, refuse to overwrite one. */
-bool cli__og_journal_open(og_shared *sh, og_case *cases, size_t n, size_t *resumed,
-                            GError **error)
+bool og__journal_open(og_bench *sh, og_case *cases, size_t n, size_t *resumed,
+                      GError **error)
 {
     *resumed = 0;
     if (!sh->o->output)
@@ -122,11 +122,11 @@ bool cli__og_journal_open(og_shared *sh, og_case *cases, size_t n, size_t *resum
     }
     fprintf(sh->journal, "%s\n", header);
     for (size_t i = 0; i < n; i++)
-        cli__og_journal_write(sh, &cases[i]);
+        og__journal_write(sh, &cases[i]);
     return true;
 }
 
-void cli__og_journal_remove(og_shared *sh)
+void og__journal_remove(og_bench *sh)
 {
     if (!sh->journal)
         return;
