@@ -1,6 +1,6 @@
-/* net-private.h - the network's internals, shared by net.c (API, events,
- * bookkeeping) and net_solve.c (incremental rate solver).  No other file
- * includes this.
+/* net-private.h - the network's internals, shared by net.c (public API),
+ * net_state.c (bookkeeping, events) and net_solve.c (incremental rate
+ * solver).  No other file includes this.
  */
 #ifndef CCSIM_SIM_NET_PRIVATE_H
 #define CCSIM_SIM_NET_PRIVATE_H
@@ -95,6 +95,43 @@ struct net {
 };
 
 #define NET__NO_POS UINT32_MAX
+
+/* The id of the transfer in slot s: generation in the high 32 bits. */
+static inline net_transfer_id net__xfer_id(const net *n, uint32_t s)
+{
+    return ((uint64_t)n->xf[s].gen << 32) | s;
+}
+
+/* The slot of an active (waiting or moving) transfer, or NET__NO_POS. */
+static inline uint32_t net__lookup(const net *n, net_transfer_id id)
+{
+    uint32_t s = (uint32_t)(id & 0xffffffffu);
+    uint32_t gen = (uint32_t)(id >> 32);
+    if (gen == 0 || s >= n->n_xf)
+        return NET__NO_POS;
+    const net__xfer *t = &n->xf[s];
+    if (t->gen != gen || (t->state != NET__WAITING && t->state != NET__MOVING))
+        return NET__NO_POS;
+    return s;
+}
+
+/* ---- Bookkeeping (net_state.c) ---- */
+
+/* A free slot for a new transfer (reused or grown), generation >= 1. */
+uint32_t net__xfer_alloc(net *n);
+/* Free slot s's links, bump its generation and put it on the free list. */
+void net__xfer_release(net *n, uint32_t s);
+/* Put a waiting transfer on its links' user lists: its bytes start moving. */
+void net__xfer_activate(net *n, uint32_t s);
+/* Take a moving transfer off its links' user lists (O(its links)). */
+void net__xfer_deactivate(net *n, uint32_t s);
+/* Drop the transfer's references to its links (net_link_remove checks them). */
+void net__xfer_release_refs(net *n, uint32_t s);
+/* Mark a transfer's links dirty from level L and make sure a solve runs in
+ * this instant. */
+void net__touch(net *n, uint32_t s, int L);
+/* The event that ends a transfer's startup wait (arg: its id). */
+void net__startup_event(void *ctx, uint64_t arg, double now_s);
 
 /* Mark link e dirty at level L (its level-L users or residual changed). */
 void net__mark_dirty(net *n, uint32_t e, int L);

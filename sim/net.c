@@ -1,11 +1,6 @@
-/* net.c - the network's API: links, transfers, their events and counters
- * (net.h; the rate solver is in net_solve.c).  DESIGN.md §3.
- *
- * Event flow of a transfer: net_transfer_start -> (startup event after
- * startup_s, or at once if 0) -> moving: on its links' user lists, links
- * dirty -> solve (zero-delay event, or the next query) sets its rate and
- * arms its completion event -> completion: off the links, links dirty,
- * on_done, slot reaped.
+/* net.c - the network's public API (net.h): links and transfers, each call's
+ * checks, queries and counters.  DESIGN.md §3.  Not here: the bookkeeping
+ * and events behind them (net_state.c), the rate solver (net_solve.c).
  */
 #include "net.h"
 
@@ -19,10 +14,6 @@ net_options net_options_default(void)
 {
     return (net_options){.prio_levels = NET_DEFAULT_PRIO_LEVELS, .rel_eps = NET_DEFAULT_REL_EPS};
 }
-
-static void solve_event(void *ctx, uint64_t arg, double now_s);
-static void startup_event(void *ctx, uint64_t arg, double now_s);
-static void completion_event(void *ctx, uint64_t arg, double now_s);
 
 net *net_new(const net_options *opts, evq *q, GError **error)
 {
@@ -45,21 +36,6 @@ net *net_new(const net_options *opts, evq *q, GError **error)
     n->q = q;
     n->free_xf = NET__NO_POS;
     return n;
-}
-
-static void xfer_release(net *n, uint32_t s)
-{
-    net__xfer *t = &n->xf[s];
-    g_free(t->tl);
-    t->tl = NULL;
-    t->n_tl = 0;
-    t->state = NET__FREE;
-    t->ev = EVQ_ID_NONE;
-    t->on_done = NULL;
-    t->user = NULL;
-    t->gen = t->gen == UINT32_MAX ? 1 : t->gen + 1;
-    t->next_free = n->free_xf;
-    n->free_xf = s;
 }
 
 void net_free(net *n)
@@ -101,94 +77,6 @@ int net_prio_levels(const net *n)
     return n->K;
 }
 
-/* ---- internal helpers shared with net_solve.c ---- */
-
-uint32_t net__new_epoch(net *n)
-{
-    if (++n->epoch == 0) {
-        for (size_t e = 0; e < n->n_links; e++)
-            n->links[e].mark = 0;
-        for (size_t s = 0; s < n->n_xf; s++)
-            n->xf[s].mark = 0;
-        n->epoch = 1;
-    }
-    return n->epoch;
-}
-
-void net__link_advance(net__link *l, double now_s)
-{
-    double dt = now_s - l->last_s;
-    if (dt > 0) {
-        l->carried_bytes += l->load_Bps * dt;
-        l->tagged_bytes += l->tag_Bps * dt;
-        if (l->load_Bps > 0)
-            l->busy_s += dt;
-    }
-    l->last_s = now_s;
-}
-
-void net__xfer_advance(net__xfer *t, double now_s)
-{
-    double dt = now_s - t->last_s;
-    if (dt > 0 && t->rate_Bps > 0) {
-        t->rem_bytes -= t->rate_Bps * dt;
-        if (t->rem_bytes < 0)
-            t->rem_bytes = 0;
-    }
-    t->last_s = now_s;
-}
-
-static inline net_transfer_id xfer_id(const net *n, uint32_t s)
-{
-    return ((uint64_t)n->xf[s].gen << 32) | s;
-}
-
-void net__xfer_reschedule(net *n, uint32_t s)
-{
-    net__xfer *t = &n->xf[s];
-    double now = evq_now(n->q);
-    double when;
-    if (t->rem_bytes <= n->opts.rel_eps * t->size_bytes)
-        when = now; /* done up to rounding: complete in this instant */
-    else if (t->rate_Bps > 0)
-        when = now + t->rem_bytes / t->rate_Bps;
-    else
-        when = INFINITY;
-    if (!isfinite(when)) {
-        evq_cancel(n->q, t->ev);
-        t->ev = EVQ_ID_NONE;
-    } else if (!evq_rekey(n->q, t->ev, when)) {
-        t->ev = evq_push(n->q, when, completion_event, n, xfer_id(n, s));
-    }
-}
-
-void net__mark_dirty(net *n, uint32_t e, int L)
-{
-    net__link *l = &n->links[e];
-    if (L >= n->K)
-        return;
-    if (l->dirty_bits == 0) {
-        if (n->n_dirty == n->cap_dirty) {
-            n->cap_dirty = n->cap_dirty ? 2 * n->cap_dirty : 64;
-            n->dirty = g_renew(uint32_t, n->dirty, n->cap_dirty);
-        }
-        n->dirty[n->n_dirty++] = e;
-    }
-    l->dirty_bits |= (uint64_t)1 << L;
-    n->dirty_any |= (uint64_t)1 << L;
-}
-
-/* Mark a transfer's links dirty from level L and make sure a solve runs in
- * this instant. */
-static void touch(net *n, uint32_t s, int L)
-{
-    net__xfer *t = &n->xf[s];
-    for (uint32_t k = 0; k < t->n_tl; k++)
-        net__mark_dirty(n, t->tl[k].link, L);
-    if (!evq_pending(n->q, n->solve_ev))
-        n->solve_ev = evq_push(n->q, evq_now(n->q), solve_event, n, 0);
-}
-
 void net_flush(net *n)
 {
     g_return_if_fail(n != NULL);
@@ -206,15 +94,6 @@ void net_resolve_all(net *n)
         if (n->links[e].n_users > 0)
             net__mark_dirty(n, e, 0);
     net_flush(n);
-}
-
-static void solve_event(void *ctx, uint64_t arg, double now_s)
-{
-    (void)arg;
-    (void)now_s;
-    net *n = ctx;
-    n->solve_ev = EVQ_ID_NONE;
-    net__solve(n);
 }
 
 /* ---- links ---- */
@@ -359,22 +238,9 @@ void net_stats_get(const net *n, net_stats *out)
 
 /* ---- transfers ---- */
 
-/* The slot of an active (waiting or moving) transfer, or NET__NO_POS. */
-static uint32_t lookup(const net *n, net_transfer_id id)
-{
-    uint32_t s = (uint32_t)(id & 0xffffffffu);
-    uint32_t gen = (uint32_t)(id >> 32);
-    if (gen == 0 || s >= n->n_xf)
-        return NET__NO_POS;
-    const net__xfer *t = &n->xf[s];
-    if (t->gen != gen || (t->state != NET__WAITING && t->state != NET__MOVING))
-        return NET__NO_POS;
-    return s;
-}
-
 static bool lookup_active(const net *n, net_transfer_id id, uint32_t *slot, GError **error)
 {
-    *slot = lookup(n, id);
+    *slot = net__lookup(n, id);
     if (*slot == NET__NO_POS) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                     "transfer %#" G_GINT64_MODIFIER "x is not active "
@@ -446,105 +312,6 @@ static bool check_spec(const net *n, const net_transfer_spec *sp, GError **error
     return true;
 }
 
-static uint32_t xfer_alloc(net *n)
-{
-    uint32_t s;
-    if (n->free_xf != NET__NO_POS) {
-        s = n->free_xf;
-        n->free_xf = n->xf[s].next_free;
-    } else {
-        g_assert(n->n_xf < NET__NO_POS);
-        if (n->n_xf == n->cap_xf) {
-            n->cap_xf = n->cap_xf ? 2 * n->cap_xf : 64;
-            n->xf = g_renew(net__xfer, n->xf, n->cap_xf);
-        }
-        s = (uint32_t)n->n_xf++;
-        memset(&n->xf[s], 0, sizeof n->xf[s]);
-        n->xf[s].gen = 1;
-    }
-    return s;
-}
-
-/* Put a waiting transfer on its links' user lists: its bytes start moving. */
-static void activate(net *n, uint32_t s)
-{
-    net__xfer *t = &n->xf[s];
-    t->state = NET__MOVING;
-    t->last_s = evq_now(n->q);
-    t->rate_Bps = 0;
-    t->ev = EVQ_ID_NONE;
-    for (uint32_t k = 0; k < t->n_tl; k++) {
-        net__link *l = &n->links[t->tl[k].link];
-        if (l->n_users == l->cap_users) {
-            l->cap_users = l->cap_users ? 2 * l->cap_users : 4;
-            l->users = g_renew(net__user, l->users, l->cap_users);
-        }
-        t->tl[k].pos = l->n_users;
-        l->users[l->n_users++] = (net__user){s, k, t->tl[k].mult, t->prio};
-    }
-    touch(n, s, t->prio);
-}
-
-/* Take a moving transfer off its links' user lists (O(its links)). */
-static void deactivate(net *n, uint32_t s)
-{
-    net__xfer *t = &n->xf[s];
-    for (uint32_t k = 0; k < t->n_tl; k++) {
-        net__link *l = &n->links[t->tl[k].link];
-        uint32_t pos = t->tl[k].pos;
-        g_assert(pos < l->n_users && l->users[pos].t == s);
-        net__user last = l->users[--l->n_users];
-        if (pos != l->n_users) {
-            l->users[pos] = last;
-            n->xf[last.t].tl[last.k].pos = pos;
-        }
-    }
-    touch(n, s, t->prio);
-}
-
-static void release_refs(net *n, uint32_t s)
-{
-    net__xfer *t = &n->xf[s];
-    for (uint32_t k = 0; k < t->n_tl; k++)
-        n->links[t->tl[k].link].refs--;
-}
-
-static void startup_event(void *ctx, uint64_t arg, double now_s)
-{
-    (void)now_s;
-    net *n = ctx;
-    uint32_t s = lookup(n, arg);
-    g_assert(s != NET__NO_POS && n->xf[s].state == NET__WAITING);
-    activate(n, s);
-}
-
-static void completion_event(void *ctx, uint64_t arg, double now_s)
-{
-    net *n = ctx;
-    uint32_t s = lookup(n, arg);
-    g_assert(s != NET__NO_POS && n->xf[s].state == NET__MOVING);
-    net__xfer *t = &n->xf[s];
-    t->ev = EVQ_ID_NONE;
-    /* Counters of its links run with the old loads up to now. */
-    for (uint32_t k = 0; k < t->n_tl; k++)
-        net__link_advance(&n->links[t->tl[k].link], now_s);
-    net__xfer_advance(t, now_s);
-    /* What rounding leaves (a few bytes at most) is dropped; no g_debug
-     * here: GLib formats the message even when debug output is off, and this
-     * runs once per transfer (a tenth of a replay's time). */
-    t->rem_bytes = 0;
-    deactivate(n, s);
-    release_refs(n, s);
-    t->state = NET__DONE;
-    t->rate_Bps = 0;
-    n->stats.transfers_done++;
-    n->stats.active_transfers--;
-    if (t->on_done)
-        t->on_done(t->user, arg, now_s);
-    /* Reap after the callback (it may have grown n->xf: re-fetch). */
-    xfer_release(n, s);
-}
-
 bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *id,
                         GError **error)
 {
@@ -575,7 +342,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
         }
     }
 
-    uint32_t s = xfer_alloc(n);
+    uint32_t s = net__xfer_alloc(n);
     net__xfer *t = &n->xf[s];
     t->state = NET__WAITING;
     t->frozen = false;
@@ -596,11 +363,11 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
         n->links[tl[k].link].refs++;
     n->stats.transfers_started++;
     n->stats.active_transfers++;
-    net_transfer_id tid = xfer_id(n, s);
+    net_transfer_id tid = net__xfer_id(n, s);
     if (spec->startup_s > 0)
-        t->ev = evq_push(n->q, evq_now(n->q) + spec->startup_s, startup_event, n, tid);
+        t->ev = evq_push(n->q, evq_now(n->q) + spec->startup_s, net__startup_event, n, tid);
     else
-        activate(n, s);
+        net__xfer_activate(n, s);
     if (id)
         *id = tid;
     return true;
@@ -615,11 +382,11 @@ bool net_transfer_cancel(net *n, net_transfer_id id, GError **error)
     net__xfer *t = &n->xf[s];
     evq_cancel(n->q, t->ev);
     if (t->state == NET__MOVING)
-        deactivate(n, s);
-    release_refs(n, s);
+        net__xfer_deactivate(n, s);
+    net__xfer_release_refs(n, s);
     n->stats.transfers_cancelled++;
     n->stats.active_transfers--;
-    xfer_release(n, s);
+    net__xfer_release(n, s);
     return true;
 }
 
@@ -637,8 +404,8 @@ bool net_transfer_set_priority(net *n, net_transfer_id id, int prio, GError **er
     if (t->state == NET__MOVING) {
         for (uint32_t k = 0; k < t->n_tl; k++)
             n->links[t->tl[k].link].users[t->tl[k].pos].prio = prio;
-        touch(n, s, old); /* its old level loses a user, */
-        touch(n, s, prio); /* its new level gains one */
+        net__touch(n, s, old); /* its old level loses a user, */
+        net__touch(n, s, prio); /* its new level gains one */
     }
     return true;
 }
@@ -654,20 +421,20 @@ bool net_transfer_set_weight(net *n, net_transfer_id id, double weight, GError *
         return true;
     t->weight = weight;
     if (t->state == NET__MOVING)
-        touch(n, s, t->prio);
+        net__touch(n, s, t->prio);
     return true;
 }
 
 bool net_transfer_is_active(const net *n, net_transfer_id id)
 {
     g_return_val_if_fail(n != NULL, false);
-    return lookup(n, id) != NET__NO_POS;
+    return net__lookup(n, id) != NET__NO_POS;
 }
 
 double net_transfer_rate_Bps(net *n, net_transfer_id id)
 {
     g_return_val_if_fail(n != NULL, 0);
-    uint32_t s = lookup(n, id);
+    uint32_t s = net__lookup(n, id);
     if (s == NET__NO_POS)
         return 0;
     net_flush(n);
@@ -677,7 +444,7 @@ double net_transfer_rate_Bps(net *n, net_transfer_id id)
 double net_transfer_remaining_bytes(net *n, net_transfer_id id)
 {
     g_return_val_if_fail(n != NULL, 0);
-    uint32_t s = lookup(n, id);
+    uint32_t s = net__lookup(n, id);
     if (s == NET__NO_POS)
         return 0;
     net_flush(n);
@@ -689,13 +456,13 @@ double net_transfer_remaining_bytes(net *n, net_transfer_id id)
 int net_transfer_priority(const net *n, net_transfer_id id)
 {
     g_return_val_if_fail(n != NULL, -1);
-    uint32_t s = lookup(n, id);
+    uint32_t s = net__lookup(n, id);
     return s == NET__NO_POS ? -1 : n->xf[s].prio;
 }
 
 double net_transfer_weight(const net *n, net_transfer_id id)
 {
     g_return_val_if_fail(n != NULL, NAN);
-    uint32_t s = lookup(n, id);
+    uint32_t s = net__lookup(n, id);
     return s == NET__NO_POS ? NAN : n->xf[s].weight;
 }

@@ -1,0 +1,221 @@
+/* net_state.c - the network's bookkeeping: transfer slots, links' user
+ * lists, dirty marks, epochs and the events that move a transfer along.
+ * Not here: the checked public API (net.c) and the rate solver (net_solve.c).
+ *
+ * Event flow of a transfer: net_transfer_start -> (startup event after
+ * startup_s, or at once if 0) -> moving: on its links' user lists, links
+ * dirty -> solve (zero-delay event, or the next query) sets its rate and
+ * arms its completion event -> completion: off the links, links dirty,
+ * on_done, slot reaped.
+ */
+#include "net-private.h"
+
+#include <math.h>
+#include <string.h>
+
+static void solve_event(void *ctx, uint64_t arg, double now_s);
+static void completion_event(void *ctx, uint64_t arg, double now_s);
+
+void net__xfer_release(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    g_free(t->tl);
+    t->tl = NULL;
+    t->n_tl = 0;
+    t->state = NET__FREE;
+    t->ev = EVQ_ID_NONE;
+    t->on_done = NULL;
+    t->user = NULL;
+    t->gen = t->gen == UINT32_MAX ? 1 : t->gen + 1;
+    t->next_free = n->free_xf;
+    n->free_xf = s;
+}
+
+uint32_t net__new_epoch(net *n)
+{
+    if (++n->epoch == 0) {
+        for (size_t e = 0; e < n->n_links; e++)
+            n->links[e].mark = 0;
+        for (size_t s = 0; s < n->n_xf; s++)
+            n->xf[s].mark = 0;
+        n->epoch = 1;
+    }
+    return n->epoch;
+}
+
+void net__link_advance(net__link *l, double now_s)
+{
+    double dt = now_s - l->last_s;
+    if (dt > 0) {
+        l->carried_bytes += l->load_Bps * dt;
+        l->tagged_bytes += l->tag_Bps * dt;
+        if (l->load_Bps > 0)
+            l->busy_s += dt;
+    }
+    l->last_s = now_s;
+}
+
+void net__xfer_advance(net__xfer *t, double now_s)
+{
+    double dt = now_s - t->last_s;
+    if (dt > 0 && t->rate_Bps > 0) {
+        t->rem_bytes -= t->rate_Bps * dt;
+        if (t->rem_bytes < 0)
+            t->rem_bytes = 0;
+    }
+    t->last_s = now_s;
+}
+
+void net__xfer_reschedule(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    double now = evq_now(n->q);
+    double when;
+    if (t->rem_bytes <= n->opts.rel_eps * t->size_bytes)
+        when = now; /* done up to rounding: complete in this instant */
+    else if (t->rate_Bps > 0)
+        when = now + t->rem_bytes / t->rate_Bps;
+    else
+        when = INFINITY;
+    if (!isfinite(when)) {
+        evq_cancel(n->q, t->ev);
+        t->ev = EVQ_ID_NONE;
+    } else if (!evq_rekey(n->q, t->ev, when)) {
+        t->ev = evq_push(n->q, when, completion_event, n, net__xfer_id(n, s));
+    }
+}
+
+void net__mark_dirty(net *n, uint32_t e, int L)
+{
+    net__link *l = &n->links[e];
+    if (L >= n->K)
+        return;
+    if (l->dirty_bits == 0) {
+        if (n->n_dirty == n->cap_dirty) {
+            n->cap_dirty = n->cap_dirty ? 2 * n->cap_dirty : 64;
+            n->dirty = g_renew(uint32_t, n->dirty, n->cap_dirty);
+        }
+        n->dirty[n->n_dirty++] = e;
+    }
+    l->dirty_bits |= (uint64_t)1 << L;
+    n->dirty_any |= (uint64_t)1 << L;
+}
+
+/* Mark a transfer's links dirty from level L and make sure a solve runs in
+ * this instant. */
+void net__touch(net *n, uint32_t s, int L)
+{
+    net__xfer *t = &n->xf[s];
+    for (uint32_t k = 0; k < t->n_tl; k++)
+        net__mark_dirty(n, t->tl[k].link, L);
+    if (!evq_pending(n->q, n->solve_ev))
+        n->solve_ev = evq_push(n->q, evq_now(n->q), solve_event, n, 0);
+}
+
+static void solve_event(void *ctx, uint64_t arg, double now_s)
+{
+    (void)arg;
+    (void)now_s;
+    net *n = ctx;
+    n->solve_ev = EVQ_ID_NONE;
+    net__solve(n);
+}
+
+uint32_t net__xfer_alloc(net *n)
+{
+    uint32_t s;
+    if (n->free_xf != NET__NO_POS) {
+        s = n->free_xf;
+        n->free_xf = n->xf[s].next_free;
+    } else {
+        g_assert(n->n_xf < NET__NO_POS);
+        if (n->n_xf == n->cap_xf) {
+            n->cap_xf = n->cap_xf ? 2 * n->cap_xf : 64;
+            n->xf = g_renew(net__xfer, n->xf, n->cap_xf);
+        }
+        s = (uint32_t)n->n_xf++;
+        memset(&n->xf[s], 0, sizeof n->xf[s]);
+        n->xf[s].gen = 1;
+    }
+    return s;
+}
+
+/* Put a waiting transfer on its links' user lists: its bytes start moving. */
+void net__xfer_activate(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    t->state = NET__MOVING;
+    t->last_s = evq_now(n->q);
+    t->rate_Bps = 0;
+    t->ev = EVQ_ID_NONE;
+    for (uint32_t k = 0; k < t->n_tl; k++) {
+        net__link *l = &n->links[t->tl[k].link];
+        if (l->n_users == l->cap_users) {
+            l->cap_users = l->cap_users ? 2 * l->cap_users : 4;
+            l->users = g_renew(net__user, l->users, l->cap_users);
+        }
+        t->tl[k].pos = l->n_users;
+        l->users[l->n_users++] = (net__user){s, k, t->tl[k].mult, t->prio};
+    }
+    net__touch(n, s, t->prio);
+}
+
+/* Take a moving transfer off its links' user lists (O(its links)). */
+void net__xfer_deactivate(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    for (uint32_t k = 0; k < t->n_tl; k++) {
+        net__link *l = &n->links[t->tl[k].link];
+        uint32_t pos = t->tl[k].pos;
+        g_assert(pos < l->n_users && l->users[pos].t == s);
+        net__user last = l->users[--l->n_users];
+        if (pos != l->n_users) {
+            l->users[pos] = last;
+            n->xf[last.t].tl[last.k].pos = pos;
+        }
+    }
+    net__touch(n, s, t->prio);
+}
+
+void net__xfer_release_refs(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    for (uint32_t k = 0; k < t->n_tl; k++)
+        n->links[t->tl[k].link].refs--;
+}
+
+void net__startup_event(void *ctx, uint64_t arg, double now_s)
+{
+    (void)now_s;
+    net *n = ctx;
+    uint32_t s = net__lookup(n, arg);
+    g_assert(s != NET__NO_POS && n->xf[s].state == NET__WAITING);
+    net__xfer_activate(n, s);
+}
+
+static void completion_event(void *ctx, uint64_t arg, double now_s)
+{
+    net *n = ctx;
+    uint32_t s = net__lookup(n, arg);
+    g_assert(s != NET__NO_POS && n->xf[s].state == NET__MOVING);
+    net__xfer *t = &n->xf[s];
+    t->ev = EVQ_ID_NONE;
+    /* Counters of its links run with the old loads up to now. */
+    for (uint32_t k = 0; k < t->n_tl; k++)
+        net__link_advance(&n->links[t->tl[k].link], now_s);
+    net__xfer_advance(t, now_s);
+    /* What rounding leaves (a few bytes at most) is dropped; no g_debug
+     * here: GLib formats the message even when debug output is off, and this
+     * runs once per transfer (a tenth of a replay's time). */
+    t->rem_bytes = 0;
+    net__xfer_deactivate(n, s);
+    net__xfer_release_refs(n, s);
+    t->state = NET__DONE;
+    t->rate_Bps = 0;
+    n->stats.transfers_done++;
+    n->stats.active_transfers--;
+    if (t->on_done)
+        t->on_done(t->user, arg, now_s);
+    /* Reap after the callback (it may have grown n->xf: re-fetch). */
+    net__xfer_release(n, s);
+}
