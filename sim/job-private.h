@@ -1,0 +1,75 @@
+/* job-private.h - what job.c, job_bucket.c and job_ffwd.c share: the job's
+ * events and the steps one file hands to another.  No other file includes it.
+ */
+#ifndef CCSIM_SIM_JOB_PRIVATE_H
+#define CCSIM_SIM_JOB_PRIVATE_H
+
+#include "job.h"
+
+enum {
+    EV_ITER_START,
+    EV_COMPUTE_DONE,
+    EV_BUCKET_READY,
+    EV_STEP_DONE,
+    EV_BUCKET_DONE_IDEAL,
+    EV_OPT_DONE,
+    EV_FF_END,    /* fast-forward: the work is done (work mode) */
+    EV_FF_SWITCH, /* fast-forward: the iteration before a shift ends */
+};
+
+/* Does an iteration of j communicate over the network? */
+static inline bool job__has_comm(const job *j)
+{
+    return j->plan && coll_plan_step_count(j->plan) > 0 && j->spec.comm_bytes > 0;
+}
+
+/* The dispatcher of a job's events (job.c); arg = generation << 8 | kind. */
+void job__handler(void *ctx, uint64_t arg, double now_s);
+
+/* Push event kind of j at time t, stamped with its generation. */
+static inline void job__push(job *j, double t, int kind)
+{
+    evq_push(j->env->q, t, job__handler, j, ((uint64_t)j->gen << 8) | (uint64_t)kind);
+}
+
+/* ---- job.c ---- */
+
+/* j's GPUs become busy / idle at now_s (the env's busy_changed callback). */
+void job__busy_on(job *j, double now_s);
+void job__busy_off(job *j, double now_s);
+/* End the iteration if its compute and communication are both done. */
+void job__check_end(job *j, double now_s);
+
+/* ---- job_bucket.c ---- */
+
+/* Per-tier carried bytes of the isolated bucket at each event time
+ * (breakpoints of a piecewise-linear function: rates change only at
+ * events). */
+typedef struct bucket_trace {
+    GArray *t_s;   /* double */
+    GArray *bytes; /* double[TOPO_TIER_COUNT] per entry */
+} bucket_trace;
+
+/* One bucket of j's plan alone on a fresh network of its links: its
+ * duration in *out_s; with tr, its per-tier carried bytes after every event. */
+bool job__simulate_bucket(job *j, topo *t, double alpha_s, double *out_s, bucket_trace *tr,
+                          GError **error);
+/* Start the next ready bucket if none is running. */
+void job__try_start_bucket(job *j, double now_s);
+/* The running bucket finished (all its steps, or T_b in ideal mode). */
+void job__bucket_done(job *j, double now_s);
+/* A step of the running bucket finished: the next step, or the bucket's end. */
+void job__step_done(job *j, double now_s);
+
+/* ---- job_ffwd.c ---- */
+
+/* Start the periodic pattern at j->ff_origin_s (job_begin). */
+void job__ff_begin(job *j, double now_s);
+/* Fold the pattern into j's counters when it stops (job_stop). */
+void job__ff_stop(job *j, double now_s);
+/* Work mode: the fast-forwarded work is done. */
+void job__ff_work_done(job *j, double now_s);
+/* The iteration before a pending shift ended: consume it, restart the pattern. */
+void job__ff_switch(job *j, double now_s);
+
+#endif /* CCSIM_SIM_JOB_PRIVATE_H */

@@ -1,0 +1,233 @@
+/* job_ffwd.c - fast-forward of a job (docs/engine.md): its iterations, busy
+ * time and time shifts as functions of time, without per-iteration events.
+ * Not here: the event-path iteration (job.c, job_bucket.c).
+ */
+#include "job.h"
+
+#include <math.h>
+
+#include "base/ccs.h"
+#include "job-private.h"
+
+bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_comm)
+{
+    if (!job__has_comm(j))
+        return true; /* never calls comm_phase: no scheduler hook sees it */
+    if (sched_on_comm)
+        return false;
+    if (ideal)
+        return true;
+    if (!j->alloc || j->alloc->n_hosts != 1 || coll_plan_flow_count(j->plan) > 0)
+        return false;
+    const uint32_t *links;
+    const double *bytes;
+    size_t nl = coll_plan_fixed_links(j->plan, &links, &bytes);
+    const cluster_alloc *a = j->alloc;
+    for (size_t i = 0; i < nl; i++) {
+        const topo_link *L = topo_link_get(t, links[i]);
+        if (L->tier != TOPO_TIER_NVLINK)
+            return false;
+        bool own = false;
+        for (int g = 0; g < a->n_gpus && !own; g++) {
+            uint32_t node = topo_host_gpu_node(t, a->hosts[0], a->gpus[g]);
+            own = L->src == node || L->dst == node;
+        }
+        if (!own)
+            return false;
+    }
+    return true;
+}
+
+bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **error)
+{
+    double C = j->spec.compute_s, s = j->spec.fwd_frac, T = j->isolated_iter_s;
+    g_autoptr(ffwd_profile) p = ffwd_profile_new(T, j->spec.gpus, C, j->spec.opt_s, j->intensity);
+    if (!p) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL,
+                    "job %s: no periodic profile for iteration %g s, compute %g s, optimizer %g s",
+                    j->spec.id, T, C, j->spec.opt_s);
+        return false;
+    }
+    if (job__has_comm(j) && !ideal) {
+        bucket_trace tr = {g_array_new(FALSE, FALSE, sizeof(double)),
+                           g_array_new(FALSE, FALSE, sizeof(double))};
+        double bucket_s = 0;
+        bool ok = job__simulate_bucket(j, t, alpha_s, &bucket_s, &tr, error);
+        /* bucket k starts at b_k = max(ready_k, e_{k-1}), e_k = b_k + T_b
+         * (job.h); its bytes add to those of the buckets before it */
+        int B = j->spec.buckets;
+        const double *bt = (const double *)(void *)tr.t_s->data;
+        const double *bb = (const double *)(void *)tr.bytes->data;
+        guint np = tr.t_s->len;
+        double e = 0, last_tau[TOPO_TIER_COUNT] = {0};
+        for (int k = 0; ok && k < B && np > 0; k++) {
+            double b = fmax(s * C + k * (1.0 - s) * C / B, e);
+            for (int tier = 0; tier < TOPO_TIER_COUNT; tier++) {
+                double per_bucket = bb[(size_t)(np - 1) * TOPO_TIER_COUNT + tier];
+                if (!(per_bucket > 0))
+                    continue;
+                for (guint i = 0; i < np; i++) {
+                    /* the recording may end a rounding error away from T_b */
+                    double tau = fmin(fmax(b + bt[i], last_tau[tier]), T);
+                    last_tau[tier] = tau;
+                    ffwd_profile_add_link_point(p, (topo_tier)tier, tau,
+                                                k * per_bucket +
+                                                    bb[(size_t)i * TOPO_TIER_COUNT + tier]);
+                }
+            }
+            e = b + j->isolated_bucket_s;
+        }
+        g_array_free(tr.t_s, TRUE);
+        g_array_free(tr.bytes, TRUE);
+        if (!ok)
+            return false;
+    }
+    ffwd_profile_free(j->ffwd);
+    j->ffwd = g_steal_pointer(&p);
+    return true;
+}
+
+/* The end of iteration k >= 1 of the current segment.  Without
+ * communication the event path's times are (t + C) + T_opt from t = the
+ * origin, and the same float sums give the same times bit for bit: over
+ * millions of iterations at t ~ 1e6 s they drift from origin + k T by up
+ * to ~1e-3 s, and a work-mode end or a count at the window end follows
+ * them; with communication the network's arithmetic decides, and
+ * origin + k T is its value up to rounding.  O(k) without communication
+ * (a few ns per iteration, no events), O(1) with. */
+static double ff_end_time(const job *j, int64_t k)
+{
+    if (job__has_comm(j))
+        return j->ff_origin_s + (double)k * j->isolated_iter_s;
+    double t = j->ff_origin_s;
+    for (int64_t i = 0; i < k; i++) {
+        t = t + j->spec.compute_s;
+        if (j->spec.opt_s > 0)
+            t = t + j->spec.opt_s;
+        t = t + 0.0; /* the next start: now + a zero shift */
+    }
+    return t;
+}
+
+/* Iterations of the current segment that end strictly before t (the
+ * replay's end event at t fires before an iteration end at t: it was
+ * pushed first). */
+static int64_t ff_iters_before(const job *j, double t)
+{
+    double rel = t - j->ff_origin_s, T = j->isolated_iter_s;
+    if (!(rel > 0))
+        return 0;
+    double n = floor(rel / T);
+    /* the event path's sums round up to 3 times per iteration, by at most
+     * half an ulp of t each: within that (or 1e-9 relative) of a boundary
+     * its count can differ from the exact one */
+    double ulp = nextafter(fabs(t), INFINITY) - fabs(t);
+    double tol = fmax(1e-9 * fmax(1.0, fabs(t)), 2.0 * (n + 1) * ulp);
+    bool near = fabs(rel - n * T) <= tol || fabs(rel - (n + 1) * T) <= tol;
+    if (near && !job__has_comm(j)) {
+        /* count with the event path's own sums, O(n) */
+        int64_t k = 0;
+        for (double e = ff_end_time(j, 1); e < t; k++) {
+            e = e + j->spec.compute_s;
+            if (j->spec.opt_s > 0)
+                e = e + j->spec.opt_s;
+            e = e + 0.0;
+        }
+        return k;
+    }
+    if (n * T >= rel)
+        n -= 1;
+    return n > 0 ? (int64_t)n : 0;
+}
+
+static double ff_busy_at(const job *j, double now_s)
+{
+    ffwd_values v;
+    ffwd_profile_eval(j->ffwd, now_s - j->ff_origin_s, &v);
+    return j->ff_base_busy_gpu_s + v.busy_gpu_s;
+}
+
+/* Work mode: the end of the last iteration of the work. */
+static void ff_push_end(job *j)
+{
+    if (j->target_iters <= 0)
+        return;
+    int64_t left = j->target_iters - j->ff_base_iters;
+    g_assert(left >= 1);
+    job__push(j, ff_end_time(j, left), EV_FF_END);
+}
+
+void job__ff_begin(job *j, double now_s)
+{
+    j->ff_base_iters = 0;
+    j->ff_base_busy_gpu_s = 0;
+    j->ff_switch_pending = j->ff_final = false;
+    if (j->env->ffwd)
+        j->env->ffwd(j->env->user, j, JOB_FFWD_START, j->ff_origin_s, now_s);
+    ff_push_end(j);
+}
+
+void job__ff_work_done(job *j, double now_s)
+{
+    j->iterations = j->target_iters;
+    j->iter_time_sum_s = (double)j->iterations * j->isolated_iter_s;
+    j->ff_final = true;
+    uint32_t gen = j->gen;
+    bool more = j->env->iteration_done ? j->env->iteration_done(j->env->user, j, now_s) : true;
+    /* the replay ends a job whose work is done */
+    g_assert(!more || gen != j->gen || j->state != JOB_RUNNING);
+    (void)more;
+}
+
+/* The iteration before a pending shift ended: consume the shift as
+ * finish_iteration does and restart the pattern after it. */
+void job__ff_switch(job *j, double now_s)
+{
+    j->ff_switch_pending = false;
+    j->ff_base_busy_gpu_s = ff_busy_at(j, now_s);
+    j->ff_base_iters += j->ff_switch_iters;
+    double shift = j->pending_shift_s;
+    j->pending_shift_s = 0;
+    j->total_shift_s += shift;
+    j->ff_origin_s = now_s + shift;
+    if (j->env->ffwd)
+        j->env->ffwd(j->env->user, j, JOB_FFWD_REBASE, j->ff_origin_s, now_s);
+    j->gen++; /* the old end event is stale */
+    ff_push_end(j);
+}
+
+void job_set_shift(job *j, double shift_s, double now_s)
+{
+    j->pending_shift_s = shift_s;
+    if (!j->ffwd || j->state != JOB_RUNNING || !j->env || j->ff_switch_pending || j->ff_final)
+        return;
+    /* the iteration in progress at now_s (the first one while waiting for
+     * the segment to start) is the k-th of the segment */
+    int64_t k = ff_iters_before(j, now_s) + 1;
+    if (j->target_iters > 0 && j->ff_base_iters + k >= j->target_iters)
+        return; /* the work ends with it: the shift is never consumed */
+    j->ff_switch_pending = true;
+    j->ff_switch_iters = k;
+    job__push(j, fmax(ff_end_time(j, k), now_s), EV_FF_SWITCH);
+}
+
+void job__ff_stop(job *j, double now_s)
+{
+    if (!j->ff_final) {
+        j->iterations = j->ff_base_iters + ff_iters_before(j, now_s);
+        j->iter_time_sum_s = (double)j->iterations * j->isolated_iter_s;
+    }
+    j->busy_gpu_s = ff_busy_at(j, now_s);
+    if (j->env->ffwd)
+        j->env->ffwd(j->env->user, j, JOB_FFWD_STOP, NAN, now_s);
+}
+
+double job_busy_gpu_s_at(const job *j, double now_s)
+{
+    if (j->ffwd && j->state == JOB_RUNNING)
+        return ff_busy_at(j, now_s);
+    double b = j->busy_gpu_s;
+    if (!isnan(j->busy_since_s))
+        b += j->spec.gpus * (now_s - j->busy_since_s);
+    return b;
+}
