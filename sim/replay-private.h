@@ -1,5 +1,5 @@
 /* replay-private.h - the replay's internals, shared by replay.c,
- * sched_ctx.c and replay_output.c only. */
+ * replay_run.c, sched_ctx.c and replay_output.c only. */
 #ifndef CCSIM_SIM_REPLAY_PRIVATE_H
 #define CCSIM_SIM_REPLAY_PRIVATE_H
 
@@ -63,6 +63,10 @@ struct replay {
     /* input digests for run.json */
     char *trace_digest;
 };
+
+/* Job j stops at now_s (its end, or the run's): GPUs released, the
+ * scheduler called (replay_run.c). */
+void replay__job_end(struct replay *r, job *j, double now_s);
 
 /* Call the scheduler's reschedule (sched_ctx.c). */
 void replay__reschedule(struct replay *r);

@@ -1,0 +1,328 @@
+/* replay_run.c - the replay loop and its results (replay.h; DESIGN.md §2,
+ * §3 "Replay").  Not here: the set-up (replay.c), the outputs
+ * (replay_output.c).
+ *
+ * Events of the replay itself (the jobs push their own, job.c):
+ *   ARRIVAL  a job's start: place it, build its collective plan, measure its
+ *            isolated iteration time, call the scheduler, start iterating.
+ *            Arrivals are chained (each pushes the next), so a job ending at
+ *            time t (its end event was pushed when it started) releases its
+ *            GPUs before a job arriving at t is placed.
+ *   JOB_END  window mode: the job's recorded end (clipped to the window).
+ *   TICK     the end of a time-series interval.
+ * The scheduler's reschedule runs after every arrival and every end.
+ */
+#include "replay.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "base/ccs.h"
+#include "replay-private.h"
+
+enum { EV_ARRIVAL = 1, EV_JOB_END = 2, EV_TICK = 3 };
+
+static void handler(void *ctx, uint64_t arg, double now_s);
+
+static void fail(replay *r, GError *e)
+{
+    if (!r->deferred_error)
+        r->deferred_error = e;
+    else
+        g_error_free(e);
+}
+
+void replay__job_end(replay *r, job *j, double now_s)
+{
+    if (j->state != JOB_RUNNING)
+        return;
+    job_stop(j, now_s);
+    metrics_alloc_change(r->m, now_s, -j->spec.gpus, -1);
+    cluster_release(r->cl, j->alloc);
+    g_ptr_array_remove(r->running, j);
+    coll_plan_free(j->plan);
+    j->plan = NULL;
+    ffwd_profile_free(j->ffwd); /* the metrics let go of it in job_stop */
+    j->ffwd = NULL;
+    r->jobs_done++;
+    r->run_end_s = fmax(r->run_end_s, now_s);
+    replay__reschedule(r);
+}
+
+static void push_next_arrival(replay *r)
+{
+    if (r->next_start >= r->start_order->len)
+        return;
+    guint idx = g_array_index(r->start_order, guint, r->next_start);
+    const job *j = g_ptr_array_index(r->jobs, idx);
+    evq_push(r->q, j->spec.start_s, handler, r, ((uint64_t)EV_ARRIVAL << 32) | idx);
+}
+
+/* I = n C / max_e (M_e / B_e); 0 for a job without traffic. */
+static double intensity_of(const replay *r, const job *j)
+{
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) bytes = g_array_new(FALSE, FALSE, sizeof(double));
+    coll_plan_link_bytes(j->plan, links, bytes);
+    double tmax = 0;
+    for (guint i = 0; i < links->len; i++) {
+        double cap = topo_link_get(r->t, g_array_index(links, uint32_t, i))->cap_Bps;
+        tmax = fmax(tmax, g_array_index(bytes, double, i) / cap);
+    }
+    return tmax > 0 ? j->spec.gpus * j->spec.compute_s / tmax : 0.0;
+}
+
+static void arrival(replay *r, guint idx, double now_s)
+{
+    r->next_start++;
+    job *j = g_ptr_array_index(r->jobs, idx);
+    GError *e = NULL;
+    const char *const *hosts = (const char *const *)j->spec.hosts;
+    size_t nh = j->spec.hosts ? g_strv_length(j->spec.hosts) : 0;
+    cluster_alloc *a = cluster_place(r->cl, hosts, j->spec.host_gpus, nh, j->spec.gpus,
+                                     r->cfg->sim.placement, r->rng_place, &e);
+    if (!a) {
+        if (r->cfg->sim.scale_hosts) {
+            g_error_free(e);
+            g_array_index(r->status, replay_job_status, idx) = REPLAY_JOB_NO_CAPACITY;
+            r->jobs_skipped_capacity++;
+            r->jobs_done++;
+            push_next_arrival(r);
+            return;
+        }
+        g_prefix_error(&e, "job %s: ", j->spec.id);
+        fail(r, e);
+        return;
+    }
+    j->alloc = a;
+    j->placed_by_policy = a->by_policy;
+    j->uid = r->next_uid++;
+    j->plan = coll_plan_new(r->t, a, j->spec.coll, j->spec.comm_bytes, j->spec.buckets,
+                            r->cfg->sim.collective_model == CONFIG_COLL_FLOWS, j->uid,
+                            r->cfg->sim.seed, &e);
+    if (!j->plan || !job_compute_isolated(j, r->t, r->env.alpha_s, &e)) {
+        g_prefix_error(&e, "job %s: ", j->spec.id);
+        fail(r, e);
+        return;
+    }
+    j->intensity = intensity_of(r, j);
+    if (r->cfg->sim.fast_forward &&
+        job_ffwd_eligible(j, r->t, r->env.ideal, r->ops->on_comm != NULL)) {
+        if (!job_ffwd_prepare(j, r->t, r->env.alpha_s, r->env.ideal, &e)) {
+            fail(r, e);
+            return;
+        }
+        r->jobs_ffwd++;
+    }
+    if (r->cfg->sim.mode == CONFIG_MODE_WORK) {
+        double n = floor((j->spec.end_s - j->spec.start_s) / j->isolated_iter_s);
+        j->target_iters = n < 1 ? 1 : (int64_t)n;
+    }
+    metrics_alloc_change(r->m, now_s, j->spec.gpus, 1);
+    g_ptr_array_add(r->running, j);
+    r->jobs_ran++;
+    if (a->by_policy)
+        r->jobs_by_policy++;
+    replay__reschedule(r);
+    job_begin(j, &r->env, now_s);
+    if (r->cfg->sim.mode == CONFIG_MODE_WINDOW)
+        evq_push(r->q, j->spec.end_s, handler, r, ((uint64_t)EV_JOB_END << 32) | idx);
+    push_next_arrival(r);
+}
+
+static double tick_time(const replay *r, double now_s)
+{
+    return now_s + r->cfg->sim.interval_s;
+}
+
+static void handler(void *ctx, uint64_t arg, double now_s)
+{
+    replay *r = ctx;
+    guint idx = (guint)(arg & 0xffffffffu);
+    switch ((int)(arg >> 32)) {
+    case EV_ARRIVAL:
+        arrival(r, idx, now_s);
+        break;
+    case EV_JOB_END:
+        replay__job_end(r, g_ptr_array_index(r->jobs, idx), now_s);
+        break;
+    case EV_TICK: {
+        metrics_row row;
+        metrics_tick(r->m, now_s, &row);
+        GError *e = NULL;
+        if (!replay__write_tick(r, &row, &e))
+            fail(r, e);
+        evq_push(r->q, tick_time(r, now_s), handler, r, (uint64_t)EV_TICK << 32);
+        break;
+    }
+    default:
+        g_assert_not_reached();
+    }
+}
+
+static int64_t peak_rss_bytes(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return -1;
+    return (int64_t)ru.ru_maxrss * 1024;
+}
+
+bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *user,
+                GError **error)
+{
+    g_return_val_if_fail(r && !r->ran, false);
+    r->ran = true;
+    gint64 t0 = g_get_monotonic_time();
+    if (out && !replay__open_streams(r, out, error))
+        return false;
+    /* the queue starts at 0; the window may start later (or earlier: shift) */
+    r->m = metrics_new(r->t, r->n, cluster_gpu_count(r->cl), r->sim_start_s);
+    r->run_end_s = r->sim_start_s;
+    /* events before 0 cannot be pushed: the queue's clock starts at 0, so
+     * a window starting before 0 is handled by the evq only if >= 0 */
+    if (r->sim_start_s < 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "--start: the replay window must start at t >= 0, got %g", r->sim_start_s);
+        return false;
+    }
+    evq_run_until(r->q, r->sim_start_s);
+    push_next_arrival(r);
+    evq_push(r->q, tick_time(r, r->sim_start_s), handler, r, (uint64_t)EV_TICK << 32);
+    bool work = r->cfg->sim.mode == CONFIG_MODE_WORK;
+    /* work mode runs until every job is done, but never past 100 windows */
+    double cap = work ? r->sim_start_s + 100.0 * (r->sim_end_s - r->sim_start_s) : r->sim_end_s;
+    uint64_t count = 0;
+    size_t total_jobs = r->jobs->len;
+    while (evq_size(r->q) > 0) {
+        if (evq_next_time(r->q) > cap)
+            break;
+        if (work && r->jobs_done >= total_jobs)
+            break;
+        evq_step(r->q);
+        if (r->deferred_error) {
+            g_propagate_error(error, g_steal_pointer(&r->deferred_error));
+            return false;
+        }
+        if (r->watch_fn && evq_now(r->q) >= r->watch_next_s) {
+            replay_watch w = {.now_s = evq_now(r->q), .end_s = r->sim_end_s};
+            metrics_peek(r->m, w.now_s, &w.busy_gpu_s, &w.alloc_gpu_s, &w.alloc_gpus);
+            while (r->watch_next_s <= w.now_s)
+                r->watch_next_s += r->watch_every_s;
+            if (!r->watch_fn(r->watch_user, &w))
+                r->stopped = true;
+        }
+        if (r->stopped) {
+            r->wall_s = (g_get_monotonic_time() - t0) / 1e6;
+            return true;
+        }
+        if (progress && (++count & 0xffff) == 0) {
+            replay_progress p = {
+                .now_s = evq_now(r->q),
+                .start_s = r->sim_start_s,
+                .end_s = r->sim_end_s,
+                .jobs_done = r->jobs_done,
+                .jobs_total = total_jobs,
+                .events = evq_fired_count(r->q),
+                .wall_s = (g_get_monotonic_time() - t0) / 1e6,
+            };
+            progress(user, &p);
+        }
+    }
+    double end = work ? fmax(r->run_end_s, evq_now(r->q)) : r->sim_end_s;
+    if (work && r->jobs_done < total_jobs)
+        end = cap;
+    if (!work && evq_now(r->q) < end)
+        evq_run_until(r->q, end);
+    /* jobs still running at the end (work mode past the cap) stop here */
+    while (r->running->len > 0)
+        replay__job_end(r, g_ptr_array_index(r->running, 0), end);
+    r->run_end_s = end;
+    metrics_row row;
+    metrics_tick(r->m, end, &row);
+    if (row.dt_s > 0 && !replay__write_tick(r, &row, error))
+        return false;
+    if (r->deferred_error) {
+        g_propagate_error(error, g_steal_pointer(&r->deferred_error));
+        return false;
+    }
+    r->wall_s = (g_get_monotonic_time() - t0) / 1e6;
+    if (out && !replay__write_final(r, out, error))
+        return false;
+    return true;
+}
+
+bool replay_stopped(const replay *r) { return r->stopped; }
+
+size_t replay_job_count(const replay *r) { return r->jobs->len; }
+
+void replay_job_get(const replay *r, size_t i, replay_job_result *o)
+{
+    const job *j = g_ptr_array_index(r->jobs, i);
+    memset(o, 0, sizeof *o);
+    o->id = j->spec.id;
+    o->ran = g_array_index(r->status, replay_job_status, i) == REPLAY_JOB_OK && j->alloc;
+    o->gpus = j->spec.gpus;
+    o->hosts = j->alloc ? j->alloc->n_hosts : 0;
+    o->iterations = j->iterations;
+    o->busy_gpu_s = j->busy_gpu_s;
+    o->isolated_iter_s = o->ran ? j->isolated_iter_s : NAN;
+    o->mean_iter_s = j->iterations > 0 ? j->iter_time_sum_s / j->iterations : NAN;
+    o->slowdown = j->iterations > 0 && j->isolated_iter_s > 0 ? o->mean_iter_s / j->isolated_iter_s
+                                                              : NAN;
+    o->completion_s = NAN;
+    if (r->cfg->sim.mode == CONFIG_MODE_WORK && o->ran && j->target_iters > 0 &&
+        j->iterations >= j->target_iters)
+        o->completion_s = j->run_end_s - j->run_start_s;
+    o->gpu_intensity = o->ran ? j->intensity : NAN;
+    o->priority = j->priority;
+    o->shift_s = j->total_shift_s;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void replay_get_summary(const replay *r, replay_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->scheduler = r->ops->name;
+    s->sim_start_s = r->sim_start_s;
+    s->sim_end_s = r->run_end_s;
+    s->jobs = r->jobs_ran;
+    s->jobs_skipped = r->jobs_skipped_window + r->jobs_skipped_capacity;
+    s->jobs_by_policy = r->jobs_by_policy;
+    s->gpus_total = cluster_gpu_count(r->cl);
+    double busy = r->m ? metrics_busy_gpu_s(r->m) : 0, alloc = r->m ? metrics_alloc_gpu_s(r->m) : 0;
+    double span = r->run_end_s - r->sim_start_s;
+    s->busy_gpu_s = busy;
+    s->gpu_util_cluster_frac = span > 0 && s->gpus_total ? busy / (s->gpus_total * span) : NAN;
+    s->gpu_util_allocated_frac = alloc > 0 ? busy / alloc : NAN;
+    g_autoptr(GArray) sl = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i < r->jobs->len; i++) {
+        replay_job_result jr;
+        replay_job_get(r, i, &jr);
+        s->iterations += jr.iterations;
+        if (!isnan(jr.slowdown))
+            g_array_append_val(sl, jr.slowdown);
+    }
+    if (sl->len > 0) {
+        g_array_sort(sl, dbl_cmp);
+        double sum = 0;
+        for (guint i = 0; i < sl->len; i++)
+            sum += g_array_index(sl, double, i);
+        s->mean_slowdown = sum / sl->len;
+        /* nearest rank: the ceil(0.99 n)-th smallest */
+        size_t k = (size_t)ceil(0.99 * sl->len);
+        s->p99_slowdown = g_array_index(sl, double, k > 0 ? k - 1 : 0);
+    } else {
+        s->mean_slowdown = s->p99_slowdown = NAN;
+    }
+    s->wall_s = r->wall_s;
+    s->events = r->q ? evq_fired_count(r->q) : 0;
+    s->jobs_fast_forwarded = r->jobs_ffwd;
+    s->peak_rss_bytes = peak_rss_bytes();
+}
