@@ -1,6 +1,7 @@
-/* gen-private.h - what the generator's files share (gen.c: the job
- * population; gen_place.c: hosts, placement and the synthetic topology;
- * gen_rows.c: the CSV rows).  Nothing outside traces/gen*.c includes it.
+/* gen-private.h - what the generator's files share (gen_options.c: the
+ * options and the entry point; gen.c: the job population; gen_place.c:
+ * hosts, placement and the synthetic topology; gen_rows.c: the CSV rows).
+ * Nothing outside traces/gen*.c includes it.
  */
 #ifndef CCSIM_TRACES_GEN_PRIVATE_H
 #define CCSIM_TRACES_GEN_PRIVATE_H
@@ -71,6 +72,10 @@ char *gen__hash_hex(const char *kind, guint32 seed, guint64 n);
 const char *gen__model_name(int m);
 /* Worker rows of a job (pods, plus its aimaster). */
 int gen__job_rows(const gjob *j);
+/* The job population in G->jobs and G->bursts: bursts, GPU or CPU, GPU
+ * counts, pod shapes, statuses, times, lifecycle and pods, drawn in that
+ * order (gen.c). */
+void gen__populate(gen *G);
 /* Whole jobs outside topo.csv, calibrated to 86.3% of rows in topo.csv. */
 void gen__choose_outside(gen *G);
 /* Time-ordered placement of in-topo GPU jobs. */
