@@ -1,0 +1,65 @@
+/* test_topo.h - what the files of the "topo" suite share: small helpers and
+ * the cases that live in test_topo_paths.c and test_topo_io.c. */
+#ifndef CCSIM_TESTS_TEST_TOPO_H
+#define CCSIM_TESTS_TEST_TOPO_H
+
+#include <glib.h>
+#include <unistd.h>
+
+#include "topo/topo.h"
+
+#include "test_util.h"
+
+static inline topo *build_ok(const char *spec)
+{
+    GError *err = NULL;
+    topo *t = topo_build(spec, NULL, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    return t;
+}
+
+static inline size_t count_tier(const topo *t, topo_tier tier)
+{
+    size_t n = 0;
+    for (uint32_t id = 0; id < topo_link_count(t); id++)
+        n += topo_link_get(t, id)->tier == tier;
+    return n;
+}
+
+static inline size_t paths_between_hosts(topo *t, size_t ha, size_t hb)
+{
+    GError *err = NULL;
+    size_t n = topo_path_count(t, topo_host_nic_node(t, ha, 0), topo_host_nic_node(t, hb, 0), &err);
+    TEST_ASSERT_NO_ERROR(err);
+    return n;
+}
+
+/* Write text to a fresh temporary file whose name ends in suffix; returns
+ * its path (caller frees and removes). */
+static inline char *temp_file(const char *suffix, const char *text)
+{
+    g_autofree char *tmpl = g_strdup_printf("ccsim-topo-XXXXXX%s", suffix);
+    char *path = NULL;
+    GError *err = NULL;
+    int fd = g_file_open_tmp(tmpl, &path, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_TRUE(g_file_set_contents(path, text, -1, NULL));
+    return path;
+}
+
+/* test_topo_paths.c: candidate paths, their spread and sampling, ECMP. */
+void test_topo_fat_tree_paths(void);
+void test_topo_path_spread(void);
+void test_topo_path_sampling(void);
+void test_topo_ecmp(void);
+
+/* test_topo_io.c: JSON import, export and round trips, DOT. */
+void test_topo_json_import(void);
+void test_topo_json_errors(void);
+void test_topo_round_trip(void);
+void test_topo_dot(void);
+
+#endif /* CCSIM_TESTS_TEST_TOPO_H */
