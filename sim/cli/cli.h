@@ -1,11 +1,11 @@
-/* cli.h - the subcommands of the ccsim binary (sim/main.c dispatches).
+/* cli.h - the subcommands of the ccsim binary (main.c dispatches).
  *
  * Each subcommand takes the arguments after its name (argv[0] is the
  * subcommand name) and returns the process exit status: 0 ok, 1 failure,
  * 2 usage.  Only main.c and cli_*.c print or exit.
  */
-#ifndef CCSIM_SIM_CLI_H
-#define CCSIM_SIM_CLI_H
+#ifndef CCSIM_SIM_CLI_CLI_H
+#define CCSIM_SIM_CLI_CLI_H
 
 #include <glib.h>
 
@@ -33,4 +33,4 @@ int cli_demo_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
 int cli_merge_main(int argc, char **argv);
 
-#endif /* CCSIM_SIM_CLI_H */
+#endif /* CCSIM_SIM_CLI_CLI_H */

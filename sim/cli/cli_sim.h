@@ -1,8 +1,8 @@
 /* cli_sim.h - what `ccsim run` and `ccsim compare` share: their options,
  * building the configuration, loading the inputs and the progress line.
  * Only cli_*.c include this. */
-#ifndef CCSIM_SIM_CLI_SIM_H
-#define CCSIM_SIM_CLI_SIM_H
+#ifndef CCSIM_SIM_CLI_CLI_SIM_H
+#define CCSIM_SIM_CLI_CLI_SIM_H
 
 #include <glib.h>
 #include <stdbool.h>
@@ -65,4 +65,4 @@ void cli_progress_done(cli_progress *p);
 bool cli_run_one(const config *cfg, cli_inputs *in, const char *out_dir, bool quiet,
                  replay_summary *s, output_csv *combined, GError **error);
 
-#endif /* CCSIM_SIM_CLI_SIM_H */
+#endif /* CCSIM_SIM_CLI_CLI_SIM_H */

@@ -1,6 +1,6 @@
 /* sweep-private.h - what sweep.c, sweep_exec.c and sweep_csv.c share. */
-#ifndef CCSIM_SIM_SWEEP_PRIVATE_H
-#define CCSIM_SIM_SWEEP_PRIVATE_H
+#ifndef CCSIM_SIM_EXPERIMENTS_SWEEP_PRIVATE_H
+#define CCSIM_SIM_EXPERIMENTS_SWEEP_PRIVATE_H
 
 #include <cjson/cJSON.h>
 #include <glib.h>
@@ -25,4 +25,4 @@ char *sweep__run_dir(const char *dir, const char *name);
 int sweep__lock(const char *dir, GError **error);
 void sweep__unlock(int fd);
 
-#endif /* CCSIM_SIM_SWEEP_PRIVATE_H */
+#endif /* CCSIM_SIM_EXPERIMENTS_SWEEP_PRIVATE_H */

@@ -34,8 +34,8 @@
  *   DIR/summary.csv            run, grid parameters, then the run's columns
  *   DIR/failed.csv             run, grid parameters, exit_status, error
  */
-#ifndef CCSIM_SIM_SWEEP_H
-#define CCSIM_SIM_SWEEP_H
+#ifndef CCSIM_SIM_EXPERIMENTS_SWEEP_H
+#define CCSIM_SIM_EXPERIMENTS_SWEEP_H
 
 #include <cjson/cJSON.h>
 #include <gio/gio.h>
@@ -177,4 +177,4 @@ GPtrArray *sweep_csv_parse(const char *text, const char *name, GError **error);
 /* Append one field to a CSV line, quoted when it holds , " or a newline. */
 void sweep_csv_append_field(GString *line, const char *field, bool first);
 
-#endif /* CCSIM_SIM_SWEEP_H */
+#endif /* CCSIM_SIM_EXPERIMENTS_SWEEP_H */
