@@ -1,4 +1,6 @@
-/* ccs.c - the shared error domain and version strings (base/ccs.h). */
+/* ccs.c - the shared error domain and version strings (base/ccs.h).
+ * Not here: units and float comparison (inline in ccs.h).
+ */
 #include "ccs.h"
 
 #include "ccs-config.h"

@@ -1,5 +1,5 @@
-/* ccs.h - what every ccsim module shares: the error domain, unit
- * conversions and float comparison.
+/* ccs.h - what every module shares: the error domain, unit conversions,
+ * float comparison, the version.  Not here: anything with state.
  *
  * Units: time in seconds (_s), sizes in bytes (_bytes), rates in bytes per
  * second (_Bps).  Conversions from the units people write (Gbps, GB/s, us)

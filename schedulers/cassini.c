@@ -1,4 +1,5 @@
-/* cassini.c - CASSINI (Rajasekaran et al., NSDI'24).
+/* cassini.c - CASSINI (Rajasekaran et al., NSDI'24) behind sim/scheduler.h.
+ * Not here: its geometric core (sched-circle.c), the registry.
  *
  * From the paper: each job's iteration is a circle whose perimeter is its
  * iteration time; on a link, the jobs' circles are unified on the LCM of

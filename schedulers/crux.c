@@ -1,4 +1,5 @@
 /* crux.c - Crux (Cao et al., SIGCOMM'24): crux, crux-pa, crux-ps-pa.
+ * Not here: its cores (sched-paths.c, sched-pair.c, sched-cut.c).
  *
  * From the paper:
  *  - GPU intensity I_j = W_j / t_j, W_j = n_j C_j GPU-seconds per iteration,

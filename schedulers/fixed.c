@@ -1,4 +1,5 @@
 /* fixed.c - decisions written in the scenario file (DESIGN.md §8).
+ * Not here: how decisions take effect (sim/sched_ctx.c).
  *
  *   "scheduler": {"name": "fixed",
  *                 "jobs": {"j1": {"priority": 0, "shift_s": 0.0},

@@ -1,4 +1,5 @@
 /* ideal.c - the upper bound: every job runs as if it were alone.
+ * Not here: the engine's ideal mode it selects (sim/job_bucket.c).
  *
  * No real scheduler can do better than giving every job its isolated
  * iteration time, so this is the bound the others are measured against.

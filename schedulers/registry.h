@@ -1,5 +1,5 @@
 /* registry.h - the table of schedulers: list them and pick one by name.
- * The interface a scheduler implements is the engine's, sim/scheduler.h.
+ * Not here: the interface a scheduler implements (sim/scheduler.h).
  */
 #ifndef CCSIM_SCHEDULERS_REGISTRY_H
 #define CCSIM_SCHEDULERS_REGISTRY_H

@@ -1,4 +1,5 @@
 /* sched-bssi.c - Sincronia's BSSI ordering (Sincronia §3, Algorithm 1).
+ * Not here: the scheduler that uses it (sincronia.c).
  *
  * From last to first: the bottleneck port b has the largest remaining
  * demand; among the unordered coflows with demand at b, the one with the

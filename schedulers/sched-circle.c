@@ -1,4 +1,5 @@
 /* sched-circle.c - CASSINI's geometric abstraction (CASSINI §3-4).
+ * Not here: the scheduler that uses it (cassini.c).
  *
  * Each job's iteration is wrapped around a circle; on a link the jobs share
  * the unified circle of perimeter p = LCM of their iteration times, and a

@@ -1,6 +1,9 @@
 /* sched-common.c - reads from sched_ctx shared by several schedulers:
- * a job's standalone communication time, its candidate-path table, and the
- * least-congested path pass over all running jobs (Crux §4.1, TACCL*). */
+ * standalone times, path tables, least-congested pass.  Not here: pure cores.
+ *
+ * A job's standalone communication time, its candidate-path table, and the
+ * least-congested path pass over all running jobs (Crux §4.1, TACCL*).
+ */
 #include "sched-private.h"
 
 int sched__cmp_u32(const void *a, const void *b)

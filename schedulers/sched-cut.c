@@ -1,4 +1,5 @@
 /* sched-cut.c - Crux's priority compression as a max K-cut (Crux §4.3).
+ * Not here: the scheduler that uses it (crux.c).
  *
  * The contention DAG has an edge u -> v of weight I_u when u and v share a
  * link and P_u > P_v (D6).  Splitting a topological order a_1..a_n into K

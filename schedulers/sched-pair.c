@@ -1,4 +1,5 @@
 /* sched-pair.c - PAIR_SIM and Crux's correction factor (Crux §4.2).
+ * Not here: the scheduler that uses it (crux.c).
  *
  * Crux compares each job j with the reference job r (the one with the most
  * traffic) by replaying the pair on one link under both priority orders.

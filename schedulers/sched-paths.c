@@ -1,4 +1,5 @@
 /* sched-paths.c - least-congested path selection and TACCL* hop classes.
+ * Not here: the schedulers that use them (crux.c, taccl.c).
  *
  * Crux §4.1 gives each job, from the most to the least GPU-intensive, "the
  * least congested path"; TACCL* (Crux §6.3) does the same in arrival order.

@@ -1,4 +1,5 @@
-/* sched-private.h - algorithm cores shared by the scheduler files.
+/* sched-private.h - the pure algorithm cores shared by the scheduler files.
+ * Not here: the interface (sim/scheduler.h), the registry (registry.h).
  *
  * Only files in schedulers/ (and the schedulers unit suite) include this.
  * Every function here is pure: it works on plain arrays, never on a

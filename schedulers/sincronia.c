@@ -1,5 +1,5 @@
 /* sincronia.c - Sincronia (Agarwal et al., SIGCOMM'18): sincronia,
- * sincronia-online.
+ * sincronia-online.  Not here: its BSSI core (sched-bssi.c).
  *
  * From the paper: BSSI (Algorithm 1) orders coflows from last to first by
  * repeatedly taking the bottleneck port and putting there the coflow with

@@ -1,4 +1,5 @@
 /* taccl.c - TACCL* (Crux §6.3's inter-job adaptation of TACCL, NSDI'23).
+ * Not here: path selection and hop classes (sched-paths.c).
  *
  * TACCL itself synthesises one job's collective with MILPs over a sketch
  * of the topology; Crux keeps its two ideas at the inter-job level: route

@@ -1,4 +1,6 @@
-/* cluster.c - GPU bookkeeping and job placement (cluster.h). */
+/* cluster.c - GPU bookkeeping and job placement (cluster.h).
+ * Not here: which GPUs a collective uses (collective.c).
+ */
 #include "cluster.h"
 
 #include <string.h>

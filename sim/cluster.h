@@ -1,4 +1,5 @@
 /* cluster.h - hosts, GPUs and the placement of jobs on them (DESIGN.md §2, §3).
+ * Not here: the topology itself (topo/topo.h).
  *
  * The cluster is the topology's servers with a used/free flag per GPU.  A
  * job asks for n GPUs, naming the hosts the trace recorded for it:

@@ -1,4 +1,6 @@
-/* collective.c - collectives as transfers (collective.h has the maths). */
+/* collective.c - collectives as transfers (collective.h has the maths).
+ * Not here: running them (job_bucket.c), rates (net_solve.c).
+ */
 #include "collective.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* config.c - the scenario file and its command-line overrides (DESIGN.md §8).
+ * Not here: the topology, trace and scheduler objects they name.
  *
  * Every "sim" key is described once in a table (name, option spelling,
  * type, range); the JSON reader and the option parser both go through it,

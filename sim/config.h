@@ -1,5 +1,5 @@
 /* config.h - one experiment's configuration: the scenario file (DESIGN.md §8)
- * plus command-line overrides.
+ * plus command-line overrides.  Not here: loading what it names.
  *
  * A scenario is a JSON object with the keys "topology", "trace",
  * "scheduler" and "sim".  Every key of "sim" is also a command-line option

@@ -1,5 +1,7 @@
 /* event.c - the event queue (event.h): a binary min-heap on (time, seq)
- * whose entries know their slot, and slots that know their heap position.
+ * whose entries know their slot.  Not here: what the events do.
+ *
+ * Slots know their heap position, so cancel and re-key are O(log n).
  */
 #include "event.h"
 

@@ -1,4 +1,5 @@
 /* event.h - the discrete-event queue of a simulation (DESIGN.md §1, §3).
+ * Not here: the handlers (net_state.c, job.c, replay_run.c).
  *
  * An evq holds pending events, each a handler called with (ctx, arg, now_s)
  * at a simulated time.  Events are ordered by (time_s, seq): seq comes from a

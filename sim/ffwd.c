@@ -1,4 +1,6 @@
-/* ffwd.c - periodic piecewise-linear profiles (ffwd.h has the maths). */
+/* ffwd.c - periodic piecewise-linear profiles (ffwd.h has the maths).
+ * Not here: when a job is fast-forwarded (job_ffwd.c).
+ */
 #include "ffwd.h"
 
 #include <math.h>

@@ -1,5 +1,8 @@
-/* ffwd.h - the periodic profile of a fast-forwarded job (DESIGN.md §3
- * "Jobs" and "Metrics"; docs/engine.md "Fast-forward").
+/* ffwd.h - the periodic profile of a fast-forwarded job (DESIGN.md §3).
+ * Not here: the job side (job_ffwd.c), the integration (metrics.c).
+ *
+ * The periodic profile of a fast-forwarded job (DESIGN.md §3 "Jobs" and
+ * "Metrics"; docs/engine.md "Fast-forward").
  *
  * A job whose iterations can never meet another job's (no communication,
  * communication only on the NVLink links of its own GPUs, or the ideal

@@ -1,5 +1,5 @@
-/* job-private.h - what job.c, job_bucket.c and job_ffwd.c share: the job's
- * events and the steps one file hands to another.  No other file includes it.
+/* job-private.h - what job.c, job_bucket.c and job_ffwd.c share: events,
+ * hand-offs.  No other file includes it.
  */
 #ifndef CCSIM_SIM_JOB_PRIVATE_H
 #define CCSIM_SIM_JOB_PRIVATE_H

@@ -1,5 +1,5 @@
-/* job.c - one job's life and its iteration state machine (job.h has the
- * model).  Not here: its buckets (job_bucket.c) and fast-forward (job_ffwd.c).
+/* job.c - one job's life and its iteration state machine (job.h: the model).
+ * Not here: its buckets (job_bucket.c), fast-forward (job_ffwd.c).
  */
 #include "job.h"
 

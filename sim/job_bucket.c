@@ -1,6 +1,5 @@
-/* job_bucket.c - a job's gradient buckets: measured alone (the isolated
- * times) and run step by step on the shared network.  Not here: the
- * iteration around them (job.c) and fast-forward (job_ffwd.c).
+/* job_bucket.c - a job's gradient buckets: measured alone (isolated times)
+ * and run on the network.  Not here: the iteration (job.c), job_ffwd.c.
  */
 #include "job.h"
 

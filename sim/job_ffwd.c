@@ -1,6 +1,5 @@
-/* job_ffwd.c - fast-forward of a job (docs/engine.md): its iterations, busy
- * time and time shifts as functions of time, without per-iteration events.
- * Not here: the event-path iteration (job.c, job_bucket.c).
+/* job_ffwd.c - fast-forward of a job (docs/engine.md): iterations, busy time
+ * and shifts in closed form.  Not here: the event path (job.c).
  */
 #include "job.h"
 

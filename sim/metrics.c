@@ -1,4 +1,6 @@
-/* metrics.c - step-function integrals and per-tier link use (metrics.h). */
+/* metrics.c - step-function integrals and per-tier link use (metrics.h).
+ * Not here: writing them out (replay_output.c).
+ */
 #include "metrics.h"
 
 #include <math.h>

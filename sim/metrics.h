@@ -1,5 +1,8 @@
-/* metrics.h - GPU busy time and link use over time (DESIGN.md §3 "Metrics",
- * §7; docs/model.md has the formulas).
+/* metrics.h - GPU busy time and link use over time (DESIGN.md §3, §7).
+ * Not here: the files they go to (replay_output.c).
+ *
+ * GPU busy time and link use over time (DESIGN.md §3 "Metrics", §7;
+ * docs/model.md has the formulas).
  *
  * Three step functions of simulated time are integrated exactly (they
  * change only at events): busy GPUs b(t), allocated GPUs a(t) and running

@@ -1,6 +1,5 @@
-/* net-private.h - the network's internals, shared by net.c (public API),
- * net_state.c (bookkeeping, events) and net_solve.c (incremental rate
- * solver).  No other file includes this.
+/* net-private.h - the network's internals, shared by net.c, net_state.c and
+ * net_solve.c.  No other file includes this.
  */
 #ifndef CCSIM_SIM_NET_PRIVATE_H
 #define CCSIM_SIM_NET_PRIVATE_H

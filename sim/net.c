@@ -1,6 +1,5 @@
-/* net.c - the network's public API (net.h): links and transfers, each call's
- * checks, queries and counters.  DESIGN.md §3.  Not here: the bookkeeping
- * and events behind them (net_state.c), the rate solver (net_solve.c).
+/* net.c - the network's public API (net.h): links, transfers, checks, queries.
+ * Not here: bookkeeping and events (net_state.c), solver (net_solve.c).
  */
 #include "net.h"
 

@@ -1,5 +1,5 @@
-/* net_solve.c - incremental rate allocation: strict priority levels,
- * weighted max-min (progressive filling) within a level (net.h, DESIGN.md §3).
+/* net_solve.c - incremental rate allocation: strict priority levels, weighted
+ * max-min within a level (net.h).  Not here: the API (net.c).
  *
  * Symbols as in net.h: C_e capacity, m_ie multiplicity, w_i weight, x_i rate,
  * load_eL = sum_{i in level L, on e} m_ie x_i, R_eL = C_e - sum_{l<L} load_el.

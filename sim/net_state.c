@@ -1,6 +1,5 @@
-/* net_state.c - the network's bookkeeping: transfer slots, links' user
- * lists, dirty marks, epochs and the events that move a transfer along.
- * Not here: the checked public API (net.c) and the rate solver (net_solve.c).
+/* net_state.c - the network's bookkeeping: slots, user lists, dirty marks and
+ * the transfer events.  Not here: the API (net.c), the solver (net_solve.c).
  *
  * Event flow of a transfer: net_transfer_start -> (startup event after
  * startup_s, or at once if 0) -> moving: on its links' user lists, links

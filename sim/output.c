@@ -1,4 +1,6 @@
-/* output.c - atomic CSV/JSON result files (sim/output.h, DESIGN.md §7). */
+/* output.c - atomic CSV/JSON result files (output.h, DESIGN.md §7).
+ * Not here: which files a replay writes (replay_output.c).
+ */
 #include "output.h"
 
 #include <errno.h>

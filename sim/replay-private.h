@@ -1,5 +1,6 @@
 /* replay-private.h - the replay's internals, shared by replay.c,
- * replay_run.c, sched_ctx.c and replay_output.c only. */
+ * replay_run.c, sched_ctx.c and replay_output.c only.
+ */
 #ifndef CCSIM_SIM_REPLAY_PRIVATE_H
 #define CCSIM_SIM_REPLAY_PRIVATE_H
 

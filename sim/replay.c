@@ -1,7 +1,5 @@
-/* replay.c - setting a replay up (replay.h): jobs resolved from the trace and
- * the catalog, the window, the capacity checks, the engine objects and the
- * scheduler instance.  Not here: the run loop and the results (replay_run.c),
- * the outputs (replay_output.c), the scheduler's view (sched_ctx.c).
+/* replay.c - setting a replay up (replay.h): jobs, window, checks, engine, scheduler.
+ * Not here: the run loop (replay_run.c), outputs, the scheduler's view.
  */
 #include "replay.h"
 

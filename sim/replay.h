@@ -1,5 +1,5 @@
 /* replay.h - a trace replayed on a topology under a scheduler (DESIGN.md §2,
- * §3 "Replay", §7).
+ * §3, §7).  Not here: choosing the scheduler (schedulers/registry.h).
  *
  * A replay owns its event queue, network (topology link i = net link i),
  * cluster, jobs, metrics and scheduler instance; nothing is global, so two

@@ -1,5 +1,5 @@
-/* replay_output.c - the replay's result files (DESIGN.md §7; docs/usage.md
- * lists every column).
+/* replay_output.c - the replay's result files (DESIGN.md §7; docs/usage.md).
+ * Not here: the file mechanics (output.c), the numbers (metrics.c).
  *
  * timeseries.csv and links.csv are streamed, one row per interval as the
  * replay passes it; jobs.csv, summary.csv and run.json are written at the

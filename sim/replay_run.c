@@ -1,6 +1,5 @@
-/* replay_run.c - the replay loop and its results (replay.h; DESIGN.md §2,
- * §3 "Replay").  Not here: the set-up (replay.c), the outputs
- * (replay_output.c).
+/* replay_run.c - the replay loop and its results (replay.h; DESIGN.md §2, §3).
+ * Not here: the set-up (replay.c), the outputs (replay_output.c).
  *
  * Events of the replay itself (the jobs push their own, job.c):
  *   ARRIVAL  a job's start: place it, build its collective plan, measure its

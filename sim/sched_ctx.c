@@ -1,5 +1,5 @@
-/* sched_ctx.c - the engine side of the scheduler interface
- * (sim/scheduler.h, DESIGN.md §4).
+/* sched_ctx.c - the engine side of the scheduler interface (sim/scheduler.h).
+ * Not here: any scheduler (schedulers/).
  *
  * Job j of the context is the j-th running job in arrival order.  Reads
  * come from the job records and collective plans; decisions are applied at

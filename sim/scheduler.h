@@ -1,5 +1,5 @@
-/* scheduler.h - the scheduler interface the engine owns (DESIGN.md §4);
- * the implementations and their registry live in schedulers/.
+/* scheduler.h - the scheduler interface the engine owns (DESIGN.md §4).
+ * Not here: the schedulers and their registry (schedulers/).
  *
  * A scheduler is a table of functions plus private state.  The engine calls
  * it on every job start and end (reschedule) and, optionally, at the start

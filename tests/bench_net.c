@@ -1,5 +1,5 @@
-/* bench_net.c - engine microbenchmarks (scripts/bench.sh runs them and writes
- * docs/performance.md).  Not a test: timings depend on the machine.
+/* bench_net.c - engine microbenchmarks (scripts/bench.sh runs them).
+ * Not here: any test; timings depend on the machine.
  *
  *   bench_net maxmin SHAPE all|active SEED
  *       SimGrid maxmin_bench shapes (small 10x10, medium 100x100,

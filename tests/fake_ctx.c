@@ -1,4 +1,6 @@
-/* fake_ctx.c - the sched_ctx of fake_ctx.h. */
+/* fake_ctx.c - the sched_ctx of fake_ctx.h.
+ * Not here: the engine's sched_ctx (sim/sched_ctx.c).
+ */
 #include "fake_ctx.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 /* fake_ctx.h - a hand-built sched_ctx for scheduler unit tests.
+ * Not here: the engine's (sim/sched_ctx.c).
  *
  * The engine implements sched_ctx in libccsim; test executables that link
  * this file instead get these definitions (the linker takes the test's

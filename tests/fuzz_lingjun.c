@@ -1,5 +1,5 @@
-/* fuzz_lingjun.c - fuzz harness for the Lingjun CSV loader, the timestamp
- * parser, JSON traces and the catalog parser (meson suite "fuzz").
+/* fuzz_lingjun.c - fuzz harness for the Lingjun, timestamp, JSON-trace and
+ * catalog parsers (suite "fuzz").  Not here: unit cases (test_lingjun.c).
  *
  * As a normal executable: `fuzz_lingjun [ITERATIONS [SEED]]` (default
  * 2000 iterations, seed 1) takes slices of the bundled sample and the

@@ -1,4 +1,6 @@
-/* ref_solver.c - the tests' reference solver (ref_solver.h). */
+/* ref_solver.c - the tests' reference solver (ref_solver.h).
+ * Not here: the engine's solver (sim/net_solve.c).
+ */
 #include "ref_solver.h"
 
 #include <glib.h>

@@ -1,5 +1,5 @@
-/* ref_solver.h - a deliberately simple from-scratch rate solver, used only by
- * the tests to check the incremental engine (sim/net_solve.c).
+/* ref_solver.h - a deliberately simple rate solver, only for the tests.
+ * Not here: the incremental engine it checks (sim/net_solve.c).
  *
  * Same model as sim/net.h: strict priority levels 0..K-1 (0 highest), within
  * a level weighted max-min by progressive filling on the capacity the higher

@@ -1,5 +1,5 @@
-/* test_catalog.c - suite "catalog": the model catalog (traces/models.c,
- * traces/models.json; numbers derived in docs/models.md).
+/* test_catalog.c - suite "catalog": the model catalog (traces/models.c).
+ * Not here: trace loading (test_lingjun.c).
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,6 @@
-/* test_ccs.c - suite "ccs": unit conversions and float comparison (base/ccs.h). */
+/* test_ccs.c - suite "ccs": unit conversions and float comparison (base/ccs.h).
+ * Not here: any engine module.
+ */
 #include "base/ccs.h"
 
 #include "test_util.h"

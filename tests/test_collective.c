@@ -1,6 +1,10 @@
-/* test_collective.c - suite "collective": placement (sim/cluster.h) and
- * collective plans (sim/collective.h) on a k=4 fat-tree of default servers
- * (8 GPUs, 4 PCIe switches, 4 NICs: GPUs 2i and 2i+1 behind NIC i). */
+/* test_collective.c - suite "collective": placement and collective plans on a
+ * k=4 fat-tree.  Not here: running them (test_replay.c).
+ *
+ * Suite "collective": placement (sim/cluster.h) and collective plans
+ * (sim/collective.h) on a k=4 fat-tree of default servers (8 GPUs, 4 PCIe
+ * switches, 4 NICs: GPUs 2i and 2i+1 behind NIC i).
+ */
 #include <igraph.h>
 #include <string.h>
 

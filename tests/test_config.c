@@ -1,5 +1,6 @@
-/* test_config.c - suite "config": the scenario file and its overrides
- * (sim/config.h, DESIGN.md §8). */
+/* test_config.c - suite "config": the scenario file and its overrides.
+ * Not here: running scenarios (test_replay.c).
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

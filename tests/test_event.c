@@ -1,4 +1,6 @@
-/* test_event.c - suite "event": the event queue (sim/event.h). */
+/* test_event.c - suite "event": the event queue (sim/event.h).
+ * Not here: the network's events (test_net.c).
+ */
 #include "sim/event.h"
 
 #include <math.h>

@@ -1,7 +1,10 @@
-/* test_ffwd.c - suite "ffwd": fast-forward of contention-free jobs
- * (sim/ffwd.h, job.h "Fast-forward", docs/engine.md): the periodic
- * profile, hand-derived replays with and without the fast-forward, which
- * jobs qualify, and a time shift in the middle of a fast-forwarded run.
+/* test_ffwd.c - suite "ffwd": fast-forward of contention-free jobs.
+ * Not here: the event-path replay cases (test_replay.c).
+ *
+ * Suite "ffwd": fast-forward of contention-free jobs (sim/ffwd.h, job.h
+ * "Fast-forward", docs/engine.md): the periodic profile, hand-derived replays
+ * with and without the fast-forward, which jobs qualify, and a time shift in
+ * the middle of a fast-forwarded run.
  */
 #include <glib/gstdio.h>
 #include <math.h>

@@ -1,5 +1,5 @@
-/* test_lingjun.c - suite "lingjun": the Lingjun CSV loader, timestamps,
- * JSON job lists and the bundled sample (traces/lingjun.c, csv.c, trace.c).
+/* test_lingjun.c - suite "lingjun": the Lingjun loader, timestamps, JSON
+ * jobs, the bundled sample.  Not here: the generator (test_gen.c).
  *
  * The sample files below are written by hand and reproduce the quirks of
  * the real release (research/workloads.md §1): 98 empty header names in

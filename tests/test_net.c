@@ -1,4 +1,5 @@
 /* test_net.c - suite "net": the flow-level network engine (sim/net.h).
+ * Not here: properties (test_net_property.c), bad input (test_net_errors.c).
  *
  * Hand-computed cases first (each derives its numbers in its comment), then
  * a seeded property test against the reference solver (ref_solver.h), then

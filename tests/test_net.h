@@ -1,4 +1,6 @@
-/* test_net.h - cases of the "net" suite that live in their own files. */
+/* test_net.h - cases of the "net" suite that live in their own files.
+ * Not here: the cases in test_net.c.
+ */
 #ifndef CCSIM_TESTS_TEST_NET_H
 #define CCSIM_TESTS_TEST_NET_H
 

@@ -1,6 +1,8 @@
-/* test_net_errors.c - "net" suite: bad inputs give CCS_ERROR_INVALID with a
- * clear message (a table {name, input, expected code}, as json-glib's
- * tests/invalid.c does).
+/* test_net_errors.c - "net" suite: bad inputs give CCS_ERROR_INVALID.
+ * Not here: valid workloads (test_net.c, test_net_property.c).
+ *
+ * "net" suite: bad inputs give CCS_ERROR_INVALID with a clear message (a
+ * table {name, input, expected code}, as json-glib's tests/invalid.c does).
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* test_net_property.c - "net" suite: random workloads checked against the
- * reference solver (ref_solver.h) after every event.
+/* test_net_property.c - "net" suite: random workloads against the
+ * reference solver after every event.  Not here: hand cases (test_net.c).
  *
  * For each seed: a random network (4..24 links, capacities U[1,100) B/s),
  * K in {1, 2, 3, 4, 8}, and ~2,000 rounds of random actions at the current

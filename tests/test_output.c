@@ -1,4 +1,6 @@
-/* test_output.c - suite "output": atomic CSV/JSON files (sim/output.h). */
+/* test_output.c - suite "output": atomic CSV/JSON files (sim/output.h).
+ * Not here: the replay's columns (test_replay.c).
+ */
 #include "sim/output.h"
 
 #include <glib/gstdio.h>

@@ -1,6 +1,9 @@
-/* test_replay.c - suite "replay": the job model, the collectives on the
- * network and the metrics, end to end through replay_new/replay_run, with
- * every expected number derived by hand in the case's comment.
+/* test_replay.c - suite "replay": jobs, collectives and metrics end to end.
+ * Not here: schedulers' decisions (test_sched_replay.c), ffwd (test_ffwd.c).
+ *
+ * Suite "replay": the job model, the collectives on the network and the
+ * metrics, end to end through replay_new/replay_run, with every expected
+ * number derived by hand in the case's comment.
  *
  * The small topology used throughout is
  *   clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,...

@@ -1,4 +1,6 @@
-/* test_run.c - one replay built from a scenario text (test_run.h). */
+/* test_run.c - one replay built from a scenario text (test_run.h).
+ * Not here: any case.
+ */
 #include "test_run.h"
 
 #include <string.h>

@@ -1,5 +1,6 @@
-/* test_run.h - one replay built from a scenario text, for the suites that
- * drive whole replays (replay, ffwd). */
+/* test_run.h - one replay built from a scenario text, for the replay and
+ * ffwd suites.  Not here: any case.
+ */
 #ifndef CCSIM_TESTS_TEST_RUN_H
 #define CCSIM_TESTS_TEST_RUN_H
 

@@ -1,6 +1,10 @@
-/* test_sched_core.c - suite "sched_core": the pure algorithm cores of the
- * schedulers (schedulers/sched-private.h) against the worked examples of
- * ../shared/research/baselines.md, each derived again in its comment. */
+/* test_sched_core.c - suite "sched_core": the schedulers' pure cores
+ * (schedulers/sched-private.h).  Not here: whole schedulers.
+ *
+ * Suite "sched_core": the pure algorithm cores of the schedulers
+ * (schedulers/sched-private.h) against the worked examples of
+ * ../shared/research/baselines.md, each derived again in its comment.
+ */
 #include "schedulers/sched-private.h"
 
 #include <math.h>

@@ -1,6 +1,10 @@
-/* test_sched_replay.c - suite "sched_replay": every registered scheduler
- * replays one small contended scenario through the engine; decisions show
- * in jobs.csv and crux does at least as well as ecmp. */
+/* test_sched_replay.c - suite "sched_replay": every scheduler on one replay.
+ * Not here: decisions on a hand-built context (test_schedulers.c).
+ *
+ * Suite "sched_replay": every registered scheduler replays one small
+ * contended scenario through the engine; decisions show in jobs.csv and crux
+ * does at least as well as ecmp.
+ */
 #include <glib/gstdio.h>
 #include <igraph.h>
 #include <math.h>

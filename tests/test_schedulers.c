@@ -1,6 +1,10 @@
-/* test_schedulers.c - suite "schedulers": each scheduler's decisions on a
- * hand-built sched_ctx (tests/fake_ctx.h), the worked examples of
- * ../shared/research/baselines.md seen through the scheduler interface. */
+/* test_schedulers.c - suite "schedulers": decisions on a hand-built sched_ctx.
+ * Not here: the pure cores (test_sched_core.c), replays.
+ *
+ * Suite "schedulers": each scheduler's decisions on a hand-built sched_ctx
+ * (tests/fake_ctx.h), the worked examples of ../shared/research/baselines.md
+ * seen through the scheduler interface.
+ */
 #include "sim/scheduler.h"
 
 #include <cjson/cJSON.h>

@@ -1,6 +1,5 @@
-/* test_sweep.c - suite "sweep": sweep files expanded into runs, stable run
- * names, canonical JSON, CSV, summaries and merge (sim/experiments/sweep.h).  Running
- * worker processes is tested by tests/sweep_test.sh (suite integration).
+/* test_sweep.c - suite "sweep": sweep expansion, names, CSV, summaries, merge.
+ * Not here: worker processes (tests/sweep_test.sh, integration).
  */
 #include "sim/experiments/sweep.h"
 

@@ -1,7 +1,9 @@
-/* test_topo.c - suite "topo" (topo/topo.h): builders, server model, errors,
- * description, and main.  Expected numbers are derived by hand in the comment
- * above each case.  Not here: paths (test_topo_paths.c), import/export
- * (test_topo_io.c). */
+/* test_topo.c - suite "topo" (topo/topo.h): builders, server model, errors.
+ * Not here: paths (test_topo_paths.c), import/export (test_topo_io.c).
+ *
+ * Also the description and the suite's main.  Expected numbers are derived
+ * by hand in the comment above each case.
+ */
 #include <igraph.h>
 #include <stdio.h>
 #include <string.h>

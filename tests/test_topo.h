@@ -1,5 +1,6 @@
-/* test_topo.h - what the files of the "topo" suite share: small helpers and
- * the cases that live in test_topo_paths.c and test_topo_io.c. */
+/* test_topo.h - what the files of the "topo" suite share: helpers, cases.
+ * Not here: the cases themselves.
+ */
 #ifndef CCSIM_TESTS_TEST_TOPO_H
 #define CCSIM_TESTS_TEST_TOPO_H
 

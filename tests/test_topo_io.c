@@ -1,5 +1,6 @@
-/* test_topo_io.c - cases of the "topo" suite on import and export: JSON
- * in and out, round trips, DOT.  Not here: builders, paths. */
+/* test_topo_io.c - "topo" suite: JSON import/export, round trips, DOT.
+ * Not here: builders (test_topo.c), paths (test_topo_paths.c).
+ */
 #include <igraph.h>
 #include <stdio.h>
 #include <string.h>

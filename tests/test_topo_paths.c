@@ -1,5 +1,6 @@
-/* test_topo_paths.c - cases of the "topo" suite on candidate paths: between
- * hosts, spread over links, sampled, ECMP.  Not here: builders, import/export. */
+/* test_topo_paths.c - "topo" suite: candidate paths, spread, sampling, ECMP.
+ * Not here: builders (test_topo.c), import/export (test_topo_io.c).
+ */
 #include <igraph.h>
 #include <stdio.h>
 #include <string.h>

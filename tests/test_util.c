@@ -1,4 +1,6 @@
-/* test_util.c - the CUnit runner and assertion helpers (test_util.h). */
+/* test_util.c - the CUnit runner and assertion helpers (test_util.h).
+ * Not here: any case.
+ */
 #include "test_util.h"
 
 #include <CUnit/Basic.h>

@@ -1,4 +1,5 @@
 /* test_util.h - helpers shared by the CUnit suites.
+ * Not here: any case.
  *
  * Every suite is its own executable: main() calls test_run_suite() with the
  * suite's name and its table of cases.  The runner prints CUnit's summary

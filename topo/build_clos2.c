@@ -1,8 +1,11 @@
-/* build_clos2.c - two-tier leaf-spine Clos: `tors` ToRs (leaves), each
- * joined to every one of `aggs` spines; hosts_per_tor hosts per ToR.
- * attach=dual pairs ToRs (2 x hosts_per_tor hosts per pair, NICs split);
- * attach=rail groups `rails` ToRs into rail switches (rails x hosts_per_tor
- * hosts per group, NIC i to rail i mod rails).  All hosts are one pod.
+/* build_clos2.c - the two-tier leaf-spine Clos builder (clos2).
+ * Not here: the Clos assembly (clos.c), the server model (server.c).
+ *
+ * Two-tier leaf-spine Clos: `tors` ToRs (leaves), each joined to every one of
+ * `aggs` spines; hosts_per_tor hosts per ToR. attach=dual pairs ToRs (2 x
+ * hosts_per_tor hosts per pair, NICs split); attach=rail groups `rails` ToRs
+ * into rail switches (rails x hosts_per_tor hosts per group, NIC i to rail i
+ * mod rails).  All hosts are one pod.
  *
  * Parameters: tors=8, aggs=4, hosts_per_tor=4, rails=nics, attach=single,
  * oversub=1 or link_gbps, latency_us=1, and the server options. */

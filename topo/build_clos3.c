@@ -1,8 +1,10 @@
-/* build_clos3.c - three-tier Clos: `pods` pods of tors_per_pod ToRs and
- * aggs_per_pod aggregation switches (every ToR to every agg of its pod);
- * aggregation switch j of every pod joins core plane j (cores/aggs_per_pod
- * cores), or every core with core_mesh=full.  attach as in clos2, within a
- * pod.
+/* build_clos3.c - the three-tier Clos builder (clos3).
+ * Not here: the Clos assembly (clos.c), the server model (server.c).
+ *
+ * Three-tier Clos: `pods` pods of tors_per_pod ToRs and aggs_per_pod
+ * aggregation switches (every ToR to every agg of its pod); aggregation
+ * switch j of every pod joins core plane j (cores/aggs_per_pod cores), or
+ * every core with core_mesh=full.  attach as in clos2, within a pod.
  *
  * Parameters: pods=4, tors_per_pod=4, aggs_per_pod=4, cores=8,
  * hosts_per_tor=4, core_mesh=plane, rails=nics, attach=single, oversub=1 or

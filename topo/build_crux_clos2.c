@@ -1,9 +1,11 @@
-/* build_crux_clos2.c - preset: the Crux paper's simulated two-layer Clos
- * (SIGCOMM'24 §6.1: 173 ToR and 16 aggregation switches, one ToR per host).
- * The trace's 847 hosts are spread over the 173 ToRs as evenly as possible:
- * 847 = 173 * 4 + 155, so the first 155 ToRs hold 5 hosts and the last 18
- * hold 4.  Every ToR joins every aggregation switch; link speeds default to
- * non-blocking (oversub=1).
+/* build_crux_clos2.c - preset: the Crux paper's simulated two-layer Clos.
+ * Not here: the Clos assembly (clos.c).
+ *
+ * Preset: the Crux paper's simulated two-layer Clos (SIGCOMM'24 §6.1: 173 ToR
+ * and 16 aggregation switches, one ToR per host).  The trace's 847 hosts are
+ * spread over the 173 ToRs as evenly as possible: 847 = 173 * 4 + 155, so the
+ * first 155 ToRs hold 5 hosts and the last 18 hold 4.  Every ToR joins every
+ * aggregation switch; link speeds default to non-blocking (oversub=1).
  *
  * Parameters: hosts=847 or hosts_from=topo.csv (topo__hosts_from), tors=173,
  * aggs=16, attach=single, oversub=1 or link_gbps, latency_us=1, server

@@ -1,6 +1,8 @@
-/* build_crux_double_sided.c - preset: the Crux paper's simulated
- * "double-sided" Clos (SIGCOMM'24 §6.1: 6 ToR, 12 aggregation, 32 core
- * switches; each host has 8 links to 2 ToRs).
+/* build_crux_double_sided.c - preset: the Crux paper's double-sided Clos.
+ * Not here: the Clos assembly (clos.c).
+ *
+ * Preset: the Crux paper's simulated "double-sided" Clos (SIGCOMM'24 §6.1: 6
+ * ToR, 12 aggregation, 32 core switches; each host has 8 links to 2 ToRs).
  *
  * Our reading: the 6 ToRs form 3 ToR pairs, one pair per pod (which matches
  * the trace's 3 PSW groups); each pod has 12/3 = 4 aggregation switches

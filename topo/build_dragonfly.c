@@ -1,10 +1,13 @@
-/* build_dragonfly.c - a dragonfly (Kim et al., ISCA'08): `groups` groups of
- * `routers` routers, the routers of a group fully connected by local links,
- * hosts_per_router hosts on each router, and every pair of groups joined by
- * one global link.  Each router has global_links global ports (h); group i
- * uses its ports in order (router = port / h) for its pairs (i, j), j
- * ascending, so the canonical balanced dragonfly is groups = routers*h + 1.
- * Links between routers are tier "other"; a group is a pod.
+/* build_dragonfly.c - the dragonfly builder (Kim et al., ISCA'08).
+ * Not here: paths (paths.c), the server model (server.c).
+ *
+ * A dragonfly (Kim et al., ISCA'08): `groups` groups of `routers` routers,
+ * the routers of a group fully connected by local links, hosts_per_router
+ * hosts on each router, and every pair of groups joined by one global link.
+ * Each router has global_links global ports (h); group i uses its ports in
+ * order (router = port / h) for its pairs (i, j), j ascending, so the
+ * canonical balanced dragonfly is groups = routers*h + 1.  Links between
+ * routers are tier "other"; a group is a pod.
  *
  * Parameters: routers=4, global_links=1, groups=routers*global_links+1
  * (2 <= groups <= routers*global_links+1), hosts_per_router=2,

@@ -1,9 +1,12 @@
-/* build_fat_tree.c - the k-ary fat-tree of Al-Fares et al. (SIGCOMM'08):
- * k pods, each with k/2 ToRs and k/2 aggregation switches, (k/2)^2 cores;
- * aggregation switch j of every pod joins cores j*k/2 .. j*k/2+k/2-1;
- * k/2 hosts per ToR (hosts_per_tor changes it).  Every host carries the
- * server model; attach=single|dual|rail says how its NICs meet the ToRs
- * (dual: ToR pairs, rail: the pod's k/2 ToRs become rail switches).
+/* build_fat_tree.c - the k-ary fat-tree builder (Al-Fares et al., SIGCOMM'08).
+ * Not here: the Clos assembly (clos.c), the server model (server.c).
+ *
+ * The k-ary fat-tree of Al-Fares et al. (SIGCOMM'08): k pods, each with k/2
+ * ToRs and k/2 aggregation switches, (k/2)^2 cores; aggregation switch j of
+ * every pod joins cores j*k/2 .. j*k/2+k/2-1; k/2 hosts per ToR
+ * (hosts_per_tor changes it).  Every host carries the server model;
+ * attach=single|dual|rail says how its NICs meet the ToRs (dual: ToR pairs,
+ * rail: the pod's k/2 ToRs become rail switches).
  *
  * Parameters: k=4 (even), hosts_per_tor=k/2, attach=single, rails=k/2,
  * oversub=1 or link_gbps (both switch tiers; default non-blocking),

@@ -1,5 +1,5 @@
-/* build_file.c - hand-written topologies: the scenario's object form
- * (DESIGN.md §8) and GraphML through igraph.
+/* build_file.c - hand-written topologies: the JSON object form and GraphML.
+ * Not here: export (export.c).
  *
  * Object form:
  *   {"hosts":    [{"name": "h1", "gpus": 8, "nics": 1, ...}, ...],

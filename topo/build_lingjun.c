@@ -1,10 +1,13 @@
-/* build_lingjun.c - the Lingjun trace's production network from topo.csv
- * (../shared/research/workloads.md §1.4): one row per host, columns
- * ip, DSW, PSW, ASW.  A host is named by its ip hash; a rack is a (PSW, ASW)
- * pair (ASW labels are local to a PSW: S1 under P8 and S1 under P10 are
- * different racks); a PSW label is a pod with `psw` aggregation switches;
- * the DSW layer is `dsw` core switches shared by all pods (the file has one
- * DSW label; several labels are merged into that one layer).
+/* build_lingjun.c - the Lingjun trace's production network from topo.csv.
+ * Not here: the Clos assembly (clos.c), the trace itself (traces/).
+ *
+ * The Lingjun trace's production network from topo.csv
+ * (../shared/research/workloads.md §1.4): one row per host, columns ip, DSW,
+ * PSW, ASW.  A host is named by its ip hash; a rack is a (PSW, ASW) pair (ASW
+ * labels are local to a PSW: S1 under P8 and S1 under P10 are different
+ * racks); a PSW label is a pod with `psw` aggregation switches; the DSW layer
+ * is `dsw` core switches shared by all pods (the file has one DSW label;
+ * several labels are merged into that one layer).
  *
  * Order: pods by PSW label in natural order (P8, P10, P12), racks by ASW
  * label in natural order (S1, S2, ..., S48) within a pod, hosts in file

@@ -1,8 +1,11 @@
-/* build_torus.c - a 2D or 3D torus of switches (x * y * z, wrap-around in
- * every dimension of size >= 3; a dimension of size 2 has one link between
- * its two switches, size 1 none), hosts_per_switch hosts on every switch
- * with all their NICs on it.  Switch-switch links are tier "other"; there
- * are no pods (every host is in pod 0).
+/* build_torus.c - the 2D/3D torus builder.
+ * Not here: paths (paths.c), the server model (server.c).
+ *
+ * A 2D or 3D torus of switches (x * y * z, wrap-around in every dimension of
+ * size >= 3; a dimension of size 2 has one link between its two switches,
+ * size 1 none), hosts_per_switch hosts on every switch with all their NICs on
+ * it.  Switch-switch links are tier "other"; there are no pods (every host is
+ * in pod 0).
  *
  * Parameters: x=4, y=4, z=1, hosts_per_switch=1, link_gbps=400,
  * latency_us=1, server options. */

@@ -1,6 +1,8 @@
-/* clos.c - the Clos assembler behind fat-tree, clos2, clos3, the Crux
- * presets and lingjun: racks of hosts, first switches by attachment mode
- * (single / dual / rail), aggregation per pod, optional core layer.
+/* clos.c - the Clos assembler behind fat-tree, clos2, clos3, the Crux presets
+ * and lingjun.  Not here: each builder's parameters (build_*.c).
+ *
+ * Racks of hosts, first switches by attachment mode (single / dual / rail),
+ * aggregation per pod, an optional core layer.
  *
  * Capacities, when not given: let D be the largest host-facing capacity of
  * any first switch (sum of its NIC links).  Each first switch has one link

@@ -1,5 +1,6 @@
-/* describe.c - counts, capacities, oversubscription, bisection bandwidth
- * and a text description for `ccsim topo`. */
+/* describe.c - counts, capacities, oversubscription, bisection bandwidth and
+ * the text of `ccsim topo`.  Not here: export formats (export.c).
+ */
 #include "topo-private.h"
 
 topo_stats topo_stats_get(const topo *t)

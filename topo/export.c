@@ -1,9 +1,13 @@
-/* export.c - the topology as the §8 object form (JSON), GraphML and DOT.
- * All three describe hosts and switches, one entry per full-duplex cable;
- * the server model inside each host is carried by the host's parameters.
- * JSON and GraphML re-import through topo_from_json() / `file:PATH` into a
- * topology with the same hosts, switches and cables (node and link ids
- * may be numbered differently: imports create all hosts first). */
+/* export.c - the topology as JSON object form, GraphML and DOT.
+ * Not here: import (build_file.c), description (describe.c).
+ *
+ * The topology as the §8 object form (JSON), GraphML and DOT. All three
+ * describe hosts and switches, one entry per full-duplex cable; the server
+ * model inside each host is carried by the host's parameters.  JSON and
+ * GraphML re-import through topo_from_json() / `file:PATH` into a topology
+ * with the same hosts, switches and cables (node and link ids may be numbered
+ * differently: imports create all hosts first).
+ */
 #include <string.h>
 
 #include "topo-private.h"

@@ -1,4 +1,6 @@
-/* params.c - the `key=value,...` part of a topology spec. */
+/* params.c - the `key=value,...` part of a topology spec.
+ * Not here: what each builder does with them (build_*.c).
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
-/* registry.c - spec strings `NAME:key=value,...` -> builders, and the
- * table of builders for `ccsim list`. */
+/* registry.c - spec strings `NAME:key=value,...` -> builders, and the table
+ * of builders for `ccsim list`.  Not here: the builders (build_*.c).
+ */
 #include <string.h>
 
 #include "topo-private.h"

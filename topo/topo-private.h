@@ -1,6 +1,9 @@
 /* topo-private.h - internals shared by the files of topo/ (never included
- * outside topo/).  Builders create nodes, links and hosts through these
- * functions, then call topo__finish() which indexes and validates. */
+ * outside topo/).  Not here: the public API (topo.h).
+ *
+ * Builders create nodes, links and hosts through these functions, then call
+ * topo__finish() which indexes and validates.
+ */
 #ifndef CCSIM_TOPO_TOPO_PRIVATE_H
 #define CCSIM_TOPO_TOPO_PRIVATE_H
 

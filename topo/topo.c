@@ -1,5 +1,6 @@
-/* topo.c - the topology object: nodes, links, hosts with the server model,
- * getters, and topo__finish() (indexing and validation).  DESIGN.md §3. */
+/* topo.c - the topology object: nodes, links, hosts, getters, topo__finish().
+ * Not here: builders (build_*.c), paths (paths.c).
+ */
 #include "topo.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
-/* topo.h - topologies: builders, the server model, path services
- * (DESIGN.md §3 "Network" and "Hosts", §8 the JSON object form).
+/* topo.h - topologies: builders, the server model, path services (DESIGN.md §3,
+ * §8).  Not here: link rates or anything that runs (sim/).
  *
  * A topology is a directed graph of nodes (GPUs, NVSwitches, PCIe switches,
  * NICs, network switches) joined by links with a capacity (bytes/s) and a

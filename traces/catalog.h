@@ -1,5 +1,5 @@
 /* catalog.h - the model catalog: per-model compute and communication costs
- * (DESIGN.md §5; numbers and their sources in docs/models.md).
+ * (DESIGN.md §5; docs/models.md).  Not here: traces (trace.h).
  *
  * The catalog is traces/models.json, embedded into the library as a GResource
  * so an installed binary needs no data files.  Each entry describes one

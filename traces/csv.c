@@ -1,6 +1,5 @@
-/* csv.c - reading files (plain or gzip), RFC 4180 records and Lingjun
- * timestamps, shared by the loader, the generator and the statistics
- * (DESIGN.md §5).
+/* csv.c - reading files (plain or gzip), RFC 4180 records, Lingjun timestamps.
+ * Not here: what the columns mean (lingjun.c, summary.c, gen_rows.c).
  */
 #include "traces-private.h"
 

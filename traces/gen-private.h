@@ -1,7 +1,5 @@
-/* gen-private.h - what the generator's files share (gen_options.c: the
- * options and the entry point; gen.c: the job population; gen_place.c:
- * hosts, placement and the synthetic topology; gen_rows.c: the CSV rows).
- * Nothing outside traces/gen*.c includes it.
+/* gen-private.h - what the generator's files share (gen_options.c, gen.c,
+ * gen_place.c, gen_rows.c).  Nothing outside traces/gen*.c includes it.
  */
 #ifndef CCSIM_TRACES_GEN_PRIVATE_H
 #define CCSIM_TRACES_GEN_PRIVATE_H

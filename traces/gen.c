@@ -1,7 +1,5 @@
-/* gen.c - the synthetic Lingjun trace generator's job population (docs/traces.md
- * "The synthetic generator"): models, bursts, GPU counts, pod shapes,
- * statuses, times.  Not here: the options and the run of the steps
- * (gen_options.c), placement (gen_place.c), the CSV rows (gen_rows.c).
+/* gen.c - the synthetic generator's job population: models, bursts, GPUs, shapes,
+ * status, times.  Not here: options (gen_options.c), placement, rows.
  *
  * Everything is drawn from one GRand seeded by --seed, in a fixed order, so
  * the same options give the same bytes.  Where workloads.md gives a target

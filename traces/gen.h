@@ -1,5 +1,5 @@
 /* gen.h - the synthetic Lingjun trace generator and the trace statistics
- * (research/workloads.md §3; docs/traces.md).
+ * (docs/traces.md).  Not here: loading real traces (trace.h).
  *
  * trace_gen_write() writes job.csv, worker.csv and topo.csv in the exact
  * schema of the real release from one seed: the same seed and options give

@@ -1,6 +1,5 @@
-/* gen_options.c - the synthetic generator's options and entry point: the
- * options checked, the topology read (--topo) or synthesised, the steps run
- * in order.  Not here: the draws themselves (gen.c, gen_place.c, gen_rows.c).
+/* gen_options.c - the generator's options and entry point: checks, topology,
+ * the steps in order.  Not here: the draws (gen.c, gen_place.c, gen_rows.c).
  */
 #include "gen-private.h"
 

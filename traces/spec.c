@@ -1,6 +1,9 @@
-/* spec.c - the "trace" key of a scenario (DESIGN.md §8) turned into a
- * trace: a Lingjun directory, a synthetic trace generated in memory, jobs
- * written out, or the bundled sample.
+/* spec.c - the "trace" key of a scenario (DESIGN.md §8) turned into a trace.
+ * Not here: the loaders it calls (lingjun.c, trace.c, gen_options.c).
+ *
+ * The "trace" key of a scenario (DESIGN.md §8) turned into a trace: a Lingjun
+ * directory, a synthetic trace generated in memory, jobs written out, or the
+ * bundled sample.
  */
 #include "trace.h"
 

@@ -1,5 +1,5 @@
-/* trace.c - the trace object (a sorted job list with its epoch and load
- * statistics), JSON job lists (DESIGN.md §8) and the bundled sample.
+/* trace.c - the trace object, JSON job lists (DESIGN.md §8), the bundled sample.
+ * Not here: the Lingjun CSV loader (lingjun.c).
  */
 #include "trace.h"
 

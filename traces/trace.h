@@ -1,5 +1,5 @@
-/* trace.h - job traces: the Alibaba Lingjun 2023 CSV files, JSON job lists,
- * and the bundled sample (DESIGN.md §2, §5, §8; docs/traces.md).
+/* trace.h - job traces: Lingjun CSV, JSON job lists, the bundled sample
+ * (DESIGN.md §2, §5, §8).  Not here: the generator (gen.h).
  *
  * A trace is a list of job specs sorted by start time.  Times are seconds
  * since the trace epoch: t = 0 is the earliest start of the loaded jobs, and

@@ -1,7 +1,10 @@
-/* traces-private.h - what the files of traces/ share and nothing else
- * includes: file reading (plain or gzip), the RFC 4180 CSV reader, Lingjun
- * timestamps, and the raw Lingjun tables that the loader, the generator and
- * `ccsim trace stats` all work on.
+/* traces-private.h - what the files of traces/ share: file reading, CSV,
+ * timestamps, raw Lingjun tables.  Nothing else includes it.
+ *
+ * What the files of traces/ share and nothing else includes: file reading
+ * (plain or gzip), the RFC 4180 CSV reader, Lingjun timestamps, and the raw
+ * Lingjun tables that the loader, the generator and `ccsim trace stats` all
+ * work on.
  */
 #ifndef CCSIM_TRACES_TRACES_PRIVATE_H
 #define CCSIM_TRACES_TRACES_PRIVATE_H

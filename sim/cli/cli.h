@@ -1,4 +1,5 @@
 /* cli.h - the subcommands of the ccsim binary (main.c dispatches).
+ * Not here: what run and compare share (cli_sim.h).
  *
  * Each subcommand takes the arguments after its name (argv[0] is the
  * subcommand name) and returns the process exit status: 0 ok, 1 failure,

@@ -1,7 +1,10 @@
-/* cli_compare.c - `ccsim compare`: every scheduler (or --scheds) on one
- * scenario; an aligned table on stdout with each scheduler's GPU
- * utilization, slowdown and gain over ecmp; one output folder per
- * scheduler under OUT and a combined OUT/summary.csv (DESIGN.md §6).
+/* cli_compare.c - `ccsim compare`: every scheduler on one scenario (DESIGN.md §6).
+ * Not here: options, inputs and one run shared with run (cli_sim.c).
+ *
+ * `ccsim compare`: every scheduler (or --scheds) on one scenario; an aligned
+ * table on stdout with each scheduler's GPU utilization, slowdown and gain
+ * over ecmp; one output folder per scheduler under OUT and a combined
+ * OUT/summary.csv (DESIGN.md §6).
  */
 #include <math.h>
 #include <stdio.h>

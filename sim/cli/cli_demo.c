@@ -1,9 +1,12 @@
-/* cli_demo.c - `ccsim demo`: a small built-in run of the network engine
- * (sim/net.h), printed as tables: the parking lot (max-min), strict
- * priority over three levels, and weights with a lock-step ring that
- * crosses a link twice.  Each table lists every transfer's links, size,
- * priority, weight, its rate when all have started, and its completion
- * time; docs/engine.md derives the same numbers by hand.
+/* cli_demo.c - `ccsim demo`: a small built-in run of the network engine.
+ * Not here: the engine (sim/net.h) or any replay.
+ *
+ * `ccsim demo`: a small built-in run of the network engine (sim/net.h),
+ * printed as tables: the parking lot (max-min), strict priority over three
+ * levels, and weights with a lock-step ring that crosses a link twice.  Each
+ * table lists every transfer's links, size, priority, weight, its rate when
+ * all have started, and its completion time; docs/engine.md derives the same
+ * numbers by hand.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,6 @@
-/* cli_list.c - `ccsim list`: schedulers, topology builders, catalog models. */
+/* cli_list.c - `ccsim list`: schedulers, topology builders, catalog models.
+ * Not here: the tables it prints (schedulers/, topo/, traces/).
+ */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,6 @@
-/* cli_optimal_gap.c - `ccsim optimal-gap`: its options, its progress lines
- * and its table.  Not here: the benchmark itself (sim/experiments/optimal_gap.c). */
+/* cli_optimal_gap.c - `ccsim optimal-gap`: options, progress lines, table.
+ * Not here: the benchmark itself (sim/experiments/optimal_gap.c).
+ */
 #include <stdio.h>
 
 #include "base/ccs.h"

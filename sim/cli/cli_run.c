@@ -1,4 +1,5 @@
 /* cli_run.c - `ccsim run`: one scenario under one scheduler (DESIGN.md §6).
+ * Not here: options, inputs and the run shared with compare (cli_sim.c).
  *
  * With no arguments it replays the bundled sample trace on a fat-tree sized
  * for it under ecmp and writes results/default/ecmp/.

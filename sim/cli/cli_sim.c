@@ -1,5 +1,6 @@
 /* cli_sim.c - options, inputs, progress line and one run, shared by
- * `ccsim run` and `ccsim compare` (cli_sim.h). */
+ * `ccsim run` and `ccsim compare` (cli_sim.h).  Not here: the replay.
+ */
 #include "cli_sim.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
-/* cli_sim.h - what `ccsim run` and `ccsim compare` share: their options,
- * building the configuration, loading the inputs and the progress line.
- * Only cli_*.c include this. */
+/* cli_sim.h - what `ccsim run` and `ccsim compare` share: options, the
+ * configuration, inputs, the progress line.  Only cli_*.c include this.
+ */
 #ifndef CCSIM_SIM_CLI_CLI_SIM_H
 #define CCSIM_SIM_CLI_CLI_SIM_H
 

@@ -1,5 +1,5 @@
-/* cli_sweep.c - `ccsim sweep` (a grid of runs by worker processes) and
- * `ccsim merge` (shards and sweeps into one summary.csv); DESIGN.md §6.
+/* cli_sweep.c - `ccsim sweep` and `ccsim merge` (DESIGN.md §6): options, lines.
+ * Not here: expanding, running, merging (sim/experiments/sweep*.c).
  */
 #include <glib-unix.h>
 #include <signal.h>

@@ -1,5 +1,8 @@
-/* cli_topo.c - `ccsim topo SPEC [--export graphml|dot|json] [-o FILE]`:
- * build a topology and describe it, or export it (DESIGN.md §6). */
+/* cli_topo.c - `ccsim topo SPEC [--export graphml|dot|json] [-o FILE]`.
+ * Not here: building, describing, exporting (topo/).
+ *
+ * Builds a topology and describes it, or exports it (DESIGN.md §6).
+ */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* cli_trace.c - `ccsim gen-trace` (the synthetic Lingjun generator) and
- * `ccsim trace stats|load` (docs/traces.md).
+/* cli_trace.c - `ccsim gen-trace` and `ccsim trace stats|load`.
+ * Not here: the generator and the statistics (traces/).
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* main.c - the ccsim command line: dispatch to a subcommand (DESIGN.md §6).
+ * Not here: the subcommands (cli_*.c).
  *
  * `ccsim SUBCOMMAND [OPTIONS]`; every subcommand has --help.  Exit status:
  * 0 ok, 1 failure, 2 usage.

@@ -1,6 +1,6 @@
-/* optimal-gap-private.h - what the optimal-gap files share: one case and
- * its results, the benchmark's state, the journal and the two shortcuts.
- * Only optimal_gap*.c include it; the public API is optimal_gap.h. */
+/* optimal-gap-private.h - what the optimal-gap files share: cases, state,
+ * journal, shortcuts.  Not here: the public API (optimal_gap.h).
+ */
 #ifndef CCSIM_SIM_EXPERIMENTS_OPTIMAL_GAP_PRIVATE_H
 #define CCSIM_SIM_EXPERIMENTS_OPTIMAL_GAP_PRIVATE_H
 

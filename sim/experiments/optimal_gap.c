@@ -1,7 +1,5 @@
-/* optimal_gap.c - the Crux paper's §4.4 microbenchmark behind `ccsim
- * optimal-gap` (issue 7; docs/validation.md): the cases, the searches, the
- * report.  Not here: the shortcuts (optimal_gap_reuse.c), the journal
- * (optimal_gap_journal.c), the options and the terminal (sim/cli/).
+/* optimal_gap.c - the Crux §4.4 benchmark (docs/validation.md): cases, searches,
+ * report.  Not here: shortcuts, journal, options and printing (sim/cli/).
  *
  *
  * N random small cases: a 2-layer Clos (clos2) with 2-4 ToRs and 2

@@ -1,4 +1,7 @@
-/* optimal_gap.h - the Crux paper's §4.4 microbenchmark (`ccsim optimal-gap`;
+/* optimal_gap.h - the Crux paper's §4.4 microbenchmark (`ccsim optimal-gap`).
+ * Not here: options and printing (sim/cli/cli_optimal_gap.c).
+ *
+ * The Crux paper's §4.4 microbenchmark (`ccsim optimal-gap`;
  * docs/validation.md): random small cases, every scheduler and three
  * exhaustive searches replayed on each, ratios to the optimum.  This module
  * runs the cases and writes the files; it never prints: the command line

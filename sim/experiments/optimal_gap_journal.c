@@ -1,6 +1,6 @@
-/* optimal_gap_journal.c - the journal of the optimal-gap benchmark: finished
- * cases survive an interruption and `--resume` takes them, so the outputs
- * equal an uninterrupted run's.  Not here: running or reporting the cases. */
+/* optimal_gap_journal.c - the optimal-gap journal: finished cases survive
+ * an interruption (`--resume`).  Not here: running or reporting cases.
+ */
 #include "optimal-gap-private.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
-/* optimal_gap_reuse.c - the optimal-gap benchmark's two shortcuts: reusing a
- * run equivalent to an earlier one, and stopping a run that cannot win.
- * Not here: the cases, the searches and the report (optimal_gap.c). */
+/* optimal_gap_reuse.c - optimal-gap shortcuts: reuse equivalent runs, stop
+ * runs that cannot win.  Not here: cases, searches, report (optimal_gap.c).
+ */
 #include "optimal-gap-private.h"
 
 #include <string.h>

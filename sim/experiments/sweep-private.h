@@ -1,4 +1,6 @@
-/* sweep-private.h - what sweep.c, sweep_exec.c and sweep_csv.c share. */
+/* sweep-private.h - what sweep.c, sweep_exec.c and sweep_csv.c share.
+ * Not here: the public API (sweep.h).
+ */
 #ifndef CCSIM_SIM_EXPERIMENTS_SWEEP_PRIVATE_H
 #define CCSIM_SIM_EXPERIMENTS_SWEEP_PRIVATE_H
 

@@ -1,6 +1,5 @@
-/* sweep.c - a sweep file expanded into runs: axes, cartesian product,
- * canonical JSON and stable run names (DESIGN.md §6; the format is in
- * sweep.h).  Running is sweep_exec.c, summaries and merge sweep_csv.c.
+/* sweep.c - a sweep file expanded into runs: axes, product, canonical JSON,
+ * run names.  Not here: running (sweep_exec.c), summaries (sweep_csv.c).
  */
 #include "sweep.h"
 
