@@ -9,7 +9,7 @@
  * (Algorithm 1); shifts delay the next iteration start, and a job whose
  * communication start drifts by more than 5% of its iteration time is
  * re-aligned (§4).
- * Our choices (../shared/research/baselines.md, D14):
+ * Our choices (docs/schedulers.md, D14):
  *  - a job's Up arc on link e starts at f_j C_j (communication issue) and
  *    lasts its standalone communication time t_j, at M_{j,e}/t_j;
  *    iteration = the isolated iteration time; all rounded to a quantum

@@ -11,7 +11,7 @@
  *  - priority compression (§4.3): max K-cut on the contention DAG, an exact
  *    DP over random topological orders (Algorithm 1);
  *  - everything recomputed on every job arrival and completion.
- * Our choices where the paper is silent (../shared/research/baselines.md):
+ * Our choices where the paper is silent (docs/schedulers.md):
  *  - D2: t_j is measured once, when the job is first seen, under its ECMP
  *    paths (Crux profiles a new job alone); later path changes leave I_j;
  *  - D9: congestion of a candidate = the highest resulting utilization

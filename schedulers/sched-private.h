@@ -3,8 +3,8 @@
  *
  * Only files in schedulers/ (and the schedulers unit suite) include this.
  * Every function here is pure: it works on plain arrays, never on a
- * sched_ctx, so each one is unit-tested against the worked examples of
- * ../shared/research/baselines.md (the file names those examples).
+ * sched_ctx, so each one is unit-tested against the papers' worked examples
+ * (tests/test_sched_core.c derives each one again).
  *
  *   sched-paths.c   least-congested path selection (Crux §4.1, TACCL*; D9, D13)
  *                   and TACCL* hop-count classes merged to K levels

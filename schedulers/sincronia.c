@@ -7,7 +7,7 @@
  * work-conserving allocation is then within 4x of the optimal total CCT,
  * so strict priority by rank suffices; p priority levels hold the first
  * ranks, the rest share the lowest.
- * Our choices (../shared/research/baselines.md):
+ * Our choices (docs/schedulers.md):
  *  - D11: a job's coflow is its per-iteration traffic; ports are all the
  *    links the running jobs use (network and intra-host), demand
  *    d_c^e = M_{c,e} / B_e (seconds, so ports of different speeds

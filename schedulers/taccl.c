@@ -5,7 +5,7 @@
  * of the topology; Crux keeps its two ideas at the inter-job level: route
  * on the least congested links, and favour traffic with farther to go.
  * From Crux's description: least-congested path per flow, priority by
- * distance.  Our choices (../shared/research/baselines.md, D13):
+ * distance.  Our choices (docs/schedulers.md, D13):
  *  - jobs are routed in arrival order (not by intensity: that is Crux),
  *    each flow with the congestion metric of D9 (sched-paths.c), the fixed
  *    intra-host links of all jobs as background load;

@@ -55,8 +55,8 @@ for shape in small medium big huge; do
 done
 echo
 echo "For comparison, SimGrid 3.32 re-solving the same shapes (its enabled"
-echo "variables only; measured on another 2-core machine, from"
-echo "../shared/research/anchors.md): small 0.33 us, medium 9.5 us, big 1.7 ms"
+echo "variables only; measured on another 2-core machine): small 0.33 us,"
+echo "medium 9.5 us, big 1.7 ms"
 echo "(first solve ~10 ms), huge 0.6 s."
 echo
 echo "## Churn on a k=16 fat-tree"

@@ -97,7 +97,7 @@ static void test_catalog_numbers(void)
     CU_ASSERT_FALSE(m->network);
 }
 
-/* The H100 numbers copied from ../shared/data/models/h100_measured.csv:
+/* The measured H100 numbers (docs/models.md, source M):
  * compute = (fwd_ms + bwd_ms) / 1000 x the batch factor of docs/models.md,
  * optimizer = opt_ms / 1000 (except GPT-1.3B, scaled by params).  Read
  * the file here to check the copies; skipped when it is absent. */

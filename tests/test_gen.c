@@ -2,7 +2,7 @@
  * Not here: the real trace's loader (test_lingjun.c).
  *
  * Suite "gen": the synthetic Lingjun generator against the acceptance tests
- * of research/workloads.md §3.6, at the default seed (1) and two more (2, 3);
+ * of docs/traces.md ("Acceptance"), at the default seed (1) and two more (2, 3);
  * determinism; the loader round trip; the bundled sample; `trace stats`
  * output.
  */

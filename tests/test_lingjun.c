@@ -2,7 +2,7 @@
  * jobs, the bundled sample.  Not here: the generator (test_gen.c).
  *
  * The sample files below are written by hand and reproduce the quirks of
- * the real release (research/workloads.md §1): 98 empty header names in
+ * the real release (docs/traces.md): 98 empty header names in
  * job.csv, RES as JSON inside a quoted field, unpadded and padded dates,
  * empty fields, master/worker/aimaster pods, hosts missing from topo.csv,
  * CRLF line ends, the known bad row (id 8169).

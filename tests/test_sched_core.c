@@ -2,8 +2,8 @@
  * (schedulers/sched-private.h).  Not here: whole schedulers.
  *
  * Suite "sched_core": the pure algorithm cores of the schedulers
- * (schedulers/sched-private.h) against the worked examples of
- * ../shared/research/baselines.md, each derived again in its comment.
+ * (schedulers/sched-private.h) against the papers' worked examples, each
+ * derived again in its comment.
  */
 #include "schedulers/sched-private.h"
 

@@ -2,8 +2,8 @@
  * Not here: the pure cores (test_sched_core.c), replays.
  *
  * Suite "schedulers": each scheduler's decisions on a hand-built sched_ctx
- * (tests/fake_ctx.h), the worked examples of ../shared/research/baselines.md
- * seen through the scheduler interface.
+ * (tests/fake_ctx.h), the papers' worked examples seen through the
+ * scheduler interface.
  */
 #include "sim/scheduler.h"
 

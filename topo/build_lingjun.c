@@ -2,7 +2,7 @@
  * Not here: the Clos assembly (clos.c), the trace itself (traces/).
  *
  * The Lingjun trace's production network from topo.csv
- * (../shared/research/workloads.md §1.4): one row per host, columns ip, DSW,
+ * (docs/traces.md): one row per host, columns ip, DSW,
  * PSW, ASW.  A host is named by its ip hash; a rack is a (PSW, ASW) pair (ASW
  * labels are local to a PSW: S1 under P8 and S1 under P10 are different
  * racks); a PSW label is a pod with `psw` aggregation switches; the DSW layer

@@ -8,7 +8,7 @@
  * S = grad_bytes issued once fwd_frac * C is done, then opt_s[gpu].
  *
  * Trace model names (the 26 names of the Lingjun job.csv) map onto entries
- * through catalog_resolve(), which follows research/workloads.md §5.
+ * through catalog_resolve() (docs/models.md).
  */
 #ifndef CCSIM_TRACES_CATALOG_H
 #define CCSIM_TRACES_CATALOG_H

@@ -1,7 +1,7 @@
 /* gen_place.c - where the synthetic jobs run (docs/traces.md): hosts, placement,
  * the synthetic topology.  Not here: the job population (gen.c).
  *
- * Where the synthetic jobs run (research/workloads.md §3.5): whole jobs
+ * Where the synthetic jobs run: whole jobs
  * outside topo.csv, calibrated so 86.3% of the worker rows match it; the
  * production-like allocator (same host, then the same rack, then the same
  * PSW) over a time-ordered occupancy map; the synthetic topology.

@@ -2,7 +2,7 @@
  * atomic file writing.  Not here: the draws (gen.c, gen_place.c).
  *
  * The synthetic trace's job.csv and worker.csv rows in the real schema
- * (research/workloads.md §1, §3.3-§3.5), hashes, and atomic (optionally gzip)
+ * (docs/traces.md), hashes, and atomic (optionally gzip)
  * file writing.
  */
 #include "gen-private.h"

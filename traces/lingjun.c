@@ -3,7 +3,7 @@
  *
  * The Alibaba Lingjun 2023 trace: job.csv, worker.csv and topo.csv read by
  * header name into raw tables, checked row by row, and turned into job specs
- * (DESIGN.md §5; research/workloads.md §1 and §3.7; docs/traces.md).
+ * (DESIGN.md §5; docs/traces.md).
  *
  * Job spec: start = gmt_job_running (else the earliest gmt_pod_running),
  * end = gmt_job_finished, else gmt_job_stopped, else the latest

@@ -2,7 +2,7 @@
  * Not here: the numbers' sources (docs/models.md).
  *
  * The model catalog (DESIGN.md §5): models.json parsed into entries, name
- * lookup, the trace-name mapping of research/workloads.md §5 and the per-job
+ * lookup, the trace-name mapping (docs/models.md) and the per-job
  * compute jitter.  Numbers and sources: docs/models.md.
  */
 #include "catalog.h"

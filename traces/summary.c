@@ -1,8 +1,8 @@
 /* summary.c - the statistics of a Lingjun-schema trace (`ccsim trace stats`).
  * Not here: loading it for a replay (lingjun.c).
  *
- * The statistics of a Lingjun-schema trace that research/workloads.md §3.6
- * checks (`ccsim trace stats`), so real and synthetic traces can be put side
+ * The statistics of a Lingjun-schema trace that the acceptance tests of
+ * docs/traces.md check (`ccsim trace stats`), so real and synthetic traces can be put side
  * by side.  Quantiles interpolate linearly between order statistics (numpy's
  * default), as the published ones do.
  */

@@ -148,7 +148,7 @@ int cli_trace_main(int argc, char **argv)
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("stats|load DIR - inspect a Lingjun trace");
     g_option_context_set_summary(ctx,
-        "stats DIR: the statistics of research/workloads.md §3.6 (a table; --csv for CSV).\n"
+        "stats DIR: the statistics of docs/traces.md \"Acceptance\" (a table; --csv for CSV).\n"
         "load DIR:  load the trace as `ccsim run` would and report what was skipped\n"
         "           (DIR = \"default\" for the bundled sample).");
     g_option_context_add_main_entries(ctx, entries, NULL);
