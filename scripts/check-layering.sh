@@ -13,8 +13,9 @@
 #   6 tests/                may include anything, private headers too (white-box)
 # A *-private.h is included only by files of its own folder (and tests/).
 # Generated headers belong to the layer that generates them: ccs-config.h to
-# base/, trace-resources.h to traces/.  Every .c/.h under ROOT (but build*/)
-# must sit in one of these folders.
+# base/, trace-resources.h to traces/.  Every .c/.h under ROOT (but .git/
+# and build folders, those holding a build.ninja) must sit in one of these
+# folders.
 #
 # Usage: scripts/check-layering.sh [--root DIR]   (default: this repository)
 # Prints each violation as FILE:LINE: message; exit 0 clean, 1 violations,
@@ -73,6 +74,12 @@ dir_of() {
     *) d=. ;;
     esac
 }
+
+# Not sources: .git/ and every build folder (one holding a build.ninja).
+prune=(-path "$root/.git")
+while IFS= read -r b; do
+    prune+=(-o -path "$b")
+done < <(find "$root" -maxdepth 4 -path "$root/.git" -prune -o -name build.ninja -printf '%h\n')
 
 bad=0
 files=0
@@ -140,7 +147,7 @@ while IFS= read -r f; do
             esac
         fi
     done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" || true)
-done < <(find "$root" \( -path "$root/build*" -o -path "$root/.git" \) -prune -o \
+done < <(find "$root" \( "${prune[@]}" \) -prune -o \
               -type f \( -name '*.c' -o -name '*.h' \) -print | LC_ALL=C sort)
 
 if [ "$bad" -gt 0 ]; then
