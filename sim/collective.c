@@ -12,6 +12,7 @@ struct coll_plan {
     GPtrArray *steps;    /* GPtrArray of coll_xfer* per step (one bucket) */
     GArray *flows;       /* coll_flow */
     int buckets;         /* B */
+    int channels;        /* lock-step rings per rail */
     uint64_t version;    /* incremented by every path change (invalidates xfer caches) */
     GArray *fixed_links; /* uint32, distinct, increasing */
     GArray *fixed_bytes; /* double, per iteration */
@@ -25,9 +26,10 @@ typedef struct members {
     size_t R;            /* rails used */
     uint32_t **rail_nic; /* [h][r] NIC index on host h */
     uint32_t **rail_gpu; /* [h][r] local GPU index behind that NIC */
+    size_t channels;     /* lock-step rings per rail (NCCL channels), >= 1 */
     uint64_t uid, seed;
     bool flows_model;
-    GHashTable *flow_index; /* (src_nic, dst_nic) -> flow index + 1 */
+    GHashTable **flow_index; /* [channel]: (src_nic, dst_nic) -> flow index + 1 */
 } members;
 
 static void xfer_free(gpointer p)
@@ -97,15 +99,18 @@ static void append_links(GArray *a, const uint32_t *l, size_t n)
     g_array_append_vals(a, l, (guint)n);
 }
 
-/* The flow from NIC rail r of host index i to host index k (creating it). */
-static bool flow_get(coll_plan *p, members *m, size_t i, size_t k, size_t r, uint32_t *out,
-                     GError **error)
+/* The flow from NIC rail r of host index i to host index k on channel c
+ * (creating it).  Every (src NIC, dst NIC, channel) is its own connection,
+ * hashed on its own: its key is the job's uid and the flow's index, which
+ * the build order makes a function of (rail, channel, hop). */
+static bool flow_get(coll_plan *p, members *m, size_t i, size_t k, size_t r, size_t c,
+                     uint32_t *out, GError **error)
 {
     const cluster_alloc *a = m->a;
     uint32_t src = topo_host_nic_node(m->t, a->hosts[i], m->rail_nic[i][r]);
     uint32_t dst = topo_host_nic_node(m->t, a->hosts[k], m->rail_nic[k][r]);
     gpointer key = GSIZE_TO_POINTER(((gsize)src << 32) | dst);
-    gpointer v = g_hash_table_lookup(m->flow_index, key);
+    gpointer v = g_hash_table_lookup(m->flow_index[c], key);
     if (v) {
         *out = (uint32_t)(GPOINTER_TO_SIZE(v) - 1);
         return true;
@@ -125,14 +130,15 @@ static bool flow_get(coll_plan *p, members *m, size_t i, size_t k, size_t r, uin
     uint32_t idx = p->flows->len - 1;
     if (!coll_plan_set_path(p, m->t, idx, f.path, error))
         return false;
-    g_hash_table_insert(m->flow_index, key, GSIZE_TO_POINTER((gsize)idx + 1));
+    g_hash_table_insert(m->flow_index[c], key, GSIZE_TO_POINTER((gsize)idx + 1));
     *out = idx;
     return true;
 }
 
-/* Add the hop i -> k on rail r to x: PCIe out of i, the flow, PCIe into k. */
+/* Add the hop i -> k on rail r, channel c to x: PCIe out of i, the flow,
+ * PCIe into k. */
 static bool hop_add(coll_plan *p, members *m, coll_xfer *x, size_t i, size_t k, size_t r,
-                    GError **error)
+                    size_t c, GError **error)
 {
     const uint32_t *l;
     size_t n = topo_path_gpu_to_nic(m->t, m->a->hosts[i], m->rail_gpu[i][r], &l);
@@ -143,29 +149,33 @@ static bool hop_add(coll_plan *p, members *m, coll_xfer *x, size_t i, size_t k, 
     lat += links_latency(m->t, l, n);
     x->fixed_latency_s = fmax(x->fixed_latency_s, lat);
     uint32_t f;
-    if (!flow_get(p, m, i, k, r, &f, error))
+    if (!flow_get(p, m, i, k, r, c, &f, error))
         return false;
     g_array_append_val(x->flows, f);
     return true;
 }
 
-/* Network ring over all hosts on every rail, each hop carrying hop_bytes. */
+/* Network ring over all hosts on every rail, each hop carrying hop_bytes,
+ * split over the channels: one lock-step ring of hop_bytes / channels per
+ * (rail, channel). */
 static bool add_net_ring(coll_plan *p, members *m, double hop_bytes, int steps, GError **error)
 {
     if (m->H < 2 || hop_bytes <= 0)
         return true;
     GPtrArray *s = step_new(p);
-    for (size_t r = 0; r < m->R; r++) {
-        coll_xfer *x = NULL;
-        for (size_t i = 0; i < m->H; i++) {
-            if (!x || m->flows_model) {
-                x = xfer_new(hop_bytes, steps);
-                g_ptr_array_add(s, x);
+    double ch_bytes = hop_bytes / (double)m->channels;
+    for (size_t r = 0; r < m->R; r++)
+        for (size_t c = 0; c < m->channels; c++) {
+            coll_xfer *x = NULL;
+            for (size_t i = 0; i < m->H; i++) {
+                if (!x || m->flows_model) {
+                    x = xfer_new(ch_bytes, steps);
+                    g_ptr_array_add(s, x);
+                }
+                if (!hop_add(p, m, x, i, (i + 1) % m->H, r, c, error))
+                    return false;
             }
-            if (!hop_add(p, m, x, i, (i + 1) % m->H, r, error))
-                return false;
         }
-    }
     return true;
 }
 
@@ -212,7 +222,7 @@ static bool build_alltoall(coll_plan *p, members *m, double S, GError **error)
             for (size_t r = 0; r < m->R; r++) {
                 coll_xfer *x = xfer_new(ga * gb * S / (n * (double)m->R), 1);
                 g_ptr_array_add(s, x);
-                if (!hop_add(p, m, x, i, k, r, error))
+                if (!hop_add(p, m, x, i, k, r, 0, error))
                     return false;
             }
         }
@@ -239,7 +249,7 @@ static bool build_p2p(coll_plan *p, members *m, double S, GError **error)
         for (size_t r = 0; r < m->R; r++) {
             coll_xfer *x = xfer_new(S / (double)m->R, 1);
             g_ptr_array_add(s, x);
-            if (!hop_add(p, m, x, i, i + 1, r, error))
+            if (!hop_add(p, m, x, i, i + 1, r, 0, error))
                 return false;
         }
     return true;
@@ -278,7 +288,15 @@ static void members_init(members *m, topo *t, const cluster_alloc *a)
     }
     if (m->R == SIZE_MAX || m->R == 0)
         m->R = 1;
-    m->flow_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+}
+
+/* The flow tables, once the channel count is known. */
+static void members_set_channels(members *m, size_t channels)
+{
+    m->channels = channels;
+    m->flow_index = g_new(GHashTable *, channels);
+    for (size_t c = 0; c < channels; c++)
+        m->flow_index[c] = g_hash_table_new(g_direct_hash, g_direct_equal);
 }
 
 static void members_clear(members *m)
@@ -289,7 +307,9 @@ static void members_clear(members *m)
     }
     g_free(m->rail_nic);
     g_free(m->rail_gpu);
-    g_hash_table_destroy(m->flow_index);
+    for (size_t c = 0; c < m->channels; c++)
+        g_hash_table_destroy(m->flow_index[c]);
+    g_free(m->flow_index);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -352,11 +372,66 @@ static void compute_fixed(coll_plan *p)
     emit_sorted(acc, p->fixed_links, p->fixed_bytes, false);
 }
 
-coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, double S_bytes,
-                         int buckets, bool flows_model, uint64_t uid, uint64_t seed,
-                         GError **error)
+coll_options coll_options_default(void)
 {
-    g_return_val_if_fail(t && alloc && buckets >= 1, NULL);
+    return (coll_options){.buckets = 1, .flows_model = false, .channels = 0, .sm90 = false,
+                          .uid = 0, .seed = 1};
+}
+
+int coll_channels_nccl(double nic_Bps, size_t rails, bool sm90)
+{
+    /* NCCL's inter-node search speeds (GB/s), src/graph/search.cc
+     * speedArrayInter and sm90SpeedArrayInter */
+    static const double steps[] = {48, 30, 28, 24, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
+    static const double steps90[] = {48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3};
+    const double *sp = sm90 ? steps90 : steps;
+    size_t ns = sm90 ? G_N_ELEMENTS(steps90) : G_N_ELEMENTS(steps);
+    double GBps = nic_Bps / 1e9, bw = 0;
+    for (size_t i = 0; i < ns && bw == 0; i++)
+        if (sp[i] <= GBps)
+            bw = sp[i];
+    size_t n = rails ? rails : 1; /* the search: one ring channel per NIC */
+    if (bw >= 25.0 && !(sm90 && bw < 50.0 && n > 4))
+        n *= 2; /* ncclTopoDupChannels */
+    n *= 2;     /* ncclTopoPostset duplicates every ring channel */
+    if (n > 32)
+        n = 32; /* MAXCHANNELS */
+    size_t per_rail = n / (rails ? rails : 1);
+    return per_rail ? (int)per_rail : 1;
+}
+
+/* The NIC rate of the job's first rail (its link into the network). */
+static bool nic_rate(members *m, double *out_Bps, GError **error)
+{
+    g_autoptr(GArray) l = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    uint32_t a = topo_host_nic_node(m->t, m->a->hosts[0], m->rail_nic[0][0]);
+    uint32_t b = topo_host_nic_node(m->t, m->a->hosts[1], m->rail_nic[1][0]);
+    if (topo_path_count(m->t, a, b, error) == 0 || !topo_path_links(m->t, a, b, 0, l, error))
+        return false;
+    *out_Bps = l->len ? topo_link_get(m->t, g_array_index(l, uint32_t, 0))->cap_Bps : 0;
+    return true;
+}
+
+/* Channels per rail: the option, or NCCL's rule for a multi-host job. */
+static bool resolve_channels(members *m, const coll_options *o, size_t *out, GError **error)
+{
+    *out = o->channels > 0 ? (size_t)o->channels : 1;
+    if (o->channels > 0 || m->H < 2)
+        return true;
+    double Bps;
+    if (!nic_rate(m, &Bps, error))
+        return false;
+    *out = (size_t)coll_channels_nccl(Bps, m->R, o->sm90);
+    return true;
+}
+
+int coll_plan_channels(const coll_plan *p) { return p->channels; }
+
+coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, double S_bytes,
+                         const coll_options *o, GError **error)
+{
+    g_return_val_if_fail(t && alloc && o && o->buckets >= 1 && o->channels >= 0, NULL);
+    int buckets = o->buckets;
     g_autoptr(coll_plan) p = g_new0(coll_plan, 1);
     p->steps = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
     p->flows = g_array_new(FALSE, TRUE, sizeof(coll_flow));
@@ -364,13 +439,21 @@ coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, do
     p->buckets = buckets;
     p->fixed_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     p->fixed_bytes = g_array_new(FALSE, FALSE, sizeof(double));
+    p->channels = o->channels > 0 ? o->channels : 1;
     if (kind == COLL_NONE || alloc->n_gpus < 2 || !(S_bytes > 0))
         return g_steal_pointer(&p);
     members m = {0};
     members_init(&m, t, alloc);
-    m.uid = uid;
-    m.seed = seed;
-    m.flows_model = flows_model;
+    size_t channels;
+    if (!resolve_channels(&m, o, &channels, error)) {
+        members_clear(&m);
+        return NULL;
+    }
+    members_set_channels(&m, channels);
+    p->channels = (int)channels;
+    m.uid = o->uid;
+    m.seed = o->seed;
+    m.flows_model = o->flows_model;
     double S = S_bytes / buckets, H = (double)m.H, R = (double)m.R;
     int Hs = (int)m.H - 1;
     bool ok = true;

@@ -18,6 +18,9 @@
  *        link counted with its multiplicity; 2(H-1) lock-steps;
  *     3. all-gather over NVLink, as step 1.
  *   all-reduce (H = 1): one NVLink transfer of 2(g-1)/g * S, 2(g-1) steps.
+ *     With C channels (NCCL channels, coll_options.channels) step 2 is C
+ *     lock-step rings per rail, each of 2(H-1)/H * S/(R C) bytes and each
+ *     hop of each channel its own flow (its own ECMP hash).
  *   all-gather / reduce-scatter: as all-reduce with (H-1)/H (network) and
  *     (g-1)/g (NVLink), H-1 / g-1 steps; all-gather runs network then
  *     NVLink, reduce-scatter NVLink then network.
@@ -82,14 +85,37 @@ typedef struct coll_xfer {
 
 typedef struct coll_plan coll_plan;
 
+/* How a plan is built (coll_options_default: 1 bucket, lock-step rings,
+ * NCCL's channel count, A100, uid 0, seed 1). */
+typedef struct coll_options {
+    int buckets;      /* serialised buckets per phase, >= 1 */
+    bool flows_model; /* every ring hop its own transfer (--collective-model flows) */
+    int channels;     /* lock-step rings per rail (NCCL channels), >= 1; 0 = NCCL's
+                       * default for the job's NICs (coll_channels_nccl) */
+    bool sm90;        /* the GPUs are compute capability 9.0 (H100): NCCL's rule differs */
+    uint64_t uid;     /* the job's identity, hashed into each flow's ECMP choice */
+    uint64_t seed;    /* the run's seed, the switch hash's salt */
+} coll_options;
+coll_options coll_options_default(void);
+
+/* NCCL's ring channels per rail for a job using `rails` NICs per host of
+ * nic_Bps bytes/s each (docs/model.md §3, our reading of NCCL 2.18+
+ * src/graph/search.cc ncclTopoDupChannels and src/graph/connect.cc
+ * ncclTopoPostset): one channel per NIC, doubled when the per-channel
+ * speed (the largest of NCCL's inter-node speed steps <= the NIC's GB/s)
+ * is >= 25 GB/s, except on sm90 with < 50 GB/s and more than 4 channels;
+ * doubled again when rings are connected; at most 32 channels in all.
+ * Result >= 1. */
+int coll_channels_nccl(double nic_Bps, size_t rails, bool sm90);
+
 /* Build the plan of one communication phase of kind over alloc, S bytes
- * per phase, split in buckets (>= 1) serialised buckets.  flows_model:
- * every ring hop its own transfer.  uid and seed make the ECMP choice.
- * (transfer full); NULL with an error if a topology query fails.  COLL_NONE
- * or a single GPU gives an empty plan (no steps). */
+ * per phase, split in o->buckets serialised buckets.  (transfer full);
+ * NULL with an error if a topology query fails.  COLL_NONE or a single GPU
+ * gives an empty plan (no steps). */
 coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, double S_bytes,
-                         int buckets, bool flows_model, uint64_t uid, uint64_t seed,
-                         GError **error);
+                         const coll_options *o, GError **error);
+/* The channels per rail the plan's rings use (resolved, >= 1). */
+int coll_plan_channels(const coll_plan *p);
 void coll_plan_free(coll_plan *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(coll_plan, coll_plan_free)
 

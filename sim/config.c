@@ -40,6 +40,7 @@ static const sim_key sim_keys[] = {
     {"time_scale", "time-scale", KEY_DOUBLE, 0, 1e300, true, NULL},
     {"placement", "placement", KEY_ENUM, 0, 0, false, placement_names},
     {"collective_model", "collective-model", KEY_ENUM, 0, 0, false, coll_names},
+    {"channels", "channels", KEY_INT, 1, 32, false, NULL},
     {"alpha_us", "alpha-us", KEY_DOUBLE, 0, 1e12, false, NULL},
     {"gpu", "gpu", KEY_STRING, 0, 0, false, gpu_names},
     {"buckets", "buckets", KEY_INT, 0, 4096, false, NULL},
@@ -53,7 +54,7 @@ const char *const *config_sim_keys(void)
 {
     static const char *const names[] = {
         "mode", "start_s", "end_s", "seed", "priority_levels", "interval_s", "time_scale",
-        "placement", "collective_model", "alpha_us", "gpu", "buckets", "jitter_sigma",
+        "placement", "collective_model", "channels", "alpha_us", "gpu", "buckets", "jitter_sigma",
         "scale_hosts", "gzip", "fast_forward", NULL};
     G_STATIC_ASSERT(G_N_ELEMENTS(names) == G_N_ELEMENTS(sim_keys) + 1);
     return names;
@@ -165,6 +166,8 @@ static bool key_store_number(config *c, const sim_key *k, double v, const char *
         c->sim.alpha_us = v;
     else if (strcmp(n, "buckets") == 0)
         c->sim.buckets = (int)v;
+    else if (strcmp(n, "channels") == 0)
+        c->sim.channels = (int)v;
     else if (strcmp(n, "jitter_sigma") == 0)
         c->sim.jitter_sigma = v;
     else
@@ -248,6 +251,11 @@ static bool sim_key_from_json(config *c, const sim_key *k, const cJSON *v, const
     default:
         if (cJSON_IsNull(v) && (strcmp(k->name, "start_s") == 0 || strcmp(k->name, "end_s") == 0))
             return true; /* null = from the trace */
+        if (cJSON_IsString(v) && strcmp(k->name, "channels") == 0 &&
+            strcmp(v->valuestring, "auto") == 0) {
+            c->sim.channels = 0;
+            return true;
+        }
         if (!cJSON_IsNumber(v)) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a number, got %s",
                         where, json_type_name(v));
@@ -433,6 +441,10 @@ bool config_set_option(config *c, const char *key, const char *value, GError **e
         return true;
     }
     default: {
+        if (strcmp(k->name, "channels") == 0 && strcmp(value, "auto") == 0) {
+            c->sim.channels = 0;
+            return true;
+        }
         char *endp = NULL;
         errno = 0;
         double v = g_ascii_strtod(value, &endp);
@@ -535,6 +547,10 @@ cJSON *config_to_json(const config *c)
     cJSON_AddStringToObject(s, "placement", config_placement_name(c->sim.placement));
     cJSON_AddStringToObject(s, "collective_model",
                             config_collective_model_name(c->sim.collective_model));
+    if (c->sim.channels > 0)
+        cJSON_AddNumberToObject(s, "channels", c->sim.channels);
+    else
+        cJSON_AddStringToObject(s, "channels", "auto");
     cJSON_AddNumberToObject(s, "alpha_us", c->sim.alpha_us);
     cJSON_AddStringToObject(s, "gpu", c->sim.gpu);
     cJSON_AddNumberToObject(s, "buckets", c->sim.buckets);

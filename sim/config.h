@@ -45,6 +45,8 @@ typedef struct config_sim {
     double time_scale;          /* sim.time_scale, --time-scale: trace times are multiplied by this */
     config_placement placement; /* sim.placement, --placement */
     config_collective_model collective_model; /* sim.collective_model, --collective-model */
+    int channels;               /* sim.channels, --channels: lock-step rings per rail (NCCL
+                                 * channels), 1..32; 0 = "auto", NCCL's rule (docs/model.md §3) */
     double alpha_us;            /* sim.alpha_us, --alpha-us: startup latency per collective step */
     char *gpu;                  /* sim.gpu, --gpu: "a100" or "h100" */
     int buckets;                /* sim.buckets, --buckets: gradient buckets (default 1; 0 = the catalog's) */
@@ -71,7 +73,8 @@ typedef struct config {
 } config;
 
 /* Defaults: window mode, whole trace, seed 1, 8 levels, interval 60 s,
- * time scale 1, locality placement, ring collectives, alpha 5 us, a100,
+ * time scale 1, locality placement, ring collectives, NCCL's channels
+ * ("auto"), alpha 5 us, a100,
  * one bucket, jitter 0, no scaling, plain CSV, fast-forward on.  (transfer full) */
 config *config_new(void);
 void config_free(config *c);

@@ -97,9 +97,14 @@ static void arrival(replay *r, guint idx, double now_s)
     j->alloc = a;
     j->placed_by_policy = a->by_policy;
     j->uid = r->next_uid++;
-    j->plan = coll_plan_new(r->t, a, j->spec.coll, j->spec.comm_bytes, j->spec.buckets,
-                            r->cfg->sim.collective_model == CONFIG_COLL_FLOWS, j->uid,
-                            r->cfg->sim.seed, &e);
+    coll_options co = coll_options_default();
+    co.buckets = j->spec.buckets;
+    co.flows_model = r->cfg->sim.collective_model == CONFIG_COLL_FLOWS;
+    co.channels = r->cfg->sim.channels;
+    co.sm90 = strcmp(r->cfg->sim.gpu, "h100") == 0;
+    co.uid = j->uid;
+    co.seed = r->cfg->sim.seed;
+    j->plan = coll_plan_new(r->t, a, j->spec.coll, j->spec.comm_bytes, &co, &e);
     if (!j->plan || !job_compute_isolated(j, r->t, r->env.alpha_s, &e)) {
         g_prefix_error(&e, "job %s: ", j->spec.id);
         fail(r, e);

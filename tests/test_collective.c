@@ -14,6 +14,12 @@
 #include "test_util.h"
 #include "topo/topo.h"
 
+/* One bucket, one channel per rail, uid 0, seed 1 (the model before
+ * channels); _flows: every ring hop its own transfer. */
+static const coll_options one_channel = {.buckets = 1, .channels = 1, .seed = 1};
+static const coll_options one_channel_flows = {
+    .buckets = 1, .flows_model = true, .channels = 1, .seed = 1};
+
 static topo *fat_tree(void)
 {
     GError *e = NULL;
@@ -123,7 +129,7 @@ static void test_collective_allreduce(void)
     GError *e = NULL;
     g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_LOCALITY, NULL, &e);
     const double S = 8e9;
-    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, S, 1, false, 0, 1, &e);
+    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, S, &one_channel, &e);
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_EQUAL_FATAL(coll_plan_step_count(p), 3);
@@ -146,7 +152,7 @@ static void test_collective_allreduce(void)
             pcie++;
     }
     CU_ASSERT_EQUAL(pcie, 8);
-    g_autoptr(coll_plan) q = coll_plan_new(t, a, COLL_ALLREDUCE, S, 1, true, 0, 1, &e);
+    g_autoptr(coll_plan) q = coll_plan_new(t, a, COLL_ALLREDUCE, S, &one_channel_flows, &e);
     CU_ASSERT_EQUAL(coll_plan_xfer_count(q, 1), 8);
     cluster_release(c, a);
 }
@@ -162,7 +168,7 @@ static void test_collective_single_host(void)
     const char *h[] = {"h5"};
     GError *e = NULL;
     g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 1, 8, CONFIG_PLACE_LOCALITY, NULL, &e);
-    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, 1e9, 1, false, 0, 1, &e);
+    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, 1e9, &one_channel, &e);
     CU_ASSERT_EQUAL_FATAL(coll_plan_step_count(p), 1);
     CU_ASSERT_EQUAL(coll_plan_flow_count(p), 0);
     TEST_ASSERT_CLOSE(coll_plan_xfer(p, 0, 0)->bytes, 1.75e9, 1e-12);
@@ -174,7 +180,7 @@ static void test_collective_single_host(void)
         CU_ASSERT_EQUAL(topo_link_get(t, fl[i])->tier, TOPO_TIER_NVLINK);
     g_autoptr(cluster_alloc) b = cluster_place(c, (const char *[]){"h6"}, NULL, 1, 1,
                                                CONFIG_PLACE_LOCALITY, NULL, &e);
-    g_autoptr(coll_plan) q = coll_plan_new(t, b, COLL_ALLREDUCE, 1e9, 1, false, 0, 1, &e);
+    g_autoptr(coll_plan) q = coll_plan_new(t, b, COLL_ALLREDUCE, 1e9, &one_channel, &e);
     CU_ASSERT_EQUAL(coll_plan_step_count(q), 0);
 }
 
@@ -190,7 +196,7 @@ static void test_collective_alltoall(void)
     const char *h[] = {"h0", "h4"};
     GError *e = NULL;
     g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_LOCALITY, NULL, &e);
-    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLTOALL, 1e9, 1, false, 0, 1, &e);
+    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLTOALL, 1e9, &one_channel, &e);
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_EQUAL_FATAL(coll_plan_step_count(p), 1);
     CU_ASSERT_EQUAL(coll_plan_xfer_count(p, 0), 10);
@@ -216,7 +222,7 @@ static void test_collective_spread_paths(void)
     GError *e = NULL;
     g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_LOCALITY, NULL, &e);
     const double S = 4e9;
-    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, S, 1, false, 0, 1, &e);
+    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, S, &one_channel, &e);
     CU_ASSERT_TRUE(coll_plan_spread_paths(p, t, &e));
     TEST_ASSERT_NO_ERROR(e);
     g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));

@@ -82,6 +82,10 @@ static void test_config_errors(void)
          "s.json: topology: expected a builder spec string or an object, got a number"},
         {"{\"scheduler\": {\"jobs\": {}}}", CCS_ERROR_INVALID,
          "s.json: scheduler.name: expected a string"},
+        {"{\"sim\": {\"channels\": 0}}", CCS_ERROR_INVALID,
+         "s.json: sim.channels: expected an integer in [1, 32], got 0"},
+        {"{\"sim\": {\"channels\": \"many\"}}", CCS_ERROR_INVALID,
+         "s.json: sim.channels: expected a number, got a string"},
         {"{\"sim\": {\"gzip\": 1}}", CCS_ERROR_INVALID,
          "s.json: sim.gzip: expected true or false, got a number"},
         {"{\"topo\": \"x\"}", CCS_ERROR_INVALID,
@@ -111,6 +115,15 @@ static void test_config_errors(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     CU_ASSERT_STRING_EQUAL(e->message, "--start: expected a number, got \"soon\"");
     g_clear_error(&e);
+    CU_ASSERT_FALSE(config_set_option(c, "channels", "0", &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_STRING_EQUAL(e->message, "--channels: expected an integer in [1, 32], got 0");
+    g_clear_error(&e);
+    /* "auto" (NCCL's rule) is 0 inside, a number overrides it */
+    CU_ASSERT_TRUE(config_set_option(c, "channels", "4", NULL));
+    CU_ASSERT_EQUAL(c->sim.channels, 4);
+    CU_ASSERT_TRUE(config_set_option(c, "channels", "auto", NULL));
+    CU_ASSERT_EQUAL(c->sim.channels, 0);
     CU_ASSERT_FALSE(config_set_option(c, "placement", "best", &e));
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     CU_ASSERT_STRING_EQUAL(e->message,
@@ -132,7 +145,8 @@ static void test_config_to_json(void)
     size_t n = 0;
     for (const char *const *k = config_sim_keys(); *k; k++, n++)
         CU_ASSERT_PTR_NOT_NULL(cJSON_GetObjectItem(sim, *k));
-    CU_ASSERT_EQUAL(n, 16); /* ..., gzip, fast_forward */
+    CU_ASSERT_EQUAL(n, 17); /* ..., gzip, fast_forward */
+    CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(sim, "channels")->valuestring, "auto");
     cJSON_Delete(j);
 }
 

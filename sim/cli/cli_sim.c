@@ -53,6 +53,10 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
         {"collective-model", 0, 0, G_OPTION_ARG_STRING, &o->collective_model,
          "ring: one lock-step transfer per rail; flows: every ring hop its own (default ring)",
          "ring|flows"},
+        {"channels", 0, 0, G_OPTION_ARG_STRING, &o->channels,
+         "lock-step rings per rail (NCCL channels), 1..32, or auto: NCCL's rule for the NICs "
+         "(default auto)",
+         "N|auto"},
         {"alpha-us", 0, 0, G_OPTION_ARG_STRING, &o->alpha_us,
          "startup latency per collective step, microseconds (default 5)", "US"},
         {"buckets", 0, 0, G_OPTION_ARG_STRING, &o->buckets,
@@ -76,8 +80,8 @@ void cli_sim_opts_clear(cli_sim_opts *o)
 {
     char **s[] = {&o->scenario, &o->trace, &o->topo, &o->sched, &o->scheds, &o->out,
                   &o->mode, &o->start, &o->end, &o->seed, &o->levels, &o->gpu, &o->interval,
-                  &o->time_scale, &o->placement, &o->collective_model, &o->alpha_us,
-                  &o->buckets, &o->jitter};
+                  &o->time_scale, &o->placement, &o->collective_model, &o->channels,
+                  &o->alpha_us, &o->buckets, &o->jitter};
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
         g_clear_pointer(s[i], g_free);
 }
@@ -95,6 +99,7 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
         {"seed", o->seed},         {"priority_levels", o->levels}, {"gpu", o->gpu},
         {"interval_s", o->interval}, {"time_scale", o->time_scale},
         {"placement", o->placement}, {"collective_model", o->collective_model},
+        {"channels", o->channels},
         {"alpha_us", o->alpha_us}, {"buckets", o->buckets},     {"jitter_sigma", o->jitter},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)

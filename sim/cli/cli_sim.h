@@ -18,7 +18,7 @@
 typedef struct cli_sim_opts {
     char *scenario, *trace, *topo, *sched, *scheds, *out;
     char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
-        *collective_model, *alpha_us, *buckets, *jitter;
+        *collective_model, *channels, *alpha_us, *buckets, *jitter;
     gboolean scale_hosts, gzip, quiet, no_ffwd;
 } cli_sim_opts;
 
