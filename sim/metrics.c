@@ -175,12 +175,19 @@ void metrics_tick(metrics *m, double now_s, metrics_row *row)
     row->gpu_util_cluster_frac = dt > 0 && m->gpus_total ? m->busy_int / (m->gpus_total * dt) : NAN;
     row->gpu_util_allocated_frac = m->alloc_int > 0 ? m->busy_int / m->alloc_int : NAN;
     double carried[TOPO_TIER_COUNT] = {0}, tagged[TOPO_TIER_COUNT] = {0};
-    size_t L = topo_link_count(m->t);
-    for (size_t e = 0; e < L; e++) {
+    /* Only links that carried load since the last tick can have moved
+     * counters; the others would add exactly 0.  Visited in id order, so
+     * the sums are the same as over every link. */
+    size_t L = topo_link_count(m->t), n_moved;
+    const uint32_t *moved = net_links_moved(m->n, &n_moved);
+    for (size_t i = 0; i < n_moved; i++) {
+        uint32_t e = moved[i];
+        if (e >= L)
+            continue;
         net_link_stats st;
         if (!net_link_stats_get(m->n, (net_link_id)e, &st, NULL))
             continue;
-        topo_tier tier = topo_link_get(m->t, (uint32_t)e)->tier;
+        topo_tier tier = topo_link_get(m->t, e)->tier;
         carried[tier] += st.carried_bytes - m->carried_prev[e];
         tagged[tier] += st.tagged_bytes - m->tagged_prev[e];
         m->carried_prev[e] = st.carried_bytes;

@@ -71,8 +71,8 @@ void metrics_ffwd_rebase(metrics *m, uint32_t handle, double origin_s, double no
  * the open interval.  The handle becomes invalid. */
 void metrics_ffwd_remove(metrics *m, uint32_t handle, double now_s);
 
-/* Close the interval [last tick, now_s) and fill row.  O(links + periodic
- * sources). */
+/* Close the interval [last tick, now_s) and fill row.  O(links that
+ * carried load in the interval (net_links_moved) + periodic sources). */
 void metrics_tick(metrics *m, double now_s, metrics_row *row);
 
 /* Totals since t0 up to the last change or tick: busy GPU-seconds,

@@ -22,6 +22,8 @@ typedef struct net__link {
     uint32_t sidx;        /* local index in the current component */
     uint64_t dirty_bits;  /* bit L: the level-L allocation around this link must be re-solved */
     uint32_t lmark;       /* == net.load_epoch: a user's rate changed in this level solve */
+    uint64_t user_bits;   /* bit L: the link has a moving level-L user (lvl_users > 0) */
+    uint64_t load_bits;   /* bit L: lvl_load at level L is non-zero (the others are exactly 0) */
     double cap_Bps;       /* C_e */
     double load_Bps;      /* sum over levels of lvl_load */
     double tag_Bps;       /* sum over levels of lvl_tag */
@@ -31,6 +33,7 @@ typedef struct net__link {
     uint32_t refs;        /* transfers (waiting or moving) that name this link */
     double last_s;        /* counters below are valid at last_s */
     double carried_bytes, busy_s, tagged_bytes;
+    bool moved_listed;    /* on net.moved (carried load since the last net_links_moved) */
 } net__link;
 
 /* One link of a transfer. */
@@ -73,6 +76,10 @@ struct net {
     double *lvl_load; /* [e * K + L]: load_eL = sum over level-L users of m x */
     double *lvl_tag;  /* [e * K + L]: sum over level-L users of m x tag */
     double *lvl_res;  /* [e * K + L]: the residual R_eL level L was last solved with */
+    uint32_t *lvl_users; /* [e * K + L]: moving level-L users of e */
+    /* links that carried load since the last net_links_moved (each once) */
+    GArray *moved;     /* uint32 link ids */
+    GArray *moved_out; /* what the last net_links_moved returned, sorted */
     net__xfer *xf;
     size_t n_xf, cap_xf;
     uint32_t free_xf;
@@ -131,6 +138,16 @@ void net__xfer_release_refs(net *n, uint32_t s);
 void net__touch(net *n, uint32_t s, int L);
 /* The event that ends a transfer's startup wait (arg: its id). */
 void net__startup_event(void *ctx, uint64_t arg, double now_s);
+
+/* Count a moving user of link e at level L in (delta +1) or out (-1). */
+static inline void net__count_user(net *n, uint32_t e, int L, int delta)
+{
+    uint32_t *c = &n->lvl_users[(size_t)e * n->K + L];
+    if (delta > 0 && (*c)++ == 0)
+        n->links[e].user_bits |= (uint64_t)1 << L;
+    else if (delta < 0 && --(*c) == 0)
+        n->links[e].user_bits &= ~((uint64_t)1 << L);
+}
 
 /* Mark link e dirty at level L (its level-L users or residual changed). */
 void net__mark_dirty(net *n, uint32_t e, int L);

@@ -34,6 +34,8 @@ net *net_new(const net_options *opts, evq *q, GError **error)
     n->K = o.prio_levels;
     n->q = q;
     n->free_xf = NET__NO_POS;
+    n->moved = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    n->moved_out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return n;
 }
 
@@ -53,6 +55,9 @@ void net_free(net *n)
     g_free(n->lvl_load);
     g_free(n->lvl_tag);
     g_free(n->lvl_res);
+    g_free(n->lvl_users);
+    g_array_free(n->moved, TRUE);
+    g_array_free(n->moved_out, TRUE);
     g_free(n->xf);
     g_free(n->dirty);
     g_free(n->comp_t);
@@ -120,6 +125,7 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
         n->lvl_load = g_renew(double, n->lvl_load, n->cap_links * (size_t)n->K);
         n->lvl_tag = g_renew(double, n->lvl_tag, n->cap_links * (size_t)n->K);
         n->lvl_res = g_renew(double, n->lvl_res, n->cap_links * (size_t)n->K);
+        n->lvl_users = g_renew(uint32_t, n->lvl_users, n->cap_links * (size_t)n->K);
     }
     uint32_t e = (uint32_t)n->n_links++;
     net__link *l = &n->links[e];
@@ -132,6 +138,7 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
         n->lvl_load[(size_t)e * n->K + L] = 0;
         n->lvl_tag[(size_t)e * n->K + L] = 0;
         n->lvl_res[(size_t)e * n->K + L] = cap_Bps;
+        n->lvl_users[(size_t)e * n->K + L] = 0;
     }
     n->stats.links++;
     if (id)
@@ -225,6 +232,33 @@ bool net_link_stats_get(net *n, net_link_id id, net_link_stats *out, GError **er
                             .tagged_bytes = l->tagged_bytes,
                             .load_Bps = l->load_Bps};
     return true;
+}
+
+static gint cmp_u32(gconstpointer a, gconstpointer b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+const uint32_t *net_links_moved(net *n, size_t *count)
+{
+    g_return_val_if_fail(n != NULL && count != NULL, NULL);
+    net_flush(n);
+    g_array_sort(n->moved, cmp_u32);
+    g_array_set_size(n->moved_out, 0);
+    g_array_append_vals(n->moved_out, n->moved->data, n->moved->len);
+    /* the set restarts from the links that carry load now */
+    guint keep = 0;
+    for (guint i = 0; i < n->moved->len; i++) {
+        uint32_t e = g_array_index(n->moved, uint32_t, i);
+        if (n->links[e].load_Bps > 0)
+            g_array_index(n->moved, uint32_t, keep++) = e;
+        else
+            n->links[e].moved_listed = false;
+    }
+    g_array_set_size(n->moved, keep);
+    *count = n->moved_out->len;
+    return (const uint32_t *)n->moved_out->data;
 }
 
 void net_stats_get(const net *n, net_stats *out)
@@ -401,8 +435,11 @@ bool net_transfer_set_priority(net *n, net_transfer_id id, int prio, GError **er
     int old = t->prio;
     t->prio = prio;
     if (t->state == NET__MOVING) {
-        for (uint32_t k = 0; k < t->n_tl; k++)
+        for (uint32_t k = 0; k < t->n_tl; k++) {
             n->links[t->tl[k].link].users[t->tl[k].pos].prio = prio;
+            net__count_user(n, t->tl[k].link, old, -1);
+            net__count_user(n, t->tl[k].link, prio, +1);
+        }
         net__touch(n, s, old); /* its old level loses a user, */
         net__touch(n, s, prio); /* its new level gains one */
     }

@@ -208,6 +208,14 @@ bool net_link_stats_get(net *n, net_link_id id, net_link_stats *out, GError **er
 /* The engine's counters. */
 void net_stats_get(const net *n, net_stats *out);
 
+/* The links whose counters may have moved since the previous call (every
+ * link that carried load at some moment since then; the first call counts
+ * from the net's creation), sorted by id; every other link's counters are
+ * exactly what they were at the previous call.  The set then restarts from
+ * the links that carry load now.  For one consumer per net (the per-interval
+ * output).  (transfer none: valid until the next call)  O(set · log set). */
+const uint32_t *net_links_moved(net *n, size_t *count);
+
 /* Solve now if changes are pending (queries do this themselves; the zero-
  * delay solve event would do it later in the same instant). */
 void net_flush(net *n);

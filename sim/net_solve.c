@@ -93,6 +93,11 @@
 
 #include "net-private.h"
 
+/* min / max of two numbers that are never NaN here: the same values as
+ * fmin / fmax, which GCC does not inline (a call per use on the hot path). */
+static inline double min2(double a, double b) { return a < b ? a : b; }
+static inline double max2(double a, double b) { return a > b ? a : b; }
+
 struct net__hent {
     double key;  /* lower bound of the link's saturation level */
     uint32_t j;  /* local link index */
@@ -135,8 +140,9 @@ static inline double residual(const net *n, uint32_t e, int L)
 {
     const double *ld = &n->lvl_load[(size_t)e * n->K];
     double r = n->links[e].cap_Bps;
-    for (int l = 0; l < L; l++)
-        r -= ld[l];
+    /* levels without load hold exactly 0: skipping them changes nothing */
+    for (uint64_t b = n->links[e].load_bits & (((uint64_t)1 << L) - 1); b; b &= b - 1)
+        r -= ld[__builtin_ctzll(b)];
     return r;
 }
 
@@ -339,7 +345,7 @@ static void apply_rates(net *n, size_t n_t, double now)
         uint32_t s = n->comp_t[i];
         net__xfer *t = &n->xf[s];
         double old = t->rate_Bps, x = t->new_rate;
-        if (fabs(x - old) <= eps * fmax(x, old))
+        if (fabs(x - old) <= eps * max2(x, old))
             continue;
         net__xfer_advance(t, now);
         t->rate_Bps = x;
@@ -351,13 +357,9 @@ static void apply_rates(net *n, size_t n_t, double now)
 }
 
 /* True if link e has a level-l user (moving, any rate). */
-static bool has_users_at(const net *n, uint32_t e, int l)
+static inline bool has_users_at(const net *n, uint32_t e, int l)
 {
-    const net__link *lk = &n->links[e];
-    for (uint32_t u = 0; u < lk->n_users; u++)
-        if (lk->users[u].prio == l)
-            return true;
-    return false;
+    return (n->links[e].user_bits >> l) & 1;
 }
 
 /* Level l-1's load on e is final: carry a move of R_el down the levels.
@@ -381,7 +383,7 @@ static void propagate(net *n, uint32_t e, int l)
         if (fabs(r - *res) <= tol)
             return; /* no move: nothing below moves either */
         double load = ld[l];
-        bool slack = load + tol < fmin(r, *res);
+        bool slack = load + tol < min2(r, *res);
         *res = r;
         if (!slack && has_users_at(n, e, l)) {
             net__mark_dirty(n, e, l);
@@ -419,13 +421,22 @@ static void update_loads(net *n, int L, size_t n_l, double now)
             net__link_advance(l, now);
             ld[L] = load;
             tg[L] = tag;
+            if (load != 0) /* rates are >= 0: no load means no tag either */
+                l->load_bits |= bit;
+            else
+                l->load_bits &= ~bit;
+            /* the same sums as over all K levels (+0 changes nothing) */
             double sum = 0, tsum = 0;
-            for (int k = 0; k < K; k++) {
-                sum += ld[k];
-                tsum += tg[k];
+            for (uint64_t b = l->load_bits; b; b &= b - 1) {
+                sum += ld[__builtin_ctzll(b)];
+                tsum += tg[__builtin_ctzll(b)];
             }
             l->load_Bps = sum;
             l->tag_Bps = tsum;
+            if (sum > 0 && !l->moved_listed) {
+                l->moved_listed = true;
+                g_array_append_val(n->moved, e);
+            }
         }
         /* level L around e is now solved for its current residual (fill
          * stored it too; this also covers seeds without level-L users and

@@ -155,6 +155,7 @@ void net__xfer_activate(net *n, uint32_t s)
         }
         t->tl[k].pos = l->n_users;
         l->users[l->n_users++] = (net__user){s, k, t->tl[k].mult, t->prio};
+        net__count_user(n, t->tl[k].link, t->prio, +1);
     }
     net__touch(n, s, t->prio);
 }
@@ -172,6 +173,7 @@ void net__xfer_deactivate(net *n, uint32_t s)
             l->users[pos] = last;
             n->xf[last.t].tl[last.k].pos = pos;
         }
+        net__count_user(n, t->tl[k].link, t->prio, -1);
     }
     net__touch(n, s, t->prio);
 }

@@ -60,6 +60,8 @@ struct replay {
     struct sched_ctx ctx;
     /* outputs while running */
     output_csv *ts_csv, *links_csv;
+    size_t tier_links[TOPO_TIER_COUNT];   /* links.csv's static columns, */
+    double tier_cap_Bps[TOPO_TIER_COUNT]; /* computed once when it opens */
     GError *deferred_error;    /* an output error inside an event handler */
     /* input digests for run.json */
     char *trace_digest;

@@ -76,6 +76,9 @@ bool replay__open_streams(struct replay *r, output_dir *d, GError **error)
     if (!r->ts_csv)
         return false;
     r->links_csv = output_csv_open(d, "links.csv", gz, link_columns, error);
+    tier_info ti = tier_info_get(r->t);
+    memcpy(r->tier_links, ti.links, sizeof r->tier_links);
+    memcpy(r->tier_cap_Bps, ti.cap_Bps, sizeof r->tier_cap_Bps);
     return r->links_csv != NULL;
 }
 
@@ -96,15 +99,14 @@ bool replay__write_tick(struct replay *r, const metrics_row *row, GError **error
         output_csv_double(c, row->tier_occupancy[k]);
     if (!output_csv_end_row(c, error))
         return false;
-    tier_info st = tier_info_get(r->t);
     for (int k = 0; k < TOPO_TIER_COUNT; k++) {
-        if (st.links[k] == 0)
+        if (r->tier_links[k] == 0)
             continue;
         c = r->links_csv;
         output_csv_double(c, row->t_s);
         output_csv_str(c, topo_tier_name((topo_tier)k));
-        output_csv_int(c, (int64_t)st.links[k]);
-        output_csv_double(c, st.cap_Bps[k]);
+        output_csv_int(c, (int64_t)r->tier_links[k]);
+        output_csv_double(c, r->tier_cap_Bps[k]);
         output_csv_double(c, row->tier_carried_bytes[k]);
         output_csv_double(c, row->tier_util_frac[k]);
         output_csv_double(c, row->tier_occupancy[k]);

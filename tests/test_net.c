@@ -505,6 +505,43 @@ static void test_net_link_remove(void)
     fixture_clear(&f);
 }
 
+/* Which links net_links_moved reports.  Links a, b, c of 100 B/s; X (200
+ * bytes over a and b) moves at 100 B/s over [0, 2); Y (100 bytes over c,
+ * startup 5 s) over [5, 6).  At t=1: {a, b} (loaded).  At t=3: {a, b}
+ * again (they carried load in [1, 2)), then the set restarts empty: at
+ * t=4: {}.  At t=10: {c}, whose counter moved by 100 bytes. */
+static void test_net_links_moved(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id a = add_link(&f, 100, 0), b = add_link(&f, 100, 0), c = add_link(&f, 100, 0);
+    net_link_id ab[] = {a, b};
+    start(&f, 200, ab, NULL, 2, 0, 1, 0, 0);
+    start(&f, 100, &c, NULL, 1, 3, 1, 5.0, 0);
+    size_t n = 99;
+    evq_run_until(f.q, 1);
+    const uint32_t *m = net_links_moved(f.n, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(m[0], a);
+    CU_ASSERT_EQUAL(m[1], b);
+    evq_run_until(f.q, 3);
+    m = net_links_moved(f.n, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(m[0], a);
+    CU_ASSERT_EQUAL(m[1], b);
+    evq_run_until(f.q, 4);
+    net_links_moved(f.n, &n);
+    CU_ASSERT_EQUAL(n, 0);
+    evq_run_until(f.q, 10);
+    m = net_links_moved(f.n, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(m[0], c);
+    net_link_stats st;
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, c, &st, NULL));
+    TEST_ASSERT_CLOSE(st.carried_bytes, 100, EPS);
+    fixture_clear(&f);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -521,6 +558,7 @@ int main(void)
         {"component_locality", test_net_component_locality},
         {"chain_from_callback", test_net_chain_from_callback},
         {"link_remove", test_net_link_remove},
+        {"links_moved", test_net_links_moved},
         {"property_vs_reference", test_net_property_vs_reference},
         {"errors", test_net_errors},
         CU_TEST_INFO_NULL,
