@@ -3,7 +3,7 @@
 # Usage: scripts/run.sh [CCSIM_ARGS...]
 # Default: `ccsim compare` on the bundled default (the 2 hours around the
 # sample trace's peak, on the sample's own Lingjun topology, every registered
-# scheduler); results in results/default/.
+# scheduler); results in results/default_TOPOLOGY_all_HASH/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "base/ccs.h"
+#include "output_folder.h"
 
 struct output_csv {
     output_dir *dir;
@@ -27,6 +28,7 @@ struct output_dir {
     GPtrArray *csvs;    /* output_csv*, owned */
     GPtrArray *tmp_done;/* temp paths of files already closed (JSON), char* */
     GPtrArray *final_done;
+    char *target;       /* output_dir_open_new: where path (staging) goes at commit */
 };
 
 static void csv_close_stream(output_csv *c)
@@ -70,6 +72,21 @@ output_dir *output_dir_open(const char *path, GError **error)
     d->csvs = g_ptr_array_new_with_free_func(csv_free);
     d->tmp_done = g_ptr_array_new_with_free_func(g_free);
     d->final_done = g_ptr_array_new_with_free_func(g_free);
+    return d;
+}
+
+output_dir *output_dir_open_new(const char *path, bool force, const char *except,
+                                GError **error)
+{
+    output_folder_state st = output_folder_check(path, force, except, error);
+    if (st == OUTPUT_FOLDER_REFUSED)
+        return NULL;
+    if (st == OUTPUT_FOLDER_EMPTY)
+        return output_dir_open(path, error);
+    g_autofree char *staging = output_folder_stage(path, error);
+    output_dir *d = staging ? output_dir_open(staging, error) : NULL;
+    if (d)
+        d->target = g_strdup(path);
     return d;
 }
 
@@ -203,6 +220,7 @@ static void dir_free(output_dir *d)
     g_ptr_array_unref(d->tmp_done);
     g_ptr_array_unref(d->final_done);
     g_free(d->path);
+    g_free(d->target);
     g_free(d);
 }
 
@@ -217,7 +235,10 @@ void output_dir_abort(output_dir *d)
     }
     for (guint i = 0; i < d->tmp_done->len; i++)
         g_unlink(g_ptr_array_index(d->tmp_done, i));
-    remove_folder_if_created(d);
+    if (d->target)
+        output_folder_remove(d->path, NULL); /* staging, with any subfolders */
+    else
+        remove_folder_if_created(d);
     dir_free(d);
 }
 
@@ -259,6 +280,7 @@ bool output_dir_commit(output_dir *d, GError **error)
             output_dir_abort(d);
             return false;
         }
+    bool ok = !d->target || output_folder_install(d->path, d->target, error);
     dir_free(d);
-    return true;
+    return ok;
 }

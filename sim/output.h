@@ -31,7 +31,17 @@ typedef struct output_csv output_csv;
  * writing.  (transfer full) NULL with CCS_ERROR_IO on failure. */
 output_dir *output_dir_open(const char *path, GError **error);
 
-/* The folder's path.  (transfer none) */
+/* Open a folder for one run's results only: refused (CCS_ERROR_INVALID)
+ * when path is a non-empty folder (but for the file except, nullable)
+ * unless force.  An empty folder is written into; a new one or one
+ * replaced by force is written as a staging folder that
+ * output_dir_commit() moves or swaps in whole (output_folder.h), so
+ * subfolders made under output_dir_path() go with it. */
+output_dir *output_dir_open_new(const char *path, bool force, const char *except,
+                                GError **error);
+
+/* The folder's path (for output_dir_open_new, the staging folder's).
+ * (transfer none) */
 const char *output_dir_path(const output_dir *d);
 
 /* Start a CSV file name in d (".gz" is appended when gzip) with a header

@@ -3,7 +3,7 @@
 # `ccsim list` through the binary (meson suite "integration").
 # Usage: tests/integration.sh CCSIM SOURCE_DIR
 set -u
-ccsim=$1
+ccsim=$(realpath "$1")
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -86,6 +86,29 @@ if "$ccsim" compare --scenario "$ex1" --scheds ecmp,fixed,ideal --out "$tmp/cmp"
 else
     bad "compare: $(cat "$tmp/stderr")"
 fi
+
+# results never mix: a non-empty folder is refused (exit 1, nothing
+# touched) unless --force, which replaces it whole
+touch "$tmp/cmp/mine.txt"
+"$ccsim" compare --scenario "$ex1" --scheds ecmp --out "$tmp/cmp" -q >/dev/null 2>"$tmp/stderr"
+[ $? -eq 1 ] && grep -q "^ccsim: .*cmp: folder is not empty" "$tmp/stderr" && ok || bad "not refused: $(cat "$tmp/stderr")"
+[ -e "$tmp/cmp/fixed/jobs.csv" ] && [ -e "$tmp/cmp/mine.txt" ] && ok || bad "refused run touched the folder"
+if "$ccsim" compare --scenario "$ex1" --scheds ecmp --out "$tmp/cmp" --force -q >/dev/null 2>"$tmp/stderr"; then
+    [ ! -e "$tmp/cmp/fixed" ] && [ ! -e "$tmp/cmp/mine.txt" ] && [ "$(wc -l < "$tmp/cmp/summary.csv")" -eq 2 ] \
+        && ok || bad "--force did not replace the folder whole: $(ls "$tmp/cmp")"
+    ls -A "$tmp" | grep -q '^\.cmp\.' && bad "--force left a staging folder" || ok
+else
+    bad "compare --force: $(cat "$tmp/stderr")"
+fi
+(cd "$tmp" && "$ccsim" run --scenario "$ex1" --out . --force -q >/dev/null 2>&1)
+[ $? -eq 1 ] && [ -e "$tmp/cmp/summary.csv" ] && ok || bad "--force replaced the working directory"
+
+# default folder: results/SCENARIO_TOPOLOGY_SCHEDULERS_HASH, in the working directory
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && "$ccsim" run --scenario "$ex1" --sched fixed -q >/dev/null 2>&1 \
+    && "$ccsim" run --scenario "$ex1" --sched fixed --seed 2 -q >/dev/null 2>&1)
+n=$(ls "$tmp/cwd/results" | grep -Ec '^crux-example1_clos2-tors=2-aggs=1-[^/]*_fixed_[0-9a-f]{6}$')
+[ "$n" -eq 2 ] && ok || bad "default folder names: $(ls "$tmp/cwd/results")"
 
 # list
 "$ccsim" list | grep -q '^  ecmp' && ok || bad "list: no ecmp"

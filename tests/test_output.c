@@ -152,6 +152,10 @@ static void test_output_bad_folder(void)
     TEST_ASSERT_ERROR(err, CCS_ERROR_IO);
 }
 
+/* test_output_folder.c */
+void test_output_folder_force(void);
+void test_output_folder_refusals(void);
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -160,6 +164,8 @@ int main(void)
         {"abort", test_output_abort},
         {"gzip_and_json", test_output_gzip_and_json},
         {"bad_folder", test_output_bad_folder},
+        {"folder_force", test_output_folder_force},
+        {"folder_refusals", test_output_folder_refusals},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("output", cases);

@@ -83,8 +83,9 @@ int cli_compare_main(int argc, char **argv)
         return fail(&o, e, CLI_EXIT_FAILURE);
     }
     cli_default_window(cfg, &in);
-    g_autofree char *base = o.out ? g_strdup(o.out) : g_build_filename("results", cfg->name, NULL);
-    output_dir *d = output_dir_open(base, &e);
+    g_autofree char *base =
+        o.out ? g_strdup(o.out) : cli_default_out(cfg, in.topo_spec, names, o.scheds == NULL);
+    output_dir *d = output_dir_open_new(base, o.force, o.scenario, &e);
     output_csv *combined = d ? output_csv_open(d, "summary.csv", false, replay_summary_columns(), &e)
                              : NULL;
     if (!combined) {
@@ -96,8 +97,9 @@ int cli_compare_main(int argc, char **argv)
     for (guint i = 0; i < names->len; i++) {
         const char *name = g_ptr_array_index(names, i);
         config_set_scheduler(cfg, name);
-        g_autofree char *out = g_build_filename(base, name, NULL);
-        if (!cli_run_one(cfg, &in, out, o.quiet, &res[i], combined, &e)) {
+        g_autofree char *out = g_build_filename(output_dir_path(d), name, NULL);
+        output_dir *sub = output_dir_open(out, &e);
+        if (!sub || !cli_run_one(cfg, &in, sub, o.quiet, &res[i], combined, &e)) {
             g_prefix_error(&e, "%s: ", name);
             output_dir_abort(d);
             cli_inputs_clear(&in);

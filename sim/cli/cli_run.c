@@ -1,8 +1,8 @@
 /* cli_run.c - `ccsim run`: one scenario under one scheduler (DESIGN.md §6).
  * Not here: options, inputs and the run shared with compare (cli_sim.c).
  *
- * With no arguments it replays the bundled sample trace on a fat-tree sized
- * for it under ecmp and writes results/default/ecmp/.
+ * With no arguments it replays the bundled sample trace on its own
+ * topology under ecmp and writes results/default_..._ecmp_HASH/ (cli_out.c).
  */
 #include <stdio.h>
 
@@ -50,9 +50,13 @@ int cli_run_main(int argc, char **argv)
         return CLI_EXIT_FAILURE;
     }
     cli_default_window(cfg, &in);
-    g_autofree char *out = o.out ? g_strdup(o.out) : cli_default_out(cfg, cfg->scheduler);
+    g_autoptr(GPtrArray) one = g_ptr_array_new();
+    g_ptr_array_add(one, cfg->scheduler);
+    g_autofree char *out =
+        o.out ? g_strdup(o.out) : cli_default_out(cfg, in.topo_spec, one, false);
     replay_summary s;
-    bool ok = cli_run_one(cfg, &in, out, o.quiet, &s, NULL, &e);
+    output_dir *d = output_dir_open_new(out, o.force, o.scenario, &e);
+    bool ok = d && cli_run_one(cfg, &in, d, o.quiet, &s, NULL, &e);
     int status = CLI_EXIT_OK;
     if (!ok) {
         cli_error("%s", e->message);

@@ -28,8 +28,9 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
                  : "scheduler (default: ecmp; see `ccsim list`)",
          compare ? "A,B,..." : "NAME"},
         {"out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out,
-         compare ? "output folder (default results/SCENARIO): one subfolder per scheduler"
-                 : "output folder (default results/SCENARIO/SCHEDULER)",
+         compare ? "output folder, new or empty (default results/SCENARIO_TOPOLOGY_SCHEDULERS_HASH):"
+                   " one subfolder per scheduler"
+                 : "output folder, new or empty (default results/SCENARIO_TOPOLOGY_SCHEDULER_HASH)",
          "DIR"},
         {"seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "random seed (sim.seed, default 1)", "N"},
         {"mode", 0, 0, G_OPTION_ARG_STRING, &o->mode,
@@ -69,6 +70,10 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
         {"no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &o->no_ffwd,
          "simulate every iteration of contention-free jobs event by event (sim.fast_forward "
          "false; same results, more events)",
+         NULL},
+        {"force", 0, 0, G_OPTION_ARG_NONE, &o->force,
+         "replace the output folder whole if it is not empty (never /, home or the working "
+         "directory)",
          NULL},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "no progress line", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -258,11 +263,10 @@ bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error)
         return false;
     if (cfg->topology_obj) {
         in->t = topo_from_json(cfg->topology_obj, cfg->path ? cfg->path : "topology", error);
-    } else if (cfg->topology_spec) {
-        in->t = topo_build(cfg->topology_spec, NULL, error);
     } else {
-        g_autofree char *spec = default_topology_for(cfg, in->tr);
-        in->t = topo_build(spec, NULL, error);
+        in->topo_spec = cfg->topology_spec ? g_strdup(cfg->topology_spec)
+                                           : default_topology_for(cfg, in->tr);
+        in->t = topo_build(in->topo_spec, NULL, error);
     }
     return in->t != NULL;
 }
@@ -272,12 +276,8 @@ void cli_inputs_clear(cli_inputs *in)
     topo_free(in->t);
     trace_free(in->tr);
     catalog_free(in->cat);
+    g_free(in->topo_spec);
     memset(in, 0, sizeof *in);
-}
-
-char *cli_default_out(const config *cfg, const char *sched)
-{
-    return g_build_filename("results", cfg->name, sched, NULL);
 }
 
 void cli_progress_init(cli_progress *p, const char *label, bool quiet)
@@ -310,18 +310,15 @@ void cli_progress_done(cli_progress *p)
         fprintf(stderr, "\r\033[K");
 }
 
-bool cli_run_one(const config *cfg, cli_inputs *in, const char *out_dir, bool quiet,
+bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
                  replay_summary *s, output_csv *combined, GError **error)
 {
     const sched_ops *ops = sched_registry_lookup(cfg->scheduler, error);
-    if (!ops)
+    g_autoptr(replay) r = ops ? replay_new(cfg, ops, in->t, in->tr, in->cat, error) : NULL;
+    if (!r) {
+        output_dir_abort(d);
         return false;
-    g_autoptr(replay) r = replay_new(cfg, ops, in->t, in->tr, in->cat, error);
-    if (!r)
-        return false;
-    output_dir *d = output_dir_open(out_dir, error);
-    if (!d)
-        return false;
+    }
     cli_progress p;
     cli_progress_init(&p, cfg->scheduler, quiet);
     bool ok = replay_run(r, d, cli_progress_cb, &p, error);

@@ -19,7 +19,7 @@ typedef struct cli_sim_opts {
     char *scenario, *trace, *topo, *sched, *scheds, *out;
     char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
         *collective_model, *channels, *alpha_us, *buckets, *jitter;
-    gboolean scale_hosts, gzip, quiet, no_ffwd;
+    gboolean scale_hosts, gzip, quiet, no_ffwd, force;
 } cli_sim_opts;
 
 /* The option entries pointing into o (NULL-terminated, owned by the caller
@@ -33,6 +33,7 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error);
 
 /* The inputs the configuration names (or the bundled defaults). */
 typedef struct cli_inputs {
+    char *topo_spec; /* the spec built (the user's or the default), NULL for an object */
     topo *t;
     trace *tr;
     catalog *cat;
@@ -46,8 +47,12 @@ bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error);
 void cli_default_window(config *cfg, const cli_inputs *in);
 void cli_inputs_clear(cli_inputs *in);
 
-/* The default output folder: results/SCENARIO/SCHEDULER. */
-char *cli_default_out(const config *cfg, const char *sched);
+/* The default output folder (cli_out.c):
+ * results/SCENARIO_TOPOLOGY_SCHEDULERS_HASH, SCHEDULERS the names joined by
+ * '+' ("all" when all is set), HASH six hex digits of the configuration's
+ * SHA-256 with the scheduler set.  (transfer full) */
+char *cli_default_out(const config *cfg, const char *topo_spec, const GPtrArray *scheds,
+                      bool all);
 
 /* The progress callback (prints on stderr when it is a terminal). */
 typedef struct cli_progress {
@@ -59,10 +64,10 @@ void cli_progress_init(cli_progress *p, const char *label, bool quiet);
 void cli_progress_cb(void *user, const replay_progress *rp);
 void cli_progress_done(cli_progress *p);
 
-/* Run one scheduler: replay, write into out_dir (committed on success,
- * removed on failure), fill *s, and append its summary row to combined
- * (nullable).  Returns false with error. */
-bool cli_run_one(const config *cfg, cli_inputs *in, const char *out_dir, bool quiet,
+/* Run one scheduler: replay, write into d (committed on success, aborted
+ * on failure: d is consumed either way), fill *s, and append its summary
+ * row to combined (nullable).  Returns false with error. */
+bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
                  replay_summary *s, output_csv *combined, GError **error);
 
 #endif /* CCSIM_SIM_CLI_CLI_SIM_H */
