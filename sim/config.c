@@ -7,12 +7,12 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 
 typedef enum key_type { KEY_ENUM, KEY_DOUBLE, KEY_UINT, KEY_INT, KEY_STRING, KEY_BOOL } key_type;
 
@@ -20,8 +20,7 @@ typedef struct sim_key {
     const char *name;   /* JSON key under "sim" */
     const char *option; /* command-line spelling without "--" */
     key_type type;
-    double min, max;    /* inclusive range for numbers */
-    bool min_open;      /* min itself is not allowed (strictly greater) */
+    int limit;          /* ccs_limit_id of a number's range (base/limits.h), -1 if none */
     const char *const *choices; /* KEY_ENUM / KEY_STRING choices, NULL-terminated */
 } sim_key;
 
@@ -31,23 +30,23 @@ static const char *const coll_names[] = {"ring", "flows", NULL};
 static const char *const gpu_names[] = {"a100", "h100", NULL};
 
 static const sim_key sim_keys[] = {
-    {"mode", "mode", KEY_ENUM, 0, 0, false, mode_names},
-    {"start_s", "start", KEY_DOUBLE, -1e300, 1e300, false, NULL},
-    {"end_s", "end", KEY_DOUBLE, -1e300, 1e300, false, NULL},
-    {"seed", "seed", KEY_UINT, 0, 18446744073709551615.0, false, NULL},
-    {"priority_levels", "levels", KEY_INT, 1, 1024, false, NULL},
-    {"interval_s", "interval", KEY_DOUBLE, 0, 1e300, true, NULL},
-    {"time_scale", "time-scale", KEY_DOUBLE, 0, 1e300, true, NULL},
-    {"placement", "placement", KEY_ENUM, 0, 0, false, placement_names},
-    {"collective_model", "collective-model", KEY_ENUM, 0, 0, false, coll_names},
-    {"channels", "channels", KEY_INT, 1, 32, false, NULL},
-    {"alpha_us", "alpha-us", KEY_DOUBLE, 0, 1e12, false, NULL},
-    {"gpu", "gpu", KEY_STRING, 0, 0, false, gpu_names},
-    {"buckets", "buckets", KEY_INT, 0, 4096, false, NULL},
-    {"jitter_sigma", "jitter", KEY_DOUBLE, 0, 10, false, NULL},
-    {"scale_hosts", "scale-hosts", KEY_BOOL, 0, 0, false, NULL},
-    {"gzip", "gzip", KEY_BOOL, 0, 0, false, NULL},
-    {"fast_forward", "fast-forward", KEY_BOOL, 0, 0, false, NULL},
+    {"mode", "mode", KEY_ENUM, -1, mode_names},
+    {"start_s", "start", KEY_DOUBLE, CCS_LIMIT_TIME_S, NULL},
+    {"end_s", "end", KEY_DOUBLE, CCS_LIMIT_TIME_S, NULL},
+    {"seed", "seed", KEY_UINT, -1, NULL},
+    {"priority_levels", "levels", KEY_INT, CCS_LIMIT_PRIORITY_LEVELS, NULL},
+    {"interval_s", "interval", KEY_DOUBLE, CCS_LIMIT_INTERVAL_S, NULL},
+    {"time_scale", "time-scale", KEY_DOUBLE, CCS_LIMIT_TIME_SCALE, NULL},
+    {"placement", "placement", KEY_ENUM, -1, placement_names},
+    {"collective_model", "collective-model", KEY_ENUM, -1, coll_names},
+    {"channels", "channels", KEY_INT, CCS_LIMIT_CHANNELS, NULL},
+    {"alpha_us", "alpha-us", KEY_DOUBLE, CCS_LIMIT_ALPHA_US, NULL},
+    {"gpu", "gpu", KEY_STRING, -1, gpu_names},
+    {"buckets", "buckets", KEY_INT, CCS_LIMIT_BUCKETS, NULL},
+    {"jitter_sigma", "jitter", KEY_DOUBLE, CCS_LIMIT_JITTER_SIGMA, NULL},
+    {"scale_hosts", "scale-hosts", KEY_BOOL, -1, NULL},
+    {"gzip", "gzip", KEY_BOOL, -1, NULL},
+    {"fast_forward", "fast-forward", KEY_BOOL, -1, NULL},
 };
 
 const char *const *config_sim_keys(void)
@@ -130,23 +129,13 @@ static int choice_index(const char *const *choices, const char *v)
 static bool key_store_number(config *c, const sim_key *k, double v, const char *where,
                              GError **error)
 {
-    if (!isfinite(v) || v < k->min || v > k->max || (k->min_open && v <= k->min)) {
-        if (k->type == KEY_DOUBLE && k->min_open)
+    if (k->limit < 0) { /* the seed: any 64-bit whole number */
+        if (!isfinite(v) || v < 0 || v > 18446744073709551615.0 || floor(v) != v) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: expected a number greater than %g, got %g", where, k->min, v);
-        else if (k->type == KEY_DOUBLE)
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: expected a finite number in [%g, %g], got %g", where, k->min,
-                        k->max, v);
-        else
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: expected an integer in [%.0f, %.0f], got %g", where, k->min,
-                        k->max, v);
-        return false;
-    }
-    if (k->type != KEY_DOUBLE && floor(v) != v) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected an integer, got %g",
-                    where, v);
+                        "%s: expected a whole number in [0, 2^64 - 1], got %g", where, v);
+            return false;
+        }
+    } else if (!ccs_limit_check((ccs_limit_id)k->limit, v, where, error)) {
         return false;
     }
     const char *n = k->name;
@@ -181,8 +170,9 @@ static bool key_store_choice(config *c, const sim_key *k, const char *v, const c
     int i = choice_index(k->choices, v);
     if (i < 0) {
         g_autofree char *ch = choices_text(k->choices);
+        g_autofree char *shown = ccs_escape(v, -1, 80);
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected %s, got \"%s\"", where,
-                    ch, v);
+                    ch, shown);
         return false;
     }
     if (strcmp(k->name, "mode") == 0)
@@ -278,8 +268,9 @@ static bool load_sim(config *c, const cJSON *sim, const char *file, GError **err
             if (strcmp(sim_keys[i].name, v->string) == 0)
                 k = &sim_keys[i];
         if (!k) {
+            g_autofree char *shown = ccs_escape(v->string, -1, 80);
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: sim.%s: unknown key", file,
-                        v->string);
+                        shown);
             return false;
         }
         if (!sim_key_from_json(c, k, v, file, error))
@@ -299,10 +290,11 @@ static bool load_root(config *c, const cJSON *root, const char *file, GError **e
                                         "description", NULL};
     for (const cJSON *v = root->child; v; v = v->next) {
         if (choice_index(known, v->string) < 0 || strcmp(known[choice_index(known, v->string)], v->string) != 0) {
+            g_autofree char *shown = ccs_escape(v->string, -1, 80);
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                         "%s: %s: unknown key (expected topology, trace, scheduler, sim, name or "
                         "description)",
-                        file, v->string);
+                        file, shown);
             return false;
         }
     }
@@ -434,8 +426,9 @@ bool config_set_option(config *c, const char *key, const char *value, GError **e
         else if (choice_index(f, value) >= 0)
             key_store_bool(c, k, false);
         else {
+            g_autofree char *shown = ccs_escape(value, -1, 80);
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: expected true or false, got \"%s\"", where, value);
+                        "%s: expected true or false, got \"%s\"", where, shown);
             return false;
         }
         return true;
@@ -445,12 +438,11 @@ bool config_set_option(config *c, const char *key, const char *value, GError **e
             c->sim.channels = 0;
             return true;
         }
-        char *endp = NULL;
-        errno = 0;
-        double v = g_ascii_strtod(value, &endp);
-        if (endp == value || *endp != '\0' || errno != 0) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a number, got \"%s\"",
-                        where, value);
+        double v = 0;
+        if (!ccs_parse_double(value, &v)) {
+            g_autofree char *shown = ccs_escape(value, -1, 80);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: expected a decimal number, got \"%s\"", where, shown);
             return false;
         }
         if (k->type == KEY_UINT && strcmp(k->name, "seed") == 0) {
@@ -458,7 +450,8 @@ bool config_set_option(config *c, const char *key, const char *value, GError **e
             guint64 u = 0;
             if (!g_ascii_string_to_unsigned(value, 10, 0, G_MAXUINT64, &u, NULL)) {
                 g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                            "%s: expected a non-negative integer, got \"%s\"", where, value);
+                            "%s: expected a whole number in [0, 2^64 - 1], got \"%s\"", where,
+                            value); /* value parsed as a decimal number: nothing to escape */
                 return false;
             }
             c->sim.seed = u;

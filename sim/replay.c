@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "replay-private.h"
 
 static GRand *rng_new(uint64_t seed, uint32_t stream)
@@ -201,6 +202,28 @@ static bool on_iteration(void *user, job *j, double now_s)
     return true;
 }
 
+/* Refuse, before anything is written, a window or a number of time-series
+ * rows beyond the limits (base/limits.h): such a run would sit for days
+ * and fill a disk rather than fail. */
+static bool check_projected_work(double start_s, double end_s, double interval_s,
+                                 GError **error)
+{
+    g_autofree char *span_where =
+        g_strdup_printf("simulated window [%g, %g] s: its length", start_s, end_s);
+    if (!ccs_limit_check(CCS_LIMIT_SPAN_S, end_s - start_s, span_where, error)) {
+        g_prefix_error(error, "refusing to start: ");
+        return false;
+    }
+    g_autofree char *rows_where = g_strdup_printf(
+        "time-series intervals (window %g s / interval %g s)", end_s - start_s, interval_s);
+    if (!ccs_limit_check(CCS_LIMIT_INTERVALS, ceil((end_s - start_s) / interval_s), rows_where,
+                         error)) {
+        g_prefix_error(error, "refusing to start: ");
+        return false;
+    }
+    return true;
+}
+
 replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace *tr,
                    const catalog *cat, GError **error)
 {
@@ -255,6 +278,8 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
                     r->sim_start_s, r->sim_end_s, nj);
         return NULL;
     }
+    if (!check_projected_work(r->sim_start_s, r->sim_end_s, cfg->sim.interval_s, error))
+        return NULL;
     size_t total = cluster_gpu_count(r->cl);
     for (guint i = 0; i < r->jobs->len; i++) {
         job *j = g_ptr_array_index(r->jobs, i);
@@ -302,8 +327,8 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
     }
     if (r->levels > NET_MAX_PRIO_LEVELS) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "--levels: at most %d priority levels, got %d", NET_MAX_PRIO_LEVELS,
-                    r->levels);
+                    "sim.priority_levels: at most %d priority levels, got %d",
+                    NET_MAX_PRIO_LEVELS, r->levels);
         return NULL;
     }
     r->q = evq_new();

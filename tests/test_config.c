@@ -71,11 +71,18 @@ static void test_config_errors(void)
         {"{\"sim\": {\"mode\": 3}}", CCS_ERROR_INVALID,
          "s.json: sim.mode: expected \"window\" or \"work\", got a number"},
         {"{\"sim\": {\"seed\": -1}}", CCS_ERROR_INVALID,
-         "s.json: sim.seed: expected an integer in [0, 18446744073709551616], got -1"},
+         "s.json: sim.seed: expected a whole number in [0, 2^64 - 1], got -1"},
         {"{\"sim\": {\"interval_s\": 0}}", CCS_ERROR_INVALID,
-         "s.json: sim.interval_s: expected a number greater than 0, got 0"},
+         "s.json: sim.interval_s: 0 is outside [0.001, 100000000] s (a millisecond is finer than "
+         "any metric of interest)"},
+        {"{\"sim\": {\"priority_levels\": 100}}", CCS_ERROR_INVALID,
+         "s.json: sim.priority_levels: 100 is outside [1, 64] (the network engine's strict "
+         "priority levels)"},
+        {"{\"sim\": {\"end_s\": 1e300}}", CCS_ERROR_INVALID,
+         "s.json: sim.end_s: 1e+300 is outside [-10000000000, 10000000000] s (317 years either "
+         "side of zero)"},
         {"{\"sim\": {\"priority_levels\": 2.5}}", CCS_ERROR_INVALID,
-         "s.json: sim.priority_levels: expected an integer, got 2.5"},
+         "s.json: sim.priority_levels: expected a whole number, got 2.5"},
         {"{\"sim\": {\"speed\": 1}}", CCS_ERROR_INVALID, "s.json: sim.speed: unknown key"},
         {"{\"sim\": []}", CCS_ERROR_INVALID, "s.json: sim: expected an object, got an array"},
         {"{\"topology\": 5}", CCS_ERROR_INVALID,
@@ -113,7 +120,7 @@ static void test_config_errors(void)
     g_clear_error(&e);
     CU_ASSERT_FALSE(config_set_option(c, "start", "soon", &e));
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    CU_ASSERT_STRING_EQUAL(e->message, "--start: expected a number, got \"soon\"");
+    CU_ASSERT_STRING_EQUAL(e->message, "--start: expected a decimal number, got \"soon\"");
     g_clear_error(&e);
     CU_ASSERT_FALSE(config_set_option(c, "channels", "0", &e));
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
@@ -129,6 +136,21 @@ static void test_config_errors(void)
     CU_ASSERT_STRING_EQUAL(e->message,
                            "--placement: expected \"locality\", \"random\", or \"packed\", got "
                            "\"best\"");
+    g_clear_error(&e);
+    /* numbers are strict decimals; echoed control bytes are escaped */
+    CU_ASSERT_FALSE(config_set_option(c, "seed", "0x10", &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_STRING_EQUAL(e->message, "--seed: expected a decimal number, got \"0x10\"");
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(config_set_option(c, "levels", "100", &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_STRING_EQUAL(e->message, "--levels: 100 is outside [1, 64] (the network engine's "
+                                       "strict priority levels)");
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(config_set_option(c, "mode", "\x1b[2J", &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_STRING_EQUAL(e->message,
+                           "--mode: expected \"window\" or \"work\", got \"\\x1b[2J\"");
     g_clear_error(&e);
 }
 

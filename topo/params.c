@@ -1,11 +1,11 @@
 /* params.c - the `key=value,...` part of a topology spec.
  * Not here: what each builder does with them (build_*.c).
  */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "topo-private.h"
+
+#include "base/limits.h"
 
 struct topo__params {
     GHashTable *values; /* key -> value (owned) */
@@ -34,8 +34,13 @@ topo__params *topo__params_parse(const char *args, const char *bare_key, GError 
     g_auto(GStrv) parts = g_strsplit(args, ",", -1);
     for (size_t i = 0; parts[i]; i++) {
         char *kv = g_strstrip(parts[i]);
-        if (!*kv)
-            continue;
+        if (!*kv) {
+            /* "k=4,,," is a typo more often than not: say so */
+            g_autofree char *shown = ccs_escape(args, -1, 80);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "empty parameter (item %zu of '%s')", i + 1, shown);
+            return NULL;
+        }
         char *eq = strchr(kv, '=');
         const char *key, *val;
         if (!eq) {
@@ -43,8 +48,9 @@ topo__params *topo__params_parse(const char *args, const char *bare_key, GError 
                 key = bare_key;
                 val = kv;
             } else {
+                g_autofree char *shown = ccs_escape(kv, -1, 80);
                 g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                            "expected key=value, got '%s'", kv);
+                            "expected key=value, got '%s'", shown);
                 return NULL;
             }
         } else {
@@ -57,7 +63,9 @@ topo__params *topo__params_parse(const char *args, const char *bare_key, GError 
             return NULL;
         }
         if (g_hash_table_contains(p->values, key)) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "parameter '%s' given twice", key);
+            g_autofree char *shown = ccs_escape(key, -1, 80);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "parameter '%s' given twice",
+                        shown);
             return NULL;
         }
         char *k = g_strdup(key);
@@ -88,21 +96,27 @@ bool topo__params_size(topo__params *p, const char *key, size_t def, size_t *out
         *out = def;
         return true;
     }
-    char *end = NULL;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (errno || end == v || *end || x < 0) {
+    int64_t x = 0;
+    if (!ccs_parse_int64(v, &x) || x < 0) {
+        g_autofree char *shown = ccs_escape(v, -1, 80);
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s must be a non-negative integer, got '%s'", key, v);
+                    "%s must be a non-negative decimal integer, got '%s'", key, shown);
         return false;
     }
-    if (x > 1000000) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s must be at most 1000000, got '%s'",
-                    key, v);
+    if (!ccs_limit_check(CCS_LIMIT_TOPO_COUNT, (double)x, key, error))
         return false;
-    }
     *out = (size_t)x;
     return true;
+}
+
+/* The limit a double parameter falls under, by its name's unit suffix. */
+static int double_limit(const char *key)
+{
+    if (g_str_has_suffix(key, "_gbps"))
+        return CCS_LIMIT_LINK_GBPS;
+    if (g_str_has_suffix(key, "latency_us"))
+        return CCS_LIMIT_LATENCY_US;
+    return -1;
 }
 
 bool topo__params_double(topo__params *p, const char *key, double def, double *out,
@@ -113,14 +127,17 @@ bool topo__params_double(topo__params *p, const char *key, double def, double *o
         *out = def;
         return true;
     }
-    char *end = NULL;
-    errno = 0;
-    double x = g_ascii_strtod(v, &end);
-    if (errno || end == v || *end || !isfinite(x) || x < 0) {
+    double x = 0;
+    if (!ccs_parse_double(v, &x) || x < 0) {
+        g_autofree char *shown = ccs_escape(v, -1, 80);
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s must be a non-negative number, got '%s'", key, v);
+                    "%s must be a non-negative decimal number, got '%s'", key, shown);
         return false;
     }
+    int lim = double_limit(key);
+    /* zero speeds get the builders' own "must be positive" message */
+    if (lim >= 0 && x > 0 && !ccs_limit_check((ccs_limit_id)lim, x, key, error))
+        return false;
     *out = x;
     return true;
 }
@@ -136,7 +153,8 @@ bool topo__params_check_unused(topo__params *p, GError **error)
     for (size_t i = 0; i < p->order->len; i++) {
         const char *k = g_ptr_array_index(p->order, i);
         if (!g_hash_table_contains(p->used, k)) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "unknown parameter '%s'", k);
+            g_autofree char *shown = ccs_escape(k, -1, 80);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "unknown parameter '%s'", shown);
             return false;
         }
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 
 trace_gen_options trace_gen_options_default(void)
 {
@@ -19,11 +20,13 @@ bool trace__gen_tables(trace__tables *out, const trace_gen_options *opts, GError
 {
     trace_gen_options o = opts ? *opts : trace_gen_options_default();
     memset(out, 0, sizeof *out);
-    if (!(o.days > 0 && o.days <= 366) || !(o.scale > 0 && o.scale <= 100) ||
-        !isfinite(o.gpu_run_tilt) || !(o.gpu_cap >= 1)) {
+    if (!ccs_limit_check(CCS_LIMIT_GEN_DAYS, o.days, "gen-trace: days", error) ||
+        !ccs_limit_check(CCS_LIMIT_GEN_SCALE, o.scale, "gen-trace: scale", error))
+        return false;
+    if (!isfinite(o.gpu_run_tilt) || !(o.gpu_cap >= 1)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "gen-trace: need 0 < days <= 366 and 0 < scale <= 100 (got %g, %g)", o.days,
-                    o.scale);
+                    "gen-trace: gpu_run_tilt must be finite and gpu_cap at least 1 (got %g, %g)",
+                    o.gpu_run_tilt, (double)o.gpu_cap);
         return false;
     }
     if (lround(GEN_JOBS * o.scale * o.days / 16.0) < 1) {

@@ -221,32 +221,60 @@ bool trace__write_file(const char *path, const char *data, size_t len, bool gz, 
     return true;
 }
 
+/* Remove the files trace_gen_write wrote into dir (and dir when it made
+ * it), after a failure. */
+static void gen_write_undo(const char *dir, bool created, const char *const *written, int n)
+{
+    for (int i = 0; i < n; i++) {
+        g_autofree char *path = g_build_filename(dir, written[i], NULL);
+        g_unlink(path);
+    }
+    if (created)
+        g_rmdir(dir);
+}
+
 bool trace_gen_write(const char *dir, const trace_gen_options *opts, GError **error)
 {
     g_return_val_if_fail(dir != NULL, false);
     trace_gen_options o = opts ? *opts : trace_gen_options_default();
-    if (g_mkdir_with_parents(dir, 0755) != 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot create the directory", dir);
-        return false;
-    }
+    /* generate first: bad options must leave no folder behind */
     trace__tables t;
     if (!trace__gen_tables(&t, &o, error)) {
+        trace__tables_clear(&t);
+        return false;
+    }
+    bool created = !g_file_test(dir, G_FILE_TEST_IS_DIR);
+    if (g_mkdir_with_parents(dir, 0755) != 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot create the directory", dir);
         trace__tables_clear(&t);
         return false;
     }
     GString *(*writers[3])(const trace__tables *) = {trace__job_csv, trace__worker_csv,
                                                       trace__topo_csv};
     const char *names[3] = {"job.csv", "worker.csv", "topo.csv"};
+    const char *gz_names[3] = {"job.csv.gz", "worker.csv.gz", "topo.csv.gz"};
+    const char *const *mine = o.gzip ? gz_names : names, *const *other = o.gzip ? names : gz_names;
+    int written = 0;
     bool ok = true;
     for (int i = 0; i < 3 && ok; i++) {
         GString *s = writers[i](&t);
-        g_autofree char *base = g_strconcat(names[i], o.gzip ? ".gz" : "", NULL);
-        g_autofree char *path = g_build_filename(dir, base, NULL);
+        g_autofree char *path = g_build_filename(dir, mine[i], NULL);
         ok = trace__write_file(path, s->str, s->len, o.gzip, error);
+        written += ok;
         g_string_free(s, TRUE);
     }
     trace__tables_clear(&t);
-    return ok;
+    if (!ok) {
+        gen_write_undo(dir, created, mine, written);
+        return false;
+    }
+    /* a reused folder keeps no table of an earlier trace in the other
+     * form (a reader prefers neither, so both would be ambiguous) */
+    for (int i = 0; i < 3; i++) {
+        g_autofree char *path = g_build_filename(dir, other[i], NULL);
+        g_unlink(path);
+    }
+    return true;
 }
 
 trace *trace_gen_load(const trace_gen_options *opts, const trace_lingjun_options *lopts,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "traces-private.h"
 
 struct trace {
@@ -129,10 +130,13 @@ static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **
         !json_number(o, "start_s", true, &start, name, i, error) ||
         !json_number(o, "end_s", true, &end, name, i, error))
         return NULL;
-    if (!(gpus >= 1 && gpus <= 1e7 && gpus == (double)(int)gpus)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: jobs[%zu]: gpus: expected a whole number >= 1, got %g", name, i, gpus);
-        return NULL;
+    static const char *const keys[] = {"gpus", "start_s", "end_s"};
+    const double vals[] = {gpus, start, end};
+    const ccs_limit_id lims[] = {CCS_LIMIT_JOB_GPUS, CCS_LIMIT_TIME_S, CCS_LIMIT_TIME_S};
+    for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
+        g_autofree char *where = g_strdup_printf("%s: jobs[%zu].%s", name, i, keys[k]);
+        if (!ccs_limit_check(lims[k], vals[k], where, error))
+            return NULL;
     }
     if (start < 0 || end < start) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
@@ -262,6 +266,11 @@ trace *trace_json_from_cjson(const cJSON *jobs_array, const char *name, GError *
     g_autoptr(GHashTable) ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     cJSON_ArrayForEach(o, jobs_array)
     {
+        if (i >= (size_t)ccs_limit_get(CCS_LIMIT_TRACE_JOBS)->max) {
+            g_autofree char *where = g_strdup_printf("%s: jobs", name);
+            ccs_limit_check(CCS_LIMIT_TRACE_JOBS, (double)i + 1, where, error);
+            return NULL;
+        }
         trace_job *j = json_job(o, name, i, error);
         if (!j)
             return NULL;
@@ -288,9 +297,9 @@ trace *trace_json_load(const char *path, GError **error)
         return NULL;
     size_t n;
     const char *s = g_bytes_get_data(b, &n);
-    cJSON *root = cJSON_ParseWithLength(s, n);
+    const char *at = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(s, n, &at, false);
     if (!root) {
-        const char *at = cJSON_GetErrorPtr();
         size_t line = 1;
         for (const char *p = s; at && p < at && p < s + n; p++)
             line += *p == '\n';

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "cli.h"
 #include "cli_sim.h"
 #include "schedulers/registry.h"
@@ -29,6 +30,20 @@ static void print_pct(double x)
         printf(" %+9.2f%%", 100.0 * x);
     else
         printf(" %10s", "-");
+}
+
+/* Why name cannot join the --scheds list names, or NULL. (transfer full) */
+static char *scheds_refusal(const GPtrArray *names, const char *name)
+{
+    g_autofree char *shown = ccs_escape(name, -1, 80);
+    if (!*name)
+        return g_strdup("an empty scheduler name (two commas in a row?)");
+    if (!sched_registry_find(name))
+        return g_strdup_printf("unknown scheduler '%s' (see `ccsim list`)", shown);
+    if (g_ptr_array_find_with_equal_func((GPtrArray *)names, name, g_str_equal, NULL))
+        return g_strdup_printf("scheduler '%s' named twice (the two runs would share one "
+                               "folder)", shown);
+    return NULL;
 }
 
 int cli_compare_main(int argc, char **argv)
@@ -55,10 +70,9 @@ int cli_compare_main(int argc, char **argv)
         g_auto(GStrv) v = g_strsplit(o.scheds, ",", -1);
         for (char **p = v; *p; p++) {
             g_strstrip(*p);
-            if (!**p)
-                continue;
-            if (!sched_registry_find(*p)) {
-                cli_error("--scheds: unknown scheduler '%s' (see `ccsim list`)", *p);
+            g_autofree char *why = scheds_refusal(names, *p);
+            if (why) {
+                cli_error("--scheds: %s", why);
                 cli_sim_opts_clear(&o);
                 return CLI_EXIT_USAGE;
             }

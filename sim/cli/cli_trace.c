@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "cli.h"
 #include "traces/gen.h"
 #include "traces/trace.h"
@@ -12,24 +13,51 @@
 typedef struct gen_args {
     gint seed;
     gchar *out;
-    gdouble days, scale, tilt;
+    gchar *days, *scale, *tilt; /* parsed strictly by gen_numbers */
     gchar *topo;
     gboolean gzip;
 } gen_args;
 
+/* --days, --scale and --gpu-run-tilt as strict decimal numbers in their
+ * ranges (base/limits.h), checked before anything is written. */
+static bool gen_numbers(const gen_args *a, trace_gen_options *o, GError **error)
+{
+    struct {
+        const char *opt, *text;
+        double *out;
+        int limit;
+    } v[] = {{"--days", a->days, &o->days, CCS_LIMIT_GEN_DAYS},
+             {"--scale", a->scale, &o->scale, CCS_LIMIT_GEN_SCALE},
+             {"--gpu-run-tilt", a->tilt, &o->gpu_run_tilt, -1}};
+    for (size_t i = 0; i < G_N_ELEMENTS(v); i++) {
+        if (!v[i].text)
+            continue;
+        if (!ccs_parse_double(v[i].text, v[i].out)) {
+            g_autofree char *shown = ccs_escape(v[i].text, -1, 80);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: expected a decimal number, got \"%s\"", v[i].opt, shown);
+            return false;
+        }
+        if (v[i].limit >= 0 &&
+            !ccs_limit_check((ccs_limit_id)v[i].limit, *v[i].out, v[i].opt, error))
+            return false;
+    }
+    return true;
+}
+
 int cli_gen_trace_main(int argc, char **argv)
 {
     trace_gen_options d = trace_gen_options_default();
-    gen_args a = {.seed = (gint)d.seed, .days = d.days, .scale = d.scale, .tilt = d.gpu_run_tilt};
+    gen_args a = {.seed = (gint)d.seed};
     GOptionEntry entries[] = {
         {"seed", 's', 0, G_OPTION_ARG_INT, &a.seed, "random seed (default 1)", "N"},
         {"out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "output directory (required)", "DIR"},
-        {"days", 'd', 0, G_OPTION_ARG_DOUBLE, &a.days, "submit window in days (default 16)", "D"},
-        {"scale", 'x', 0, G_OPTION_ARG_DOUBLE, &a.scale, "job-count multiplier (default 1)", "X"},
+        {"days", 'd', 0, G_OPTION_ARG_STRING, &a.days, "submit window in days (default 16)", "D"},
+        {"scale", 'x', 0, G_OPTION_ARG_STRING, &a.scale, "job-count multiplier (default 1)", "X"},
         {"topo", 't', 0, G_OPTION_ARG_FILENAME, &a.topo,
          "use this topo.csv (e.g. the real one) instead of a synthetic one", "PATH"},
         {"gzip", 'z', 0, G_OPTION_ARG_NONE, &a.gzip, "write .csv.gz files", NULL},
-        {"gpu-run-tilt", 0, 0, G_OPTION_ARG_DOUBLE, &a.tilt,
+        {"gpu-run-tilt", 0, 0, G_OPTION_ARG_STRING, &a.tilt,
          "how much longer GPU jobs run than CPU jobs (copula shift, default 0.7)", "T"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
@@ -51,14 +79,15 @@ int cli_gen_trace_main(int argc, char **argv)
     } else if (a.seed < 0) {
         cli_error("gen-trace: --seed must be >= 0");
         status = CLI_EXIT_USAGE;
+    } else if (!gen_numbers(&a, &d, &e)) {
+        cli_error("gen-trace: %s", e->message);
+        g_error_free(e);
+        status = CLI_EXIT_USAGE;
     } else {
         trace_gen_options o = d;
         o.seed = (guint32)a.seed;
-        o.days = a.days;
-        o.scale = a.scale;
         o.topo_path = a.topo;
         o.gzip = a.gzip;
-        o.gpu_run_tilt = a.tilt;
         if (!trace_gen_write(a.out, &o, &e)) {
             cli_error("%s", e->message);
             g_error_free(e);
@@ -67,6 +96,9 @@ int cli_gen_trace_main(int argc, char **argv)
     }
     g_free(a.out);
     g_free(a.topo);
+    g_free(a.days);
+    g_free(a.scale);
+    g_free(a.tilt);
     return status;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "sweep-private.h"
 
 /* One axis: parallel lists of values for one or more keys (a grid key is a
@@ -179,6 +180,17 @@ static bool check_key(const char *name, const char *key, GError **error)
                         "%s: grid key '%s': expected --option-name", name, key);
             return false;
         }
+        /* options that would move a run out of runs/NAME/, replace the
+         * scenario the sweep wrote there, or make it print instead of run */
+        static const char *const refused[] = {"--out", "--scenario", "--help", "--version"};
+        for (size_t i = 0; i < G_N_ELEMENTS(refused); i++)
+            if (strcmp(key, refused[i]) == 0) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "%s: grid key '%s': the sweep sets it for every run (a run writes "
+                            "only to its folder runs/NAME, from the scenario written there)",
+                            name, key);
+                return false;
+            }
         return true;
     }
     g_auto(GStrv) parts = g_strsplit(key, ".", -1);
@@ -363,10 +375,11 @@ static bool expand(sweep *sw, GError **error)
     size_t total = 1;
     for (size_t a = 0; a < sw->axes->len; a++) {
         size_t len = g_array_index(sw->axes, axis, a).length;
-        if (total > (size_t)10000000 / len) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: the grid has more than 10 million runs", sw->name);
-            return false;
+        size_t cap = (size_t)ccs_limit_get(CCS_LIMIT_SWEEP_RUNS)->max;
+        if (total > cap / len) {
+            g_autofree char *where = g_strdup_printf("%s: runs of the grid", sw->name);
+            return ccs_limit_check(CCS_LIMIT_SWEEP_RUNS, (double)total * (double)len, where,
+                                   error);
         }
         total *= len;
     }
@@ -446,6 +459,31 @@ static bool parse_axes(sweep *sw, GError **error)
     return true;
 }
 
+/* Parse buf into sw->doc; errors give the line (an empty file says so). */
+static bool parse_doc(sweep *sw, const char *buf, size_t len, GError **error)
+{
+    size_t i = 0;
+    while (i < len && g_ascii_isspace(buf[i]))
+        i++;
+    if (i == len) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE,
+                    "%s: the file is empty (expected a JSON object with base, grid or zip)",
+                    sw->name);
+        return false;
+    }
+    const char *end = NULL;
+    sw->doc = cJSON_ParseWithLengthOpts(buf, len, &end, false);
+    if (sw->doc != NULL)
+        return true;
+    size_t off = end ? (size_t)(end - buf) : 0, line = 1;
+    for (size_t k = 0; k < off && k < len; k++)
+        line += buf[k] == '\n';
+    g_autofree char *near = ccs_escape(buf + MIN(off, len), (gssize)(len - MIN(off, len)), 20);
+    g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s:%zu: not valid JSON near \"%s\"",
+                sw->name, line, near);
+    return false;
+}
+
 sweep *sweep_parse(const char *buf, size_t len, const char *name, const char *dir,
                    GError **error)
 {
@@ -458,12 +496,8 @@ sweep *sweep_parse(const char *buf, size_t len, const char *name, const char *di
     sw->param_columns = g_ptr_array_new_with_free_func(g_free);
     sw->run_names = g_ptr_array_new_with_free_func(g_free);
     sw->name_index = g_hash_table_new(g_str_hash, g_str_equal);
-    sw->doc = cJSON_ParseWithLength(buf, len);
-    if (sw->doc == NULL) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: malformed JSON near \"%.20s\"",
-                    name, cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "");
+    if (!parse_doc(sw, buf, len, error))
         return NULL;
-    }
     if (!check_top(sw, error) || !load_base(sw, error))
         return NULL;
     const cJSON *sweep_dir = cJSON_GetObjectItemCaseSensitive(sw->doc, "sweep_dir");

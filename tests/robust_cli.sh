@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# robust_cli.sh - bad input through the ccsim binary: every refusal names
+# where the value came from, exits 2 (option) or 1 (data), escapes control
+# bytes and leaves nothing behind (meson suite "integration").
+# Not here: the parsers' own unit cases (tests/test_*.c).
+# Usage: tests/robust_cli.sh CCSIM SOURCE_DIR
+set -u
+ccsim=$(realpath "$1")
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fails=0
+pass=0
+ok()  { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# refuse NAME STATUS MESSAGE_RE ARGS...: exit status STATUS, MESSAGE_RE on
+# stderr, stdout empty, and the folder "left" (every test's --out, -o or
+# gen-trace folder) does not exist afterwards.
+refuse() {
+    local name=$1 want=$2 msg_re=$3
+    shift 3
+    rm -rf left
+    "$ccsim" "$@" >stdout 2>stderr
+    local st=$?
+    if [ "$st" != "$want" ]; then bad "$name: exit status $st, expected $want"; cat stderr; return; fi
+    if ! grep -Eq -- "$msg_re" stderr; then bad "$name: message: $(cat stderr)"; return; fi
+    if grep -q $'\x1b' stderr; then bad "$name: raw ESC byte on stderr"; return; fi
+    if [ -s stdout ]; then bad "$name: wrote to stdout"; return; fi
+    if [ -e left ]; then bad "$name: left its output folder behind"; return; fi
+    ok
+}
+
+echo '{"sim": {"priority_levels": 100}}' > levels.json
+echo '{"sim": {"end_s": 1e300}}' > end.json
+printf '{"sim": {"mode": "\\u001b[2J"}}' > esc.json
+cat > far.json <<'J'
+{"topology": "fat-tree:k=4", "trace": {"jobs": [
+  {"id": "j1", "gpus": 1, "start_s": 0, "end_s": 1e308, "model": {"compute_s": 1}}]}}
+J
+: > empty-sweep.json
+printf '{\n"base": {},\n  oops }' > syntax-sweep.json
+echo '{"base": {}, "grid": {"--out": ["/tmp/elsewhere"]}}' > out-sweep.json
+echo '{"base": {}, "grid": {"--scenario": ["x.json"]}}' > scenario-sweep.json
+
+# the priority_levels messages of the issue: file and key, not "--levels"
+refuse levels_file 1 '^ccsim: levels.json: sim.priority_levels: 100 is outside \[1, 64\]' \
+    run --scenario levels.json -q -o left
+refuse levels_opt 2 '^ccsim: --levels: 100 is outside \[1, 64\]' run --levels 100 -q -o left
+refuse end_opt 2 '^ccsim: --end: 1e\+18 is outside' run --end 1e18 -q -o left
+refuse end_file 1 'end.json: sim.end_s: 1e\+300 is outside' run --scenario end.json -q -o left
+refuse interval 2 '^ccsim: --interval: 1e-09 is outside \[0.001' run --interval 1e-9 -q -o left
+# 7200 s / 0.001 s = 7.2 million rows > 1 million: refused before the folder
+refuse rows 1 'refusing to start: time-series intervals \(window 7200 s / interval 0.001 s\): 7200000 is outside \[0, 1000000\]' \
+    run --interval 0.001 -q -o left
+refuse time_scale 2 '^ccsim: --time-scale: 1000000000 is outside' run --time-scale 1e9 -q -o left
+refuse far_job 1 'far.json: jobs\[0\].end_s: 1e\+308 is outside' run --scenario far.json -q -o left
+refuse hex_seed 2 '^ccsim: --seed: expected a decimal number, got "0x10"' run --seed 0x10 -q -o left
+refuse escaped 1 'expected "window" or "work", got "\\x1b\[2J"' run --scenario esc.json -q -o left
+refuse dup_sched 2 "^ccsim: --scheds: scheduler 'ecmp' named twice" \
+    compare --scheds ecmp,ecmp -q -o left
+refuse empty_sched 2 '^ccsim: --scheds: an empty scheduler name' compare --scheds ecmp,,crux -q -o left
+refuse topo_commas 1 "empty parameter \(item 2 of 'k=4,,,'\)" run --topo 'fat-tree:k=4,,,' -q -o left
+refuse topo_hex 1 "nic_gbps must be a non-negative decimal number, got '0x10'" \
+    run --topo 'fat-tree:k=4,nic_gbps=0x10' -q -o left
+refuse sweep_empty 1 '^ccsim: empty-sweep.json: the file is empty' sweep empty-sweep.json --out left
+refuse sweep_syntax 1 '^ccsim: syntax-sweep.json:3: not valid JSON near "' \
+    sweep syntax-sweep.json --out left
+refuse sweep_out 1 "grid key '--out': the sweep sets it for every run" sweep out-sweep.json --out left
+refuse sweep_scenario 1 "grid key '--scenario': the sweep sets it" sweep scenario-sweep.json --out left
+refuse sweep_jobs 2 '^ccsim: --jobs: 5000 is outside \[1, 1024\]' sweep -j 5000 out-sweep.json --out left
+refuse gen_days 2 '^ccsim: gen-trace: --days: 0 is outside \(0, 366\]' gen-trace --days 0 --out left
+refuse gen_scale_neg 2 'gen-trace: --scale: -1 is outside \(0, 100\]' gen-trace --scale -1 --out left
+refuse gen_scale_big 2 'gen-trace: --scale: 1000000000 is outside' gen-trace --scale 1e9 --out left
+refuse gen_hex 2 'gen-trace: --days: expected a decimal number, got "0x10"' gen-trace --days 0x10 --out left
+
+echo "robust_cli: $pass passed, $fails failed"
+[ "$fails" -eq 0 ]
