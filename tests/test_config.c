@@ -90,7 +90,7 @@ static void test_config_errors(void)
         {"{\"scheduler\": {\"jobs\": {}}}", CCS_ERROR_INVALID,
          "s.json: scheduler.name: expected a string"},
         {"{\"sim\": {\"channels\": 0}}", CCS_ERROR_INVALID,
-         "s.json: sim.channels: expected an integer in [1, 32], got 0"},
+         "s.json: sim.channels: 0 is outside [1, 32] (NCCL's largest channel count)"},
         {"{\"sim\": {\"channels\": \"many\"}}", CCS_ERROR_INVALID,
          "s.json: sim.channels: expected a number, got a string"},
         {"{\"sim\": {\"gzip\": 1}}", CCS_ERROR_INVALID,
@@ -124,7 +124,7 @@ static void test_config_errors(void)
     g_clear_error(&e);
     CU_ASSERT_FALSE(config_set_option(c, "channels", "0", &e));
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    CU_ASSERT_STRING_EQUAL(e->message, "--channels: expected an integer in [1, 32], got 0");
+    CU_ASSERT_STRING_EQUAL(e->message, "--channels: 0 is outside [1, 32] (NCCL's largest channel count)");
     g_clear_error(&e);
     /* "auto" (NCCL's rule) is 0 inside, a number overrides it */
     CU_ASSERT_TRUE(config_set_option(c, "channels", "4", NULL));
