@@ -16,7 +16,8 @@
 #   --placement P     recorded (default): jobs run on the hosts the trace
 #                     recorded, carried over to the Crux networks by
 #                     hosts_from=topo.csv (the rest by locality); or
-#                     locality, random, packed: every job placed by policy
+#                     locality, random, packed, spread, fragmented: every
+#                     job placed by that policy (docs/model.md §2)
 #   --scheds LIST     comma-separated (default: ecmp,sincronia,taccl,cassini,
 #                     crux-pa,crux-ps-pa,crux,ideal)
 #   --topos LIST      comma-separated networks (default crux-clos2,crux-double-sided)
@@ -75,7 +76,7 @@ trace=$(cd "$trace" && pwd)
 topo_csv=$(ls "$trace"/topo.csv "$trace"/topo.csv.gz 2>/dev/null | head -1 || true)
 if [ "$placement" = recorded ]; then
     [ -n "$topo_csv" ] || { echo "reproduce-crux.sh: $trace: no topo.csv" >&2; exit 1; }
-    hosts=":hosts_from=$topo_csv" policy=locality
+    hosts=":hosts_from=$topo_csv" policy=recorded
 else
     hosts="" policy=$placement
 fi

@@ -172,11 +172,11 @@ static cluster_alloc *fill_in_order(cluster *c, const uint32_t *order, size_t k,
     return alloc_make(c, hosts, counts, m, true);
 }
 
-/* Hosts of a group, most free GPUs first (ties: lower id), then fill. */
-static cluster_alloc *fill_most_free(cluster *c, GArray *hosts, int n)
+/* Sort h[0..n) most free GPUs first, ties by lower id (insertion sort:
+ * stable, groups are small). */
+static void sort_most_free(const cluster *c, uint32_t *h, size_t n)
 {
-    uint32_t *h = (uint32_t *)(void *)hosts->data;
-    for (size_t a = 1; a < hosts->len; a++)
+    for (size_t a = 1; a < n; a++)
         for (size_t b = a; b > 0; b--) {
             uint32_t x = h[b], y = h[b - 1];
             if (c->free_count[x] > c->free_count[y] ||
@@ -186,7 +186,26 @@ static cluster_alloc *fill_most_free(cluster *c, GArray *hosts, int n)
             } else
                 break;
         }
-    return fill_in_order(c, h, hosts->len, n);
+}
+
+/* Hosts of a group, most free GPUs first (ties: lower id), then fill. */
+static cluster_alloc *fill_most_free(cluster *c, GArray *hosts, int n)
+{
+    sort_most_free(c, (uint32_t *)(void *)hosts->data, hosts->len);
+    return fill_in_order(c, (uint32_t *)(void *)hosts->data, hosts->len, n);
+}
+
+/* Every host id in an order drawn from rng (Fisher-Yates). */
+static void shuffled_hosts(const cluster *c, GRand *rng, uint32_t *order)
+{
+    for (size_t h = 0; h < c->n_hosts; h++)
+        order[h] = (uint32_t)h;
+    for (size_t i = c->n_hosts; i > 1; i--) {
+        size_t j = (size_t)g_rand_int_range(rng, 0, (gint32)i);
+        uint32_t tmp = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = tmp;
+    }
 }
 
 static cluster_alloc *place_locality(cluster *c, int n)
@@ -238,6 +257,110 @@ static cluster_alloc *place_locality(cluster *c, int n)
     return fill_most_free(c, hosts, n);
 }
 
+/* spread: hosts interleaved over ToRs (ToR ids ascending; inside a ToR
+ * most free first, then lower id), one GPU per host per round. */
+static cluster_alloc *place_spread(cluster *c, int n)
+{
+    g_autoptr(GHashTable) tor_of = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_autoptr(GPtrArray) tors = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    g_autoptr(GArray) tor_ids = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (size_t h = 0; h < c->n_hosts; h++) {
+        uint32_t tor = topo_host_group(c->t, (uint32_t)h, TOPO_LEVEL_TOR), hh = (uint32_t)h;
+        gpointer v = g_hash_table_lookup(tor_of, GSIZE_TO_POINTER((gsize)tor + 1));
+        if (!v) {
+            g_ptr_array_add(tors, g_array_new(FALSE, FALSE, sizeof(uint32_t)));
+            g_array_append_val(tor_ids, tor);
+            v = GSIZE_TO_POINTER((gsize)tors->len);
+            g_hash_table_insert(tor_of, GSIZE_TO_POINTER((gsize)tor + 1), v);
+        }
+        g_array_append_val((GArray *)g_ptr_array_index(tors, GPOINTER_TO_SIZE(v) - 1), hh);
+    }
+    /* ToRs in id order (hosts come in id order, ToR ids need not) */
+    g_autofree size_t *rank = g_new0(size_t, tors->len ? tors->len : 1);
+    for (size_t i = 0; i < tors->len; i++)
+        rank[i] = i;
+    for (size_t a = 1; a < tors->len; a++)
+        for (size_t b = a; b > 0 && g_array_index(tor_ids, uint32_t, rank[b]) <
+                                        g_array_index(tor_ids, uint32_t, rank[b - 1]); b--) {
+            size_t tmp = rank[b];
+            rank[b] = rank[b - 1];
+            rank[b - 1] = tmp;
+        }
+    g_autofree uint32_t *order = g_new0(uint32_t, c->n_hosts ? c->n_hosts : 1);
+    size_t k = 0;
+    for (size_t round = 0; k < c->n_hosts; round++)
+        for (size_t i = 0; i < tors->len; i++) {
+            GArray *hs = g_ptr_array_index(tors, rank[i]);
+            if (round == 0)
+                sort_most_free(c, (uint32_t *)(void *)hs->data, hs->len);
+            if (round < hs->len)
+                order[k++] = g_array_index(hs, uint32_t, round);
+        }
+    g_autofree uint32_t *counts = g_new0(uint32_t, k ? k : 1);
+    bool fits = spread(c, order, k, n, counts);
+    g_assert(fits); /* cluster_place checked that n GPUs are free */
+    return alloc_make(c, order, counts, k, true);
+}
+
+/* fragmented: hosts in a seeded random order, at most a quarter of a
+ * host's GPUs (at least 1) from each in a first pass, as the leftovers of a
+ * busy cluster would offer; what is still missing from the same order. */
+static cluster_alloc *place_fragmented(cluster *c, int n, GRand *rng)
+{
+    g_autofree uint32_t *order = g_new0(uint32_t, c->n_hosts ? c->n_hosts : 1);
+    shuffled_hosts(c, rng, order);
+    g_autofree uint32_t *counts = g_new0(uint32_t, c->n_hosts ? c->n_hosts : 1);
+    int left = n;
+    for (int pass = 0; pass < 2 && left > 0; pass++)
+        for (size_t i = 0; i < c->n_hosts && left > 0; i++) {
+            uint32_t h = order[i], g = c->gpu_base[h + 1] - c->gpu_base[h];
+            uint32_t cap = pass == 0 ? (g / 4 ? g / 4 : 1) : c->free_count[h];
+            uint32_t room = c->free_count[h] - counts[i];
+            uint32_t take = cap - (cap > counts[i] ? counts[i] : cap);
+            take = take < room ? take : room;
+            take = take < (uint32_t)left ? take : (uint32_t)left;
+            counts[i] += take;
+            left -= (int)take;
+        }
+    g_assert(left == 0);
+    return alloc_make(c, order, counts, c->n_hosts, true);
+}
+
+/* The recorded hosts, if every one exists, is listed once and has room;
+ * else NULL (the policy decides). */
+static cluster_alloc *place_recorded(cluster *c, const char *const *hosts, const int *host_gpus,
+                                     size_t n_hosts, int gpus)
+{
+    g_autofree uint32_t *ids = g_new0(uint32_t, n_hosts);
+    g_autofree uint32_t *counts = g_new0(uint32_t, n_hosts);
+    bool ok = true;
+    for (size_t i = 0; i < n_hosts && ok; i++) {
+        size_t h = 0;
+        if (!hosts[i] || !topo_host_find(c->t, hosts[i], &h))
+            ok = false;
+        ids[i] = (uint32_t)h;
+        for (size_t j = 0; j < i && ok; j++)
+            if (ids[j] == ids[i])
+                ok = false; /* a host listed twice: let the policy decide */
+    }
+    if (ok && host_gpus) {
+        int sum = 0;
+        for (size_t i = 0; i < n_hosts && ok; i++) {
+            if (host_gpus[i] < 0 || (uint32_t)host_gpus[i] > c->free_count[ids[i]])
+                ok = false;
+            else {
+                counts[i] = (uint32_t)host_gpus[i];
+                sum += host_gpus[i];
+            }
+        }
+        if (sum != gpus)
+            ok = ok && spread(c, ids, n_hosts, gpus, counts);
+    } else if (ok) {
+        ok = spread(c, ids, n_hosts, gpus, counts);
+    }
+    return ok ? alloc_make(c, ids, counts, n_hosts, false) : NULL;
+}
+
 cluster_alloc *cluster_place(cluster *c, const char *const *hosts, const int *host_gpus,
                              size_t n_hosts, int gpus, config_placement policy, GRand *rng,
                              GError **error)
@@ -249,53 +372,27 @@ cluster_alloc *cluster_place(cluster *c, const char *const *hosts, const int *ho
                     c->gpus_total);
         return NULL;
     }
-    /* recorded hosts */
-    if (n_hosts > 0) {
-        g_autofree uint32_t *ids = g_new0(uint32_t, n_hosts);
-        g_autofree uint32_t *counts = g_new0(uint32_t, n_hosts);
-        bool ok = true;
-        for (size_t i = 0; i < n_hosts && ok; i++) {
-            size_t h = 0;
-            if (!hosts[i] || !topo_host_find(c->t, hosts[i], &h))
-                ok = false;
-            ids[i] = (uint32_t)h;
-            for (size_t j = 0; j < i && ok; j++)
-                if (ids[j] == ids[i])
-                    ok = false; /* a host listed twice: let the policy decide */
-        }
-        if (ok && host_gpus) {
-            int sum = 0;
-            for (size_t i = 0; i < n_hosts && ok; i++) {
-                if (host_gpus[i] < 0 || (uint32_t)host_gpus[i] > c->free_count[ids[i]])
-                    ok = false;
-                else {
-                    counts[i] = (uint32_t)host_gpus[i];
-                    sum += host_gpus[i];
-                }
-            }
-            if (sum != gpus)
-                ok = ok && spread(c, ids, n_hosts, gpus, counts);
-        } else if (ok) {
-            ok = spread(c, ids, n_hosts, gpus, counts);
-        }
-        if (ok)
-            return alloc_make(c, ids, counts, n_hosts, false);
+    if (policy == CONFIG_PLACE_RECORDED && n_hosts > 0) {
+        cluster_alloc *a = place_recorded(c, hosts, host_gpus, n_hosts, gpus);
+        if (a)
+            return a;
     }
     switch (policy) {
+    case CONFIG_PLACE_RECORDED:
     case CONFIG_PLACE_LOCALITY:
         return place_locality(c, gpus);
+    case CONFIG_PLACE_SPREAD:
+        return place_spread(c, gpus);
+    case CONFIG_PLACE_FRAGMENTED:
+        return place_fragmented(c, gpus, rng);
     case CONFIG_PLACE_PACKED:
     case CONFIG_PLACE_RANDOM: {
         g_autofree uint32_t *order = g_new0(uint32_t, c->n_hosts ? c->n_hosts : 1);
-        for (size_t h = 0; h < c->n_hosts; h++)
-            order[h] = (uint32_t)h;
         if (policy == CONFIG_PLACE_RANDOM)
-            for (size_t i = c->n_hosts; i > 1; i--) {
-                size_t j = (size_t)g_rand_int_range(rng, 0, (gint32)i);
-                uint32_t tmp = order[i - 1];
-                order[i - 1] = order[j];
-                order[j] = tmp;
-            }
+            shuffled_hosts(c, rng, order);
+        else
+            for (size_t h = 0; h < c->n_hosts; h++)
+                order[h] = (uint32_t)h;
         return fill_in_order(c, order, c->n_hosts, gpus);
     }
     }

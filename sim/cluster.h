@@ -2,18 +2,27 @@
  * Not here: the topology itself (topo/topo.h).
  *
  * The cluster is the topology's servers with a used/free flag per GPU.  A
- * job asks for n GPUs, naming the hosts the trace recorded for it:
+ * job asks for n GPUs, naming the hosts the trace recorded for it; the
+ * placement policy (config_placement, the run's seed behind every random
+ * choice) decides where it runs:
  *
- *   - recorded placement: every named host exists and has enough free GPUs:
+ *   recorded (default): every named host exists and has enough free GPUs:
  *     the n GPUs are spread over the named hosts as evenly as their free
  *     GPUs allow (or exactly as the trace's per-host counts say);
- *   - otherwise the placement policy chooses the hosts:
- *       locality (default): one host if one fits (best fit), else one ToR
- *         (the ToR with the fewest free GPUs that fits, hosts with most free
- *         GPUs first), else one pod, else anywhere;
- *       packed: hosts in id order, first fit;
- *       random: hosts in a random order drawn from the run's GRand.
- *
+ *     otherwise as locality.
+ *   The others ignore the recorded hosts:
+ *   locality: one host if one fits (best fit: the fullest that fits), else
+ *     one ToR (the ToR with the fewest free GPUs that fits, hosts with most
+ *     free GPUs first), else one pod, else anywhere, most free first;
+ *   packed: hosts in id order, first fit;
+ *   random: hosts in a random order, first fit;
+ *   spread: one GPU per host per round over hosts interleaved across ToRs
+ *     (ToR ids ascending, inside a ToR most free first), so a job touches
+ *     as many hosts and ToRs as it can;
+ *   fragmented: a busy cluster's leftovers: hosts in a random order, at
+ *     most a quarter of a host's GPUs (at least one) from each, then
+ *     whatever is still missing from the same order.
+
  * Inside a host the GPUs are chosen the way a topology-aware allocator
  * does: if the GPUs behind one NIC (one PCIe switch group) have room for
  * the whole request, the fullest such group is used (best fit); otherwise

@@ -25,7 +25,8 @@ typedef struct sim_key {
 } sim_key;
 
 static const char *const mode_names[] = {"window", "work", NULL};
-static const char *const placement_names[] = {"locality", "random", "packed", NULL};
+static const char *const placement_names[] = {"recorded", "locality", "random", "packed",
+                                              "spread",   "fragmented", NULL};
 static const char *const coll_names[] = {"ring", "flows", NULL};
 static const char *const gpu_names[] = {"a100", "h100", NULL};
 
@@ -71,7 +72,7 @@ config *config_new(void)
     c->sim.priority_levels = 8;
     c->sim.interval_s = 60.0;
     c->sim.time_scale = 1.0;
-    c->sim.placement = CONFIG_PLACE_LOCALITY;
+    c->sim.placement = CONFIG_PLACE_RECORDED;
     c->sim.collective_model = CONFIG_COLL_RING;
     c->sim.alpha_us = 5.0;
     c->sim.gpu = g_strdup("a100");

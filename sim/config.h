@@ -22,10 +22,14 @@ typedef enum config_mode {
     CONFIG_MODE_WORK,   /* each job runs the iterations it would do alone: completion time */
 } config_mode;
 
+/* Placement policies (sim/cluster.h says each precisely). */
 typedef enum config_placement {
-    CONFIG_PLACE_LOCALITY, /* same host, then same ToR, then same pod, then anywhere */
-    CONFIG_PLACE_RANDOM,   /* hosts in a seeded random order */
-    CONFIG_PLACE_PACKED,   /* hosts in id order, first fit */
+    CONFIG_PLACE_RECORDED,   /* the trace's hosts; locality when they are missing or full */
+    CONFIG_PLACE_LOCALITY,   /* same host, then same ToR, then same pod, then anywhere */
+    CONFIG_PLACE_RANDOM,     /* hosts in a seeded random order */
+    CONFIG_PLACE_PACKED,     /* hosts in id order, first fit */
+    CONFIG_PLACE_SPREAD,     /* one GPU per host, ToRs taken in turn */
+    CONFIG_PLACE_FRAGMENTED, /* a busy cluster's leftovers: a quarter of a host at most */
 } config_placement;
 
 typedef enum config_collective_model {
@@ -73,7 +77,7 @@ typedef struct config {
 } config;
 
 /* Defaults: window mode, whole trace, seed 1, 8 levels, interval 60 s,
- * time scale 1, locality placement, ring collectives, NCCL's channels
+ * time scale 1, recorded placement, ring collectives, NCCL's channels
  * ("auto"), alpha 5 us, a100,
  * one bucket, jitter 0, no scaling, plain CSV, fast-forward on.  (transfer full) */
 config *config_new(void);

@@ -51,6 +51,8 @@ expect_fail unknown_sched2 '1|2' "unknown scheduler 'nope'" compare --scenario "
 expect_fail unknown_model  '1|2' 'job j1' run --scenario "$tmp/model.json"
 expect_fail too_big        '1|2' 'needs 9 GPUs but the topology has 4 \(5 short\)' run --scenario "$tmp/big.json"
 expect_fail bad_option     '2' '--mode: expected' run --scenario "$ex1" --mode fast
+expect_fail bad_channels   '2' '--channels: expected an integer in \[1, 32\], got 0' run --scenario "$ex1" --channels 0
+expect_fail bad_placement  '2' '--placement: expected "recorded", ' run --scenario "$ex1" --placement best
 expect_fail bad_topo       '1|2' 'topology' run --scenario "$ex1" --topo "fat-tree:k=7"
 
 # a good run: Crux example 1, J1 high: 1808 busy GPU-s of 4 x 1203

@@ -67,7 +67,7 @@ static cluster_alloc *place_job(cluster *c)
 {
     const char *hosts[] = {"h0", "h1"};
     GError *e = NULL;
-    cluster_alloc *a = cluster_place(c, hosts, NULL, 2, 4, CONFIG_PLACE_LOCALITY, NULL, &e);
+    cluster_alloc *a = cluster_place(c, hosts, NULL, 2, 4, CONFIG_PLACE_RECORDED, NULL, &e);
     TEST_ASSERT_NO_ERROR(e);
     return a;
 }

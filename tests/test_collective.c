@@ -44,7 +44,7 @@ static void test_cluster_recorded(void)
     CU_ASSERT_EQUAL(cluster_gpu_count(c), 16 * 8);
     const char *h3[] = {"h3"};
     GError *e = NULL;
-    g_autoptr(cluster_alloc) a = cluster_place(c, h3, NULL, 1, 4, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(cluster_alloc) a = cluster_place(c, h3, NULL, 1, 4, CONFIG_PLACE_RECORDED, NULL, &e);
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_FALSE(a->by_policy);
@@ -52,15 +52,15 @@ static void test_cluster_recorded(void)
     CU_ASSERT_EQUAL(a->n_gpus, 4);
     for (uint32_t i = 0; i < 4; i++)
         CU_ASSERT_EQUAL(a->gpus[i], i);
-    g_autoptr(cluster_alloc) b = cluster_place(c, h3, NULL, 1, 1, CONFIG_PLACE_LOCALITY, NULL, &e);
-    g_autoptr(cluster_alloc) d = cluster_place(c, h3, NULL, 1, 1, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(cluster_alloc) b = cluster_place(c, h3, NULL, 1, 1, CONFIG_PLACE_RECORDED, NULL, &e);
+    g_autoptr(cluster_alloc) d = cluster_place(c, h3, NULL, 1, 1, CONFIG_PLACE_RECORDED, NULL, &e);
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_EQUAL(b->gpus[0], 4);
     CU_ASSERT_EQUAL(d->gpus[0], 5);
     CU_ASSERT_EQUAL(cluster_free_gpu_count(c), 128 - 6);
     /* spread evenly: 6 GPUs over h0 and h1 -> 3 + 3 */
     const char *h01[] = {"h0", "h1"};
-    g_autoptr(cluster_alloc) s = cluster_place(c, h01, NULL, 2, 6, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(cluster_alloc) s = cluster_place(c, h01, NULL, 2, 6, CONFIG_PLACE_RECORDED, NULL, &e);
     CU_ASSERT_EQUAL(s->n_hosts, 2);
     CU_ASSERT_EQUAL(s->gpu_off[1], 3);
     CU_ASSERT_EQUAL(s->gpu_off[2], 6);
@@ -84,7 +84,7 @@ static void test_cluster_policy(void)
     const char *nope[] = {"nope"};
     GError *e = NULL;
     g_autoptr(cluster_alloc) a =
-        cluster_place(c, nope, NULL, 1, 12, CONFIG_PLACE_LOCALITY, NULL, &e);
+        cluster_place(c, nope, NULL, 1, 12, CONFIG_PLACE_RECORDED, NULL, &e);
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_TRUE(a->by_policy);
@@ -111,6 +111,78 @@ static void test_cluster_policy(void)
     g_rand_free(r2);
 }
 
+/* The policies other than recorded ignore the trace's hosts.  On the
+ * empty k=4 fat-tree (16 hosts of 8 GPUs, 2 hosts per ToR):
+ * locality, 4 GPUs recorded on h3: best fit, all hosts tie at 8 free, the
+ * lowest id wins: h0.
+ * spread, 4 GPUs: hosts interleaved across ToRs, one GPU each: 4 hosts on
+ * 4 different ToRs.  20 GPUs: every host 1, then the first 4 of the order
+ * a second: 16 hosts, 4 of them with 2.
+ * fragmented, 5 GPUs: at most 8/4 = 2 per host: 2 + 2 + 1 on 3 hosts.
+ * 40 GPUs: 16 x 2 = 32 in the first pass, the missing 8 from the same
+ * order: the first host to 8 (+6), the second to 4 (+2): one host of 8,
+ * one of 4, fourteen of 2. */
+static void test_cluster_policies(void)
+{
+    g_autoptr(topo) t = fat_tree();
+    if (!t)
+        return;
+    g_autoptr(cluster) c = cluster_new(t);
+    GError *e = NULL;
+    const char *h3[] = {"h3"};
+    g_autoptr(cluster_alloc) l = cluster_place(c, h3, NULL, 1, 4, CONFIG_PLACE_LOCALITY, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_TRUE(l->by_policy);
+    CU_ASSERT_EQUAL(l->n_hosts, 1);
+    CU_ASSERT_EQUAL(l->hosts[0], 0);
+    cluster_release(c, l);
+
+    g_autoptr(cluster_alloc) s4 = cluster_place(c, h3, NULL, 1, 4, CONFIG_PLACE_SPREAD, NULL, &e);
+    CU_ASSERT_EQUAL_FATAL(s4->n_hosts, 4);
+    for (size_t i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL(s4->gpu_off[i + 1] - s4->gpu_off[i], 1);
+        for (size_t j = 0; j < i; j++)
+            CU_ASSERT_NOT_EQUAL(topo_host_group(t, s4->hosts[i], TOPO_LEVEL_TOR),
+                                topo_host_group(t, s4->hosts[j], TOPO_LEVEL_TOR));
+    }
+    cluster_release(c, s4);
+    g_autoptr(cluster_alloc) s20 = cluster_place(c, NULL, NULL, 0, 20, CONFIG_PLACE_SPREAD, NULL, &e);
+    CU_ASSERT_EQUAL_FATAL(s20->n_hosts, 16);
+    size_t twos = 0;
+    for (size_t i = 0; i < 16; i++)
+        twos += s20->gpu_off[i + 1] - s20->gpu_off[i] == 2;
+    CU_ASSERT_EQUAL(twos, 4);
+    cluster_release(c, s20);
+
+    GRand *r1 = g_rand_new_with_seed(3), *r2 = g_rand_new_with_seed(3);
+    g_autoptr(cluster_alloc) f5 = cluster_place(c, NULL, NULL, 0, 5, CONFIG_PLACE_FRAGMENTED, r1, &e);
+    CU_ASSERT_EQUAL_FATAL(f5->n_hosts, 3);
+    CU_ASSERT_EQUAL(f5->gpu_off[1], 2);
+    CU_ASSERT_EQUAL(f5->gpu_off[2], 4);
+    CU_ASSERT_EQUAL(f5->gpu_off[3], 5);
+    cluster_release(c, f5);
+    g_autoptr(cluster_alloc) g5 = cluster_place(c, NULL, NULL, 0, 5, CONFIG_PLACE_FRAGMENTED, r2, &e);
+    CU_ASSERT_EQUAL(g5->hosts[0], f5->hosts[0]); /* same seed, same hosts */
+    CU_ASSERT_EQUAL(g5->hosts[2], f5->hosts[2]);
+    cluster_release(c, g5);
+    g_autoptr(cluster_alloc) f40 = cluster_place(c, NULL, NULL, 0, 40, CONFIG_PLACE_FRAGMENTED, r1, &e);
+    CU_ASSERT_EQUAL_FATAL(f40->n_hosts, 16);
+    size_t n8 = 0, n4 = 0, n2 = 0;
+    for (size_t i = 0; i < 16; i++) {
+        uint32_t g = f40->gpu_off[i + 1] - f40->gpu_off[i];
+        n8 += g == 8;
+        n4 += g == 4;
+        n2 += g == 2;
+    }
+    CU_ASSERT_EQUAL(n8, 1);
+    CU_ASSERT_EQUAL(n4, 1);
+    CU_ASSERT_EQUAL(n2, 14);
+    cluster_release(c, f40);
+    CU_ASSERT_EQUAL(cluster_free_gpu_count(c), 128);
+    g_rand_free(r1);
+    g_rand_free(r2);
+}
+
 /* Hierarchical all-reduce of S over 2 hosts x 8 GPUs (4 rails):
  * step 0 NVLink reduce-scatter, one transfer per host of 7/8 S, 7 steps;
  * step 1 one ring per rail (4 transfers) of 2(H-1)/H * S/R = S/4, each the
@@ -127,7 +199,7 @@ static void test_collective_allreduce(void)
     g_autoptr(cluster) c = cluster_new(t);
     const char *h[] = {"h0", "h1"};
     GError *e = NULL;
-    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_RECORDED, NULL, &e);
     const double S = 8e9;
     g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, S, &one_channel, &e);
     TEST_ASSERT_NO_ERROR(e);
@@ -167,7 +239,7 @@ static void test_collective_single_host(void)
     g_autoptr(cluster) c = cluster_new(t);
     const char *h[] = {"h5"};
     GError *e = NULL;
-    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 1, 8, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 1, 8, CONFIG_PLACE_RECORDED, NULL, &e);
     g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, 1e9, &one_channel, &e);
     CU_ASSERT_EQUAL_FATAL(coll_plan_step_count(p), 1);
     CU_ASSERT_EQUAL(coll_plan_flow_count(p), 0);
@@ -179,7 +251,7 @@ static void test_collective_single_host(void)
     for (size_t i = 0; i < nf; i++)
         CU_ASSERT_EQUAL(topo_link_get(t, fl[i])->tier, TOPO_TIER_NVLINK);
     g_autoptr(cluster_alloc) b = cluster_place(c, (const char *[]){"h6"}, NULL, 1, 1,
-                                               CONFIG_PLACE_LOCALITY, NULL, &e);
+                                               CONFIG_PLACE_RECORDED, NULL, &e);
     g_autoptr(coll_plan) q = coll_plan_new(t, b, COLL_ALLREDUCE, 1e9, &one_channel, &e);
     CU_ASSERT_EQUAL(coll_plan_step_count(q), 0);
 }
@@ -195,7 +267,7 @@ static void test_collective_alltoall(void)
     g_autoptr(cluster) c = cluster_new(t);
     const char *h[] = {"h0", "h4"};
     GError *e = NULL;
-    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_RECORDED, NULL, &e);
     g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLTOALL, 1e9, &one_channel, &e);
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_EQUAL_FATAL(coll_plan_step_count(p), 1);
@@ -220,7 +292,7 @@ static void test_collective_spread_paths(void)
     g_autoptr(cluster) c = cluster_new(t);
     const char *h[] = {"h0", "h4"};
     GError *e = NULL;
-    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_LOCALITY, NULL, &e);
+    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 16, CONFIG_PLACE_RECORDED, NULL, &e);
     const double S = 4e9;
     g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, S, &one_channel, &e);
     CU_ASSERT_TRUE(coll_plan_spread_paths(p, t, &e));
@@ -253,6 +325,7 @@ int main(void)
     CU_TestInfo cases[] = {
         {"cluster_recorded", test_cluster_recorded},
         {"cluster_policy", test_cluster_policy},
+        {"cluster_policies", test_cluster_policies},
         {"allreduce", test_collective_allreduce},
         {"single_host", test_collective_single_host},
         {"alltoall", test_collective_alltoall},

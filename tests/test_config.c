@@ -134,8 +134,8 @@ static void test_config_errors(void)
     CU_ASSERT_FALSE(config_set_option(c, "placement", "best", &e));
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     CU_ASSERT_STRING_EQUAL(e->message,
-                           "--placement: expected \"locality\", \"random\", or \"packed\", got "
-                           "\"best\"");
+                           "--placement: expected \"recorded\", \"locality\", \"random\", "
+                           "\"packed\", \"spread\", or \"fragmented\", got \"best\"");
     g_clear_error(&e);
     /* numbers are strict decimals; echoed control bytes are escaped */
     CU_ASSERT_FALSE(config_set_option(c, "seed", "0x10", &e));

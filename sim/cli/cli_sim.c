@@ -49,8 +49,9 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
         {"time-scale", 0, 0, G_OPTION_ARG_STRING, &o->time_scale,
          "multiply the trace's times by X (default 1)", "X"},
         {"placement", 0, 0, G_OPTION_ARG_STRING, &o->placement,
-         "placement of jobs whose hosts are missing or full (default locality)",
-         "locality|random|packed"},
+         "placement policy: recorded (the trace's hosts, locality when missing or full) or one "
+         "that ignores them (default recorded)",
+         "recorded|locality|packed|spread|random|fragmented"},
         {"collective-model", 0, 0, G_OPTION_ARG_STRING, &o->collective_model,
          "ring: one lock-step transfer per rail; flows: every ring hop its own (default ring)",
          "ring|flows"},
