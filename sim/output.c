@@ -4,6 +4,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <math.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
@@ -170,12 +171,14 @@ void output_csv_double(output_csv *c, double v)
     if (!isfinite(v))
         return;
     char buf[G_ASCII_DTOSTR_BUF_SIZE];
-    /* %.15g is exact for most values and much easier to read; fall back to
-     * %.17g when it would not read back bit for bit. */
-    g_ascii_formatd(buf, sizeof buf, "%.15g", v);
-    if (g_ascii_strtod(buf, NULL) != v)
-        g_ascii_formatd(buf, sizeof buf, "%.17g", v);
-    g_string_append(c->row, buf);
+    /* A whole number (a byte or GPU count) prints in full; anything else
+     * with the digits the model carries, so float noise such as
+     * 0.99999999998516909 reads 1. */
+    if (v == nearbyint(v) && fabs(v) < 0x1p53)
+        g_ascii_formatd(buf, sizeof buf, "%.0f", v);
+    else
+        g_ascii_formatd(buf, sizeof buf, "%." G_STRINGIFY(OUTPUT_CSV_DIGITS) "g", v);
+    g_string_append(c->row, strcmp(buf, "-0") == 0 ? "0" : buf);
 }
 
 bool output_csv_end_row(output_csv *c, GError **error)

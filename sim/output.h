@@ -50,9 +50,15 @@ const char *output_dir_path(const output_dir *d);
 output_csv *output_csv_open(output_dir *d, const char *name, bool gzip,
                             const char *const *columns, GError **error);
 
+/* Significant digits of a CSV float: what the model carries (its inputs
+ * have 3 to 5), with room for sums; more would print float noise. */
+#define OUTPUT_CSV_DIGITS 10
+
 /* Append one cell to the current row, in column order.  Strings are quoted
- * as RFC 4180 requires; doubles use the shortest form that reads back
- * exactly ("%.17g" trimmed), NaN and infinities print as empty cells. */
+ * as RFC 4180 requires; a whole-number double below 2^53 prints in full
+ * ("1340697832"), any other with OUTPUT_CSV_DIGITS significant digits
+ * ("%.10g": 0.3333333333, 1.5e-07); NaN and infinities print as empty
+ * cells. */
 void output_csv_str(output_csv *c, const char *s);
 void output_csv_int(output_csv *c, int64_t v);
 void output_csv_double(output_csv *c, double v);

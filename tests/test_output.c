@@ -40,7 +40,7 @@ static void remove_tree(const char *dir)
 static const char *const columns[] = {"job_id", "gpus", "slowdown", NULL};
 
 /* A row with a comma and a quote in a string is quoted with the quote
- * doubled (RFC 4180); 0.5 and 1/3 print so they read back exactly; NaN is
+ * doubled (RFC 4180); 0.5 prints exactly, 1/3 with 10 significant digits; NaN is
  * an empty cell.  Before commit only the hidden temp file exists. */
 static void test_output_csv_commit(void)
 {
@@ -73,7 +73,7 @@ static void test_output_csv_commit(void)
     g_autofree char *text = read_file(dir, "jobs.csv");
     CU_ASSERT_STRING_EQUAL(text, "job_id,gpus,slowdown\n"
                                  "\"a,\"\"b\"\"\",8,0.5\n"
-                                 "j2,-1,0.33333333333333331\n"
+                                 "j2,-1,0.3333333333\n"
                                  "j3,0,\n");
     remove_tree(dir);
 }
@@ -152,6 +152,30 @@ static void test_output_bad_folder(void)
     TEST_ASSERT_ERROR(err, CCS_ERROR_IO);
 }
 
+/* Floats: whole numbers in full, others with OUTPUT_CSV_DIGITS = 10
+ * significant digits, so float noise does not reach the files. */
+static void test_output_csv_digits(void)
+{
+    GError *err = NULL;
+    g_autofree char *dir = fresh_dir();
+    output_dir *d = output_dir_open(dir, &err);
+    const char *const one[] = {"v", NULL};
+    output_csv *c = output_csv_open(d, "f.csv", false, one, &err);
+    const double v[] = {0.99999999998516909, 4299315.6499960581, 1340697832.0, 1e20,
+                        1.5e-7, -0.0, 2.0 / 3.0};
+    for (size_t i = 0; i < G_N_ELEMENTS(v); i++) {
+        output_csv_double(c, v[i]);
+        CU_ASSERT_TRUE(output_csv_end_row(c, &err));
+    }
+    CU_ASSERT_TRUE(output_dir_commit(d, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    g_autofree char *text = read_file(dir, "f.csv");
+    /* 1e20 is above 2^53: "%.10g"; 2/3 rounds its 10th digit up */
+    CU_ASSERT_STRING_EQUAL(text, "v\n1\n4299315.65\n1340697832\n1e+20\n1.5e-07\n0\n"
+                                 "0.6666666667\n");
+    remove_tree(dir);
+}
+
 /* test_output_folder.c */
 void test_output_folder_force(void);
 void test_output_folder_refusals(void);
@@ -164,6 +188,7 @@ int main(void)
         {"abort", test_output_abort},
         {"gzip_and_json", test_output_gzip_and_json},
         {"bad_folder", test_output_bad_folder},
+        {"csv_digits", test_output_csv_digits},
         {"folder_force", test_output_folder_force},
         {"folder_refusals", test_output_folder_refusals},
         CU_TEST_INFO_NULL,
