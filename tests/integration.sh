@@ -51,7 +51,7 @@ expect_fail unknown_sched2 '1|2' "unknown scheduler 'nope'" compare --scenario "
 expect_fail unknown_model  '1|2' 'job j1' run --scenario "$tmp/model.json"
 expect_fail too_big        '1|2' 'needs 9 GPUs but the topology has 4 \(5 short\)' run --scenario "$tmp/big.json"
 expect_fail bad_option     '2' '--mode: expected' run --scenario "$ex1" --mode fast
-expect_fail bad_channels   '2' '--channels: expected an integer in \[1, 32\], got 0' run --scenario "$ex1" --channels 0
+expect_fail bad_channels   '2' '--channels: 0 is outside \[1, 32\]' run --scenario "$ex1" --channels 0
 expect_fail bad_placement  '2' '--placement: expected "recorded", ' run --scenario "$ex1" --placement best
 expect_fail bad_topo       '1|2' 'topology' run --scenario "$ex1" --topo "fat-tree:k=7"
 
