@@ -117,6 +117,8 @@ struct job {
     coll_plan *plan;           /* communication plan while running (owned) */
     double isolated_iter_s;    /* iteration time alone */
     double isolated_bucket_s;  /* T_b alone */
+    double alone_ecmp_iter_s;  /* iteration time alone on its first (ECMP) paths, own hash
+                                * collisions included (>= isolated_iter_s) */
     double intensity;          /* I = n C / max_e M_e / B_e (0 without traffic) */
     int priority;              /* level of its transfers */
     double pending_shift_s;    /* delay of the next iteration start (consumed) */
@@ -158,7 +160,9 @@ void job_free(job *j);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(job, job_free)
 
 /* Compute isolated_bucket_s and isolated_iter_s from j->plan by simulating
- * one bucket alone on a fresh network of the job's links.  Errors:
+ * one bucket alone on a fresh network of the job's links, with its flows
+ * spread over their candidates; alone_ecmp_iter_s the same on its ECMP
+ * paths (simulated again only if spreading moved a flow).  Errors:
  * CCS_ERROR_INTERNAL if the engine refuses a transfer. */
 bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error);
 

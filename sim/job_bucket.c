@@ -101,7 +101,7 @@ bool job__simulate_bucket(job *j, topo *t, double alpha_s, double *out_s, bucket
 
 bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error)
 {
-    double bucket_s = 0;
+    double bucket_s = 0, ecmp_s = 0;
     if (j->plan) {
         /* alone, the job would route its own flows apart: measure with the
          * spread paths, then give the flows their ECMP paths back */
@@ -111,16 +111,26 @@ bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error)
             saved[f] = coll_plan_flow(j->plan, f)->path;
         bool ok = coll_plan_spread_paths(j->plan, t, error) &&
                   job__simulate_bucket(j, t, alpha_s, &bucket_s, NULL, error);
+        bool moved = false;
         for (size_t f = 0; f < nf; f++)
-            if (coll_plan_flow(j->plan, f)->path != saved[f] &&
-                !coll_plan_set_path(j->plan, t, f, saved[f], ok ? error : NULL))
-                ok = false;
+            if (coll_plan_flow(j->plan, f)->path != saved[f]) {
+                moved = true;
+                if (!coll_plan_set_path(j->plan, t, f, saved[f], ok ? error : NULL))
+                    ok = false;
+            }
+        /* alone on its ECMP paths (the yardstick of "slowed by another
+         * job", docs/traces.md): the same unless spreading moved a flow */
+        ecmp_s = bucket_s;
+        if (ok && moved)
+            ok = job__simulate_bucket(j, t, alpha_s, &ecmp_s, NULL, error);
         if (!ok)
             return false;
     }
     j->isolated_bucket_s = bucket_s;
     j->isolated_iter_s = job_isolated_iter_s(j->spec.compute_s, j->spec.fwd_frac, j->spec.opt_s,
                                              j->spec.buckets, bucket_s);
+    j->alone_ecmp_iter_s = job_isolated_iter_s(j->spec.compute_s, j->spec.fwd_frac,
+                                               j->spec.opt_s, j->spec.buckets, ecmp_s);
     return true;
 }
 

@@ -5,6 +5,7 @@
 #define CCSIM_SIM_REPLAY_PRIVATE_H
 
 #include "cluster.h"
+#include "contention.h"
 #include "event.h"
 #include "job.h"
 #include "metrics.h"
@@ -48,6 +49,7 @@ struct replay {
     size_t jobs_done;
     size_t jobs_ran, jobs_skipped_window, jobs_skipped_capacity, jobs_by_policy;
     size_t jobs_ffwd;          /* jobs run fast-forwarded (docs/engine.md) */
+    contention *risk;          /* the contention risk of the jobs that ran, keyed by uid */
     size_t peak_gpus_demand;   /* of the trace in the window */
     double wall_s;
     bool ran;

@@ -36,6 +36,7 @@ void replay_free(replay *r)
     cluster_free(r->cl);
     if (r->rng_place)
         g_rand_free(r->rng_place);
+    contention_free(r->risk);
     if (r->rng_sched)
         g_rand_free(r->rng_sched);
     g_clear_error(&r->deferred_error);
@@ -250,6 +251,7 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
     r->rng_sched = rng_new(cfg->sim.seed, 2);
     g_autoptr(GRand) rng_model = rng_new(cfg->sim.seed, 3);
     r->cl = cluster_new(t);
+    r->risk = contention_new();
     r->jobs = g_ptr_array_new_with_free_func((GDestroyNotify)job_free);
     r->status = g_array_new(FALSE, TRUE, sizeof(replay_job_status));
     r->running = g_ptr_array_new();

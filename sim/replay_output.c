@@ -189,6 +189,34 @@ bool replay_summary_write_row(const replay *r, const replay_summary *s, output_c
     return output_csv_end_row(c, error);
 }
 
+/* run.json "contention": the risk of the jobs that ran (docs/traces.md)
+ * and those actually slowed by another job: at risk, with a mean
+ * iteration time over 1.01 x their time alone on their ECMP paths (their
+ * own hash collisions do not count). */
+static cJSON *contention_json(const replay *r)
+{
+    contention_stats cs;
+    contention_get(r->risk, &cs);
+    size_t slowed = 0;
+    for (guint i = 0; i < r->jobs->len; i++) {
+        const job *j = g_ptr_array_index(r->jobs, i);
+        replay_job_result jr;
+        replay_job_get(r, i, &jr);
+        if (jr.ran && jr.iterations > 0 && contention_job_at_risk(r->risk, j->uid) &&
+            jr.mean_iter_s > 1.01 * fmax(j->alone_ecmp_iter_s, j->isolated_iter_s))
+            slowed++;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "jobs", (double)cs.jobs);
+    cJSON_AddNumberToObject(o, "jobs_at_risk", (double)cs.jobs_at_risk);
+    cJSON_AddNumberToObject(o, "jobs_at_risk_frac", cs.jobs ? (double)cs.jobs_at_risk / (double)cs.jobs : 0);
+    cJSON_AddNumberToObject(o, "gpus_at_risk_frac", cs.gpus > 0 ? cs.gpus_at_risk / cs.gpus : 0);
+    cJSON_AddNumberToObject(o, "jobs_slowed_by_others", (double)slowed);
+    cJSON_AddNumberToObject(o, "jobs_slowed_by_others_frac",
+                            cs.jobs ? (double)slowed / (double)cs.jobs : 0);
+    return o;
+}
+
 /* SHA-256 of the topology's links and of the trace's jobs, so run.json
  * identifies its inputs whatever file they came from. */
 static char *topo_digest(const topo *t)
@@ -308,6 +336,7 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(pl, "jobs_placed_by_policy", (double)r->jobs_by_policy);
     cJSON_AddNumberToObject(pl, "jobs_skipped_window", (double)r->jobs_skipped_window);
     cJSON_AddNumberToObject(pl, "jobs_skipped_capacity", (double)r->jobs_skipped_capacity);
+    cJSON_AddItemToObject(root, "contention", contention_json(r));
     cJSON_AddItemToObject(root, "summary", summary_json(r, &s));
     cJSON_AddNumberToObject(root, "wall_s", s.wall_s);
     cJSON_AddNumberToObject(root, "events", (double)s.events);

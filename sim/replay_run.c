@@ -39,6 +39,7 @@ void replay__job_end(replay *r, job *j, double now_s)
     job_stop(j, now_s);
     metrics_alloc_change(r->m, now_s, -j->spec.gpus, -1);
     cluster_release(r->cl, j->alloc);
+    contention_job_end(r->risk, j->uid);
     g_ptr_array_remove(r->running, j);
     coll_plan_free(j->plan);
     j->plan = NULL;
@@ -56,6 +57,18 @@ static void push_next_arrival(replay *r)
     guint idx = g_array_index(r->start_order, guint, r->next_start);
     const job *j = g_ptr_array_index(r->jobs, idx);
     evq_push(r->q, j->spec.start_s, handler, r, ((uint64_t)EV_ARRIVAL << 32) | idx);
+}
+
+/* The contention risk (sim/contention.h) of job j starting now: its hosts
+ * and the candidate network links of its flows. */
+static bool risk_start(replay *r, job *j, GError **error)
+{
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    if (j->alloc->n_hosts >= 2 && !contention_plan_links(r->t, j->plan, links, error))
+        return false;
+    contention_job_start(r->risk, j->uid, j->spec.gpus, j->alloc->hosts, j->alloc->n_hosts,
+                         (const uint32_t *)(void *)links->data, links->len);
+    return true;
 }
 
 /* I = n C / max_e (M_e / B_e); 0 for a job without traffic. */
@@ -107,6 +120,10 @@ static void arrival(replay *r, guint idx, double now_s)
     j->plan = coll_plan_new(r->t, a, j->spec.coll, j->spec.comm_bytes, &co, &e);
     if (!j->plan || !job_compute_isolated(j, r->t, r->env.alpha_s, &e)) {
         g_prefix_error(&e, "job %s: ", j->spec.id);
+        fail(r, e);
+        return;
+    }
+    if (!risk_start(r, j, &e)) {
         fail(r, e);
         return;
     }

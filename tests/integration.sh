@@ -63,6 +63,13 @@ if "$ccsim" run --scenario "$ex1" --out "$tmp/ex1" -q >/dev/null 2>"$tmp/stderr"
     head -1 "$tmp/ex1/summary.csv" | grep -q '^scenario,topology,trace,scheduler,seed,mode,sim_start_s,sim_end_s,jobs,' || bad "summary header"
     grep -q ',1808,601,' "$tmp/ex1/summary.csv" && ok || bad "ex1 busy/iterations: $(tail -1 "$tmp/ex1/summary.csv")"
     ls -A "$tmp/ex1" | grep -q '\.tmp' && bad "temp files left" || ok
+    # both jobs cross tor0 -> agg while running together: both at risk; J1
+    # (high priority) runs as alone, J2 waits behind it: 1 of 2 slowed
+    python3 - "$tmp/ex1/run.json" <<'PY' && ok || bad "ex1 contention block"
+import json, sys
+c = json.load(open(sys.argv[1]))["contention"]
+assert (c["jobs"], c["jobs_at_risk"], c["jobs_slowed_by_others"]) == (2, 2, 1), c
+PY
 else
     bad "run ex1: $(cat "$tmp/stderr")"
 fi

@@ -7,6 +7,9 @@
 #include "base/ccs.h"
 #include "base/limits.h"
 #include "cli.h"
+#include "sim/config.h"
+#include "sim/contention.h"
+#include "topo/topo.h"
 #include "traces/gen.h"
 #include "traces/trace.h"
 
@@ -105,11 +108,97 @@ int cli_gen_trace_main(int argc, char **argv)
 typedef struct stats_args {
     gchar *csv;
     gboolean lenient, skip_outside;
+    gchar *topo, *placement, *seed; /* stats: the contention risk's network and placement */
 } stats_args;
+
+/* The topology of the contention risk: --topo, else the Lingjun builder on
+ * the trace's own topo.csv; NULL when there is none. */
+static char *risk_topology(const char *dir, const stats_args *a)
+{
+    if (a->topo)
+        return g_strdup(a->topo);
+    static const char *const names[] = {"topo.csv", "topo.csv.gz"};
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+        g_autofree char *p = g_build_filename(dir, names[i], NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR) && !strchr(p, ','))
+            return g_strdup_printf("lingjun:path=%s", p);
+    }
+    return NULL;
+}
+
+/* The contention risk (docs/traces.md) of the trace in dir: printed under
+ * the table and/or appended to csv (section "contention").  Returns an
+ * exit status. */
+static int run_risk(const char *dir, const stats_args *a, const config *cfg, GString *csv)
+{
+    g_autofree char *spec = risk_topology(dir, a);
+    if (!spec) {
+        if (!a->csv || strcmp(a->csv, "-") != 0)
+            printf("\ncontention risk: no topo.csv in %s and no --topo\n", dir);
+        return CLI_EXIT_OK;
+    }
+    GError *e = NULL;
+    trace_lingjun_options o = trace_lingjun_options_default();
+    o.lenient = a->lenient;
+    g_autoptr(trace) tr = trace_lingjun_load(dir, &o, &e);
+    g_autoptr(topo) t = tr ? topo_build(spec, NULL, &e) : NULL;
+    contention_stats s;
+    if (!t || !contention_trace(t, tr, cfg->sim.placement, cfg->sim.seed, &s, &e)) {
+        cli_error("%s", e->message);
+        g_error_free(e);
+        return CLI_EXIT_FAILURE;
+    }
+    double jf = s.jobs ? (double)s.jobs_at_risk / (double)s.jobs : 0;
+    double gf = s.gpus > 0 ? s.gpus_at_risk / s.gpus : 0;
+    if (!a->csv || strcmp(a->csv, "-") != 0) {
+        printf("\ncontention risk (docs/traces.md) on %s, placement %s, seed %" G_GUINT64_FORMAT
+               "\n",
+               spec, config_placement_name(cfg->sim.placement), cfg->sim.seed);
+        printf("  GPU jobs placed     %zu (did not fit: %zu)\n", s.jobs, s.jobs_unplaced);
+        printf("  jobs at risk        %zu (%.1f%%)\n", s.jobs_at_risk, 100 * jf);
+        printf("  GPUs at risk        %.0f of %.0f (%.1f%%)\n", s.gpus_at_risk, s.gpus, 100 * gf);
+    }
+    g_string_append_printf(csv, "contention,jobs,%zu\ncontention,jobs_unplaced,%zu\n", s.jobs,
+                           s.jobs_unplaced);
+    g_string_append_printf(csv, "contention,jobs_at_risk,%zu\ncontention,jobs_at_risk_frac,%.6f\n",
+                           s.jobs_at_risk, jf);
+    g_string_append_printf(csv, "contention,gpus,%.0f\ncontention,gpus_at_risk,%.0f\n", s.gpus,
+                           s.gpus_at_risk);
+    g_string_append_printf(csv, "contention,gpus_at_risk_frac,%.6f\n", gf);
+    return CLI_EXIT_OK;
+}
+
+/* --placement and --seed as a run reads them (errors: usage). */
+static config *risk_config(const stats_args *a, GError **error)
+{
+    g_autoptr(config) c = config_new();
+    if ((a->placement && !config_set_option(c, "placement", a->placement, error)) ||
+        (a->seed && !config_set_option(c, "seed", a->seed, error)))
+        return NULL;
+    return g_steal_pointer(&c);
+}
+
+/* Append text to the file at path. */
+static bool append_file(const char *path, const char *text, GError **error)
+{
+    FILE *f = fopen(path, "a");
+    bool ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot append", path);
+    return ok;
+}
 
 static int run_stats(const char *dir, const stats_args *a)
 {
     GError *e = NULL;
+    g_autoptr(config) cfg = risk_config(a, &e);
+    if (!cfg) {
+        cli_error("trace: %s", e->message);
+        g_error_free(e);
+        return CLI_EXIT_USAGE;
+    }
     g_autoptr(trace_summary) s = trace_summary_load(dir, a->lenient, &e);
     if (!s) {
         cli_error("%s", e->message);
@@ -120,11 +209,17 @@ static int run_stats(const char *dir, const stats_args *a)
         g_autofree char *table = trace_summary_table(s);
         printf("trace statistics of %s\n%s", dir, table);
     }
+    g_autoptr(GString) risk = g_string_new(NULL);
+    int st = run_risk(dir, a, cfg, risk);
+    if (st != CLI_EXIT_OK)
+        return st;
     if (a->csv) {
         g_autofree char *csv = trace_summary_csv(s);
         if (strcmp(a->csv, "-") == 0) {
             fputs(csv, stdout);
-        } else if (!trace_summary_write_csv(s, a->csv, &e)) {
+            fputs(risk->str, stdout);
+        } else if (!trace_summary_write_csv(s, a->csv, &e) ||
+                   !append_file(a->csv, risk->str, &e)) {
             cli_error("%s", e->message);
             g_error_free(e);
             return CLI_EXIT_FAILURE;
@@ -176,11 +271,19 @@ int cli_trace_main(int argc, char **argv)
          "skip and count malformed rows instead of failing", NULL},
         {"skip-outside", 0, 0, G_OPTION_ARG_NONE, &a.skip_outside,
          "load: skip jobs with pods outside topo.csv (default: keep them unplaced)", NULL},
+        {"topo", 0, 0, G_OPTION_ARG_STRING, &a.topo,
+         "stats: network of the contention risk (default: lingjun on DIR/topo.csv)", "SPEC"},
+        {"placement", 0, 0, G_OPTION_ARG_STRING, &a.placement,
+         "stats: placement policy of the contention risk (default recorded)",
+         "recorded|locality|packed|spread|random|fragmented"},
+        {"seed", 0, 0, G_OPTION_ARG_STRING, &a.seed,
+         "stats: seed of the placement's draws (default 1)", "N"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("stats|load DIR - inspect a Lingjun trace");
     g_option_context_set_summary(ctx,
-        "stats DIR: the statistics of docs/traces.md \"Acceptance\" (a table; --csv for CSV).\n"
+        "stats DIR: the statistics of docs/traces.md \"Acceptance\" (a table; --csv for CSV),\n"
+        "           then the contention risk of the trace placed on a network.\n"
         "load DIR:  load the trace as `ccsim run` would and report what was skipped\n"
         "           (DIR = \"default\" for the bundled sample).");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -199,5 +302,8 @@ int cli_trace_main(int argc, char **argv)
         status = run_load(argv[2], &a);
     }
     g_free(a.csv);
+    g_free(a.topo);
+    g_free(a.placement);
+    g_free(a.seed);
     return status;
 }

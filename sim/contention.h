@@ -1,0 +1,75 @@
+/* contention.h - the contention-risk statistic of the Crux paper's §2
+ * (docs/traces.md, "Contention risk").  Not here: placing jobs
+ * (cluster.h), routing them (collective.h).
+ *
+ * The definition.  A GPU job j is *at risk of contention* if at some
+ * moment of its run it shares, with another job k running at the same
+ * moment that communicates across hosts (k runs on >= 2 hosts),
+ *   - a host (its PCIe switches and NICs), or
+ *   - a network link: j also runs on >= 2 hosts and some link above the
+ *     hosts' NIC cables (ToR uplinks and up) lies on a candidate path of
+ *     both jobs' network flows.
+ * Jobs on one host that share it only with other one-host jobs, and jobs
+ * that never overlap in time, are not at risk.  The GPUs at risk are the
+ * GPUs of the jobs at risk.  Two jobs meet when one starts while the other
+ * runs ([start, end) intervals).
+ *
+ * A tracker is fed job starts and ends in time order; each start is
+ * compared with the jobs running then: O(running jobs x (hosts + links))
+ * per start.
+ */
+#ifndef CCSIM_SIM_CONTENTION_H
+#define CCSIM_SIM_CONTENTION_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collective.h"
+#include "config.h"
+#include "topo/topo.h"
+#include "traces/trace.h"
+
+typedef struct contention_stats {
+    size_t jobs;          /* GPU jobs started */
+    size_t jobs_at_risk;  /* of them, at risk */
+    double gpus;          /* their GPUs (sum over jobs) */
+    double gpus_at_risk;  /* GPUs of the jobs at risk */
+    size_t jobs_unplaced; /* contention_trace: jobs that found too few free GPUs (skipped) */
+} contention_stats;
+
+typedef struct contention contention;
+
+contention *contention_new(void);
+void contention_free(contention *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(contention, contention_free)
+
+/* Job `key` (unique, any value) starts with gpus GPUs on hosts[0..n_hosts)
+ * (topology host ids, any order) and the network links links[0..n_links)
+ * (sorted ascending, distinct; empty for a one-host job); it is compared
+ * with every running job.  The arrays are copied. */
+void contention_job_start(contention *c, size_t key, int gpus, const uint32_t *hosts,
+                          size_t n_hosts, const uint32_t *links, size_t n_links);
+/* Job `key` ends (no-op for an unknown key). */
+void contention_job_end(contention *c, size_t key);
+/* Whether job key has been at risk so far (false for an unknown key). */
+bool contention_job_at_risk(const contention *c, size_t key);
+void contention_get(const contention *c, contention_stats *out);
+
+/* The links above the NIC cables (tier TOR_AGG and up, and OTHER) on any
+ * candidate path of any of plan p's flows: sorted, distinct (out cleared
+ * first, uint32).  False with an error if the topology cannot give a
+ * path. */
+bool contention_plan_links(topo *t, const coll_plan *p, GArray *out, GError **error);
+
+/* The statistic of a whole trace: its GPU jobs placed on t in start order
+ * (an end at t before a start at t) by `policy` with placement draws from
+ * `seed`, GPUs released at each job's end; a multi-host job's flows are
+ * those of a one-channel ring all-reduce.  Jobs that do not fit when they
+ * start are skipped and counted.  Cost: one placement and one plan per
+ * job plus the tracker's comparisons. */
+bool contention_trace(topo *t, const trace *tr, config_placement policy, uint64_t seed,
+                      contention_stats *out, GError **error);
+
+#endif /* CCSIM_SIM_CONTENTION_H */
