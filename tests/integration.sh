@@ -120,7 +120,12 @@ n=$(ls "$tmp/cwd/results" | grep -Ec '^crux-example1_clos2-tors=2-aggs=1-[^/]*_f
 [ "$n" -eq 2 ] && ok || bad "default folder names: $(ls "$tmp/cwd/results")"
 
 # list
-"$ccsim" list | grep -q '^  ecmp' && ok || bad "list: no ecmp"
+"$ccsim" list >"$tmp/list"
+grep -q '^  ecmp' "$tmp/list" && ok || bad "list: no ecmp"
+# it fits a terminal and explains its columns
+awk 'length($0) > 80 { exit 1 }' "$tmp/list" && ok || bad "list: a line over 80 columns"
+grep -q 'start: share of compute done' "$tmp/list" && grep -q 'BERT-base .*\*' "$tmp/list" \
+    && ok || bad "list: no column legend or audit mark"
 
 # the bundled default (sample trace, its own Lingjun topology, ecmp, the
 # 2 hours around the peak); under the sanitizers (ASAN_OPTIONS set by

@@ -322,7 +322,7 @@ static void test_catalog_parse_names(void)
 
 #define ENTRY(extra)                                                                         \
     "{\"models\": [{\"name\": \"X\", \"family\": \"f\", \"source\": \"s\", \"params\": 100, "  \
-    "\"grad_params\": 100, \"bytes_per_value\": 2, \"compute_s\": {\"a100\": 1, \"h100\": 1}, " \
+    "\"grad_params\": 100, \"bytes_per_value\": 2, \"compute_s\": {\"a100\": 1, \"h100\": 0.5}, " \
     "\"opt_s\": {\"a100\": 0, \"h100\": 0}, \"fwd_frac\": 0.5, \"tp\": 1, \"pp\": 1, "        \
     "\"collective\": \"allreduce\", \"a2a_bytes\": 0, \"pp_bytes\": 0, \"buckets\": 1, "        \
     "\"network\": true" extra "}]}"
@@ -353,6 +353,39 @@ static void test_catalog_load_errors(void)
     CU_ASSERT_PTR_NULL(catalog_load_json(broken, strlen(broken), "c.json", &err));
     CU_ASSERT(err && g_str_has_prefix(err->message, "c.json:3:"));
     TEST_ASSERT_ERROR(err, CCS_ERROR_PARSE);
+}
+
+/* The catalog audit: an H100 time not below the A100 time is refused
+ * unless the entry says why ("gpu_note"); in the embedded catalog, every
+ * entry either computes faster on the H100 or carries a note. */
+static void test_catalog_gpu_order(void)
+{
+    GError *err = NULL;
+    const char *slow = "{\"models\": [{\"name\": \"X\", \"family\": \"f\", \"source\": \"s\", "
+                       "\"params\": 100, \"grad_params\": 100, \"bytes_per_value\": 2, "
+                       "\"grad_bytes\": 200, \"compute_s\": {\"a100\": 1, \"h100\": 1}, "
+                       "\"opt_s\": {\"a100\": 0, \"h100\": 0}, \"fwd_frac\": 0.5, \"tp\": 1, "
+                       "\"pp\": 1, \"collective\": \"allreduce\", \"a2a_bytes\": 0, "
+                       "\"pp_bytes\": 0, \"buckets\": 1, \"network\": true%s}]}";
+    g_autofree char *bare = g_strdup_printf(slow, "");
+    CU_ASSERT_PTR_NULL(catalog_load_json(bare, strlen(bare), "c.json", &err));
+    CU_ASSERT(err && strstr(err->message, "c.json: X: H100 compute 1 s is not below A100 1 s"));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_autofree char *noted = g_strdup_printf(slow, ", \"gpu_note\": \"why\"");
+    g_autoptr(catalog) o = catalog_load_json(noted, strlen(noted), "c.json", &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT(o && strcmp(catalog_find(o, "X")->gpu_note, "why") == 0);
+    g_autoptr(catalog) c = load();
+    int noted_n = 0;
+    for (size_t i = 0; i < catalog_count(c); i++) {
+        const catalog_model *m = catalog_get(c, i);
+        bool faster = m->compute_s[CATALOG_GPU_H100] < m->compute_s[CATALOG_GPU_A100];
+        CU_ASSERT(faster || m->gpu_note != NULL);
+        noted_n += m->gpu_note != NULL;
+    }
+    /* BERT-base, BERT-large, NMT-base, GPT-350M (different software) and
+     * the Non-training placeholder */
+    CU_ASSERT_EQUAL(noted_n, 5);
 }
 
 /* When the gradient communication starts (comm_start_frac): frameworks
@@ -391,6 +424,7 @@ int main(void)
 {
     CU_TestInfo cases[] = {
         {"comm_start", test_catalog_comm_start},
+        {"gpu_order", test_catalog_gpu_order},
         {"complete", test_catalog_complete},
         {"numbers", test_catalog_numbers},
         {"h100_measured", test_catalog_h100_measured},

@@ -59,6 +59,8 @@ typedef struct catalog_model {
     int buckets;                         /* gradient buckets (>= 1) */
     bool network;                        /* false for inference / non-training: no gradient traffic */
     char *source;                        /* where the numbers come from (short; docs/models.md has all) */
+    char *gpu_note;                      /* why the H100 time is not below the A100 time, or NULL
+                                          * (required then: the catalog audit) */
 } catalog_model;
 
 typedef struct catalog catalog;

@@ -72,6 +72,7 @@ void catalog_model_free(catalog_model *m)
     g_free(m->name);
     g_free(m->family);
     g_free(m->source);
+    g_free(m->gpu_note);
     g_free(m);
 }
 
@@ -208,6 +209,27 @@ static char *get_string(const cJSON *o, const char *key, const ctx *x, GError **
     return g_strdup(v->valuestring);
 }
 
+/* The audit: a faster GPU computes faster.  An entry whose H100 time is
+ * not below its A100 time (numbers from different software, a
+ * placeholder) must say why in "gpu_note". */
+static bool check_gpu_order(const cJSON *o, catalog_model *m, const ctx *x, GError **error)
+{
+    const cJSON *note = cJSON_GetObjectItemCaseSensitive(o, "gpu_note");
+    if (note) {
+        if (!(m->gpu_note = get_string(o, "gpu_note", x, error)))
+            return false;
+        return true;
+    }
+    if (m->compute_s[CATALOG_GPU_H100] < m->compute_s[CATALOG_GPU_A100])
+        return true;
+    g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                "%s: %s: H100 compute %g s is not below A100 %g s: fix it or say why in "
+                "\"gpu_note\"",
+                x->file, x->entry, m->compute_s[CATALOG_GPU_H100],
+                m->compute_s[CATALOG_GPU_A100]);
+    return false;
+}
+
 static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
 {
     g_autoptr(catalog_model) m = g_new0(catalog_model, 1);
@@ -248,6 +270,8 @@ static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
         return NULL;
     }
     m->network = cJSON_IsTrue(net);
+    if (!check_gpu_order(o, m, x, error))
+        return NULL;
     if (m->grad_params > m->params) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                     "%s: %s: grad_params %g exceeds params %g", x->file, x->entry, m->grad_params,
