@@ -325,4 +325,6 @@ const sched_ops sched_sincronia_online_ops = {
     .destroy = sincronia_destroy,
     .reschedule = sincronia_reschedule,
     .on_comm = sincronia_on_comm,
+    /* a job sharing no link is never a contending member (keep_contending) */
+    .on_comm_ignores_isolated = true,
 };

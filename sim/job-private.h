@@ -15,6 +15,7 @@ enum {
     EV_OPT_DONE,
     EV_FF_END,    /* fast-forward: the work is done (work mode) */
     EV_FF_SWITCH, /* fast-forward: the iteration before a shift ends */
+    EV_FF_STRETCH_END, /* fast-forward: a stretch ends, back to events */
 };
 
 /* Does an iteration of j communicate over the network? */
@@ -71,5 +72,11 @@ void job__ff_stop(job *j, double now_s);
 void job__ff_work_done(job *j, double now_s);
 /* The iteration before a pending shift ended: consume it, restart the pattern. */
 void job__ff_switch(job *j, double now_s);
+/* At an iteration boundary, the next iteration starting at origin_s: run a
+ * fast-forwarded stretch if the env allows one of >= 2 iterations.  True
+ * if it started (the stretch's end event then takes over). */
+bool job__ff_try_stretch(job *j, double origin_s, double now_s);
+/* The stretch's last iteration ended: counters, back to the event path. */
+void job__ff_stretch_end(job *j, double now_s);
 
 #endif /* CCSIM_SIM_JOB_PRIVATE_H */

@@ -46,7 +46,9 @@ void job_free(job *j)
     job_spec_clear(&j->spec);
     cluster_alloc_free(j->alloc);
     coll_plan_free(j->plan);
-    ffwd_profile_free(j->ffwd);
+    if (j->ffwd != j->ff_cache) /* a stretch borrows the cache */
+        ffwd_profile_free(j->ffwd);
+    ffwd_profile_free(j->ff_cache);
     g_array_free(j->active, TRUE);
     g_free(j);
 }
@@ -96,6 +98,8 @@ static void finish_iteration(job *j, double now_s)
     double shift = j->pending_shift_s;
     j->pending_shift_s = 0;
     j->total_shift_s += shift;
+    if (job__ff_try_stretch(j, now_s + shift, now_s))
+        return;
     job__push(j, now_s + shift, EV_ITER_START);
 }
 
@@ -149,6 +153,9 @@ void job__handler(void *ctx, uint64_t arg, double now_s)
     case EV_FF_SWITCH:
         job__ff_switch(j, now_s);
         break;
+    case EV_FF_STRETCH_END:
+        job__ff_stretch_end(j, now_s);
+        break;
     default:
         g_assert_not_reached();
     }
@@ -167,6 +174,8 @@ void job_begin(job *j, const job_env *env, double now_s)
         job__ff_begin(j, now_s);
         return;
     }
+    if (job__ff_try_stretch(j, now_s + shift, now_s))
+        return;
     job__push(j, now_s + shift, EV_ITER_START);
 }
 

@@ -41,6 +41,17 @@
  * mode), and the end of the iteration in progress when a scheduler asks
  * for a time shift (job_set_shift), where the shift is consumed as in
  * finish_iteration and the periodic pattern restarts after it.
+ *
+ * Fast-forwarded stretches (docs/engine.md §5b).  Any other job with
+ * communication is fast-forwarded for a stretch of whole iterations when,
+ * at an iteration boundary, the env's ff_until says that it shares no link
+ * with another running job until some time U (the next change that could
+ * make it share one).  Its period is then T' = iso computed from one
+ * bucket simulated alone on its *current* paths (collisions among its own
+ * flows included; ff_cache keeps that profile until its paths change),
+ * and it runs k whole iterations, k the largest with t0 + k T' < U,
+ * without events; at t0 + k T' it is back on the event path, before the
+ * change happens.
  */
 #ifndef CCSIM_SIM_JOB_H
 #define CCSIM_SIM_JOB_H
@@ -81,6 +92,10 @@ typedef struct job_env {
     bool (*iteration_done)(void *user, job *j, double now_s);
     /* a fast-forwarded job's pattern changed (instead of busy_changed) */
     void (*ffwd)(void *user, job *j, job_ffwd_event ev, double origin_s, double now_s);
+    /* (nullable) j's next iteration would start at origin_s: the time
+     * before which it may run fast-forwarded (it shares no link with
+     * another running job until then), or -INFINITY if it may not */
+    double (*ff_until)(void *user, const job *j, double origin_s);
 } job_env;
 
 typedef enum job_state {
@@ -127,6 +142,9 @@ struct job {
     bool placed_by_policy;     /* recorded hosts missing or full */
     ffwd_profile *ffwd;        /* set: fast-forwarded (owned; job_ffwd_prepare) */
     uint32_t ffwd_handle;      /* the replay's handle for it (written by env->ffwd) */
+    bool isolated;             /* shares no link with another running job (the replay's) */
+    size_t steady_slot;        /* the replay's index of its links (steady.c) */
+    ffwd_profile *ff_cache;    /* stretch profile on the current paths (owned; NULL: none yet) */
 
     job_state state;
     double run_start_s, run_end_s; /* when it ran */
@@ -149,6 +167,11 @@ struct job {
     bool ff_switch_pending;    /* an iteration-end event for a shift is queued */
     int64_t ff_switch_iters;   /* iterations of the segment done at that event */
     bool ff_final;             /* work done: iterations already counted */
+    bool ff_stretch;           /* the segment is a stretch (ffwd == ff_cache) */
+    int64_t ff_stretch_iters;  /* its length in iterations */
+    double ff_base_iter_sum_s; /* iter_time_sum_s before it */
+    int64_t ff_stretches;      /* stretches run */
+    int64_t ff_stretch_total;  /* iterations run in stretches */
 };
 
 /* Free a spec's strings (not the struct). */
@@ -191,6 +214,9 @@ bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_co
  * alone (unless ideal: no link traffic).  Errors: as
  * job_compute_isolated. */
 bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **error);
+
+/* j's paths changed: forget its stretch profile. */
+void job_paths_changed(job *j);
 
 /* Set the shift applied at the next iteration start (consumed once).  A
  * running fast-forwarded job schedules the end of its iteration in

@@ -37,53 +37,94 @@ bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_co
     return true;
 }
 
-bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **error)
+/* Add to p the link curves of j's buckets: one bucket simulated alone on
+ * j's current paths (its duration in *bucket_s), repeated at each bucket's
+ * start in an iteration of period T whose buckets last Tb each. */
+static bool add_link_curves(ffwd_profile *p, job *j, topo *t, double alpha_s, double T,
+                            double *Tb, GError **error)
 {
-    double C = j->spec.compute_s, s = j->spec.fwd_frac, T = j->isolated_iter_s;
-    g_autoptr(ffwd_profile) p = ffwd_profile_new(T, j->spec.gpus, C, j->spec.opt_s, j->intensity);
-    if (!p) {
+    double C = j->spec.compute_s, s = j->spec.fwd_frac;
+    bucket_trace tr = {g_array_new(FALSE, FALSE, sizeof(double)),
+                       g_array_new(FALSE, FALSE, sizeof(double))};
+    double bucket_s = 0;
+    bool ok = job__simulate_bucket(j, t, alpha_s, &bucket_s, &tr, error);
+    if (isnan(*Tb))
+        *Tb = bucket_s;
+    /* bucket k starts at b_k = max(ready_k, e_{k-1}), e_k = b_k + T_b
+     * (job.h); its bytes add to those of the buckets before it */
+    int B = j->spec.buckets;
+    const double *bt = (const double *)(void *)tr.t_s->data;
+    const double *bb = (const double *)(void *)tr.bytes->data;
+    guint np = tr.t_s->len;
+    double e = 0, last_tau[TOPO_TIER_COUNT] = {0};
+    for (int k = 0; ok && k < B && np > 0; k++) {
+        double b = fmax(s * C + k * (1.0 - s) * C / B, e);
+        for (int tier = 0; tier < TOPO_TIER_COUNT; tier++) {
+            double per_bucket = bb[(size_t)(np - 1) * TOPO_TIER_COUNT + tier];
+            if (!(per_bucket > 0))
+                continue;
+            for (guint i = 0; i < np; i++) {
+                /* the recording may end a rounding error away from T_b */
+                double tau = fmin(fmax(b + bt[i], last_tau[tier]), T);
+                last_tau[tier] = tau;
+                ffwd_profile_add_link_point(p, (topo_tier)tier, tau,
+                                            k * per_bucket +
+                                                bb[(size_t)i * TOPO_TIER_COUNT + tier]);
+            }
+        }
+        e = b + *Tb;
+    }
+    g_array_free(tr.t_s, TRUE);
+    g_array_free(tr.bytes, TRUE);
+    return ok;
+}
+
+static ffwd_profile *profile_new(const job *j, double T, GError **error)
+{
+    double C = j->spec.compute_s;
+    ffwd_profile *p = ffwd_profile_new(T, j->spec.gpus, C, j->spec.opt_s, j->intensity);
+    if (!p)
         g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL,
                     "job %s: no periodic profile for iteration %g s, compute %g s, optimizer %g s",
                     j->spec.id, T, C, j->spec.opt_s);
+    return p;
+}
+
+bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **error)
+{
+    double T = j->isolated_iter_s, Tb = j->isolated_bucket_s;
+    g_autoptr(ffwd_profile) p = profile_new(j, T, error);
+    if (!p)
         return false;
-    }
-    if (job__has_comm(j) && !ideal) {
-        bucket_trace tr = {g_array_new(FALSE, FALSE, sizeof(double)),
-                           g_array_new(FALSE, FALSE, sizeof(double))};
-        double bucket_s = 0;
-        bool ok = job__simulate_bucket(j, t, alpha_s, &bucket_s, &tr, error);
-        /* bucket k starts at b_k = max(ready_k, e_{k-1}), e_k = b_k + T_b
-         * (job.h); its bytes add to those of the buckets before it */
-        int B = j->spec.buckets;
-        const double *bt = (const double *)(void *)tr.t_s->data;
-        const double *bb = (const double *)(void *)tr.bytes->data;
-        guint np = tr.t_s->len;
-        double e = 0, last_tau[TOPO_TIER_COUNT] = {0};
-        for (int k = 0; ok && k < B && np > 0; k++) {
-            double b = fmax(s * C + k * (1.0 - s) * C / B, e);
-            for (int tier = 0; tier < TOPO_TIER_COUNT; tier++) {
-                double per_bucket = bb[(size_t)(np - 1) * TOPO_TIER_COUNT + tier];
-                if (!(per_bucket > 0))
-                    continue;
-                for (guint i = 0; i < np; i++) {
-                    /* the recording may end a rounding error away from T_b */
-                    double tau = fmin(fmax(b + bt[i], last_tau[tier]), T);
-                    last_tau[tier] = tau;
-                    ffwd_profile_add_link_point(p, (topo_tier)tier, tau,
-                                                k * per_bucket +
-                                                    bb[(size_t)i * TOPO_TIER_COUNT + tier]);
-                }
-            }
-            e = b + j->isolated_bucket_s;
-        }
-        g_array_free(tr.t_s, TRUE);
-        g_array_free(tr.bytes, TRUE);
-        if (!ok)
-            return false;
-    }
+    if (job__has_comm(j) && !ideal && !add_link_curves(p, j, t, alpha_s, T, &Tb, error))
+        return false;
     ffwd_profile_free(j->ffwd);
     j->ffwd = g_steal_pointer(&p);
     return true;
+}
+
+/* The stretch profile of j on its current paths: T_b' simulated first,
+ * then T' = iso(C, s, T_opt, B, T_b') (job.h), then the curves. */
+static ffwd_profile *stretch_profile_new(job *j, GError **error)
+{
+    const job_env *env = j->env;
+    double Tb = 0;
+    if (!job__simulate_bucket(j, env->t, env->alpha_s, &Tb, NULL, error))
+        return NULL;
+    double T = job_isolated_iter_s(j->spec.compute_s, j->spec.fwd_frac, j->spec.opt_s,
+                                   j->spec.buckets, Tb);
+    g_autoptr(ffwd_profile) p = profile_new(j, T, error);
+    if (!p || !add_link_curves(p, j, env->t, env->alpha_s, T, &Tb, error))
+        return NULL;
+    return g_steal_pointer(&p);
+}
+
+void job_paths_changed(job *j)
+{
+    if (j->ff_stretch)
+        return; /* never during a stretch: paths change at reschedules */
+    ffwd_profile_free(j->ff_cache);
+    j->ff_cache = NULL;
 }
 
 /* The end of iteration k >= 1 of the current segment.  Without
@@ -97,7 +138,7 @@ bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **erro
 static double ff_end_time(const job *j, int64_t k)
 {
     if (job__has_comm(j))
-        return j->ff_origin_s + (double)k * j->isolated_iter_s;
+        return j->ff_origin_s + (double)k * ffwd_profile_period_s(j->ffwd);
     double t = j->ff_origin_s;
     for (int64_t i = 0; i < k; i++) {
         t = t + j->spec.compute_s;
@@ -113,7 +154,7 @@ static double ff_end_time(const job *j, int64_t k)
  * pushed first). */
 static int64_t ff_iters_before(const job *j, double t)
 {
-    double rel = t - j->ff_origin_s, T = j->isolated_iter_s;
+    double rel = t - j->ff_origin_s, T = ffwd_profile_period_s(j->ffwd);
     if (!(rel > 0))
         return 0;
     double n = floor(rel / T);
@@ -138,6 +179,8 @@ static int64_t ff_iters_before(const job *j, double t)
         n -= 1;
     return n > 0 ? (int64_t)n : 0;
 }
+
+static void stretch_close(job *j, int64_t n, double now_s);
 
 static double ff_busy_at(const job *j, double now_s)
 {
@@ -198,7 +241,10 @@ void job__ff_switch(job *j, double now_s)
 void job_set_shift(job *j, double shift_s, double now_s)
 {
     j->pending_shift_s = shift_s;
-    if (!j->ffwd || j->state != JOB_RUNNING || !j->env || j->ff_switch_pending || j->ff_final)
+    /* a stretch ends before any reschedule; were a shift asked inside one,
+     * its end consumes it */
+    if (!j->ffwd || j->state != JOB_RUNNING || !j->env || j->ff_switch_pending || j->ff_final ||
+        j->ff_stretch)
         return;
     /* the iteration in progress at now_s (the first one while waiting for
      * the segment to start) is the k-th of the segment */
@@ -212,6 +258,10 @@ void job_set_shift(job *j, double shift_s, double now_s)
 
 void job__ff_stop(job *j, double now_s)
 {
+    if (j->ff_stretch) {
+        stretch_close(j, j->ff_base_iters + ff_iters_before(j, now_s), now_s);
+        return;
+    }
     if (!j->ff_final) {
         j->iterations = j->ff_base_iters + ff_iters_before(j, now_s);
         j->iter_time_sum_s = (double)j->iterations * j->isolated_iter_s;
@@ -219,6 +269,71 @@ void job__ff_stop(job *j, double now_s)
     j->busy_gpu_s = ff_busy_at(j, now_s);
     if (j->env->ffwd)
         j->env->ffwd(j->env->user, j, JOB_FFWD_STOP, NAN, now_s);
+}
+
+bool job__ff_try_stretch(job *j, double origin_s, double now_s)
+{
+    const job_env *env = j->env;
+    if (!env->ff_until || j->ffwd || !job__has_comm(j) || env->ideal)
+        return false;
+    double until = env->ff_until(env->user, j, origin_s);
+    if (!(until > origin_s))
+        return false;
+    if (!j->ff_cache) {
+        GError *e = NULL;
+        j->ff_cache = stretch_profile_new(j, &e);
+        if (!j->ff_cache) { /* the engine refused its own plan: stay on events */
+            g_warning("job %s: no stretch profile: %s", j->spec.id, e ? e->message : "?");
+            g_clear_error(&e);
+            return false;
+        }
+    }
+    double T = ffwd_profile_period_s(j->ff_cache);
+    /* k whole iterations ending strictly before until */
+    double kf = floor((until - origin_s) / T);
+    int64_t k = kf > 1e15 ? (int64_t)1e15 : (int64_t)kf;
+    while (k > 0 && origin_s + (double)k * T >= until)
+        k--;
+    if (k < 2)
+        return false;
+    g_assert(isnan(j->busy_since_s));
+    j->ffwd = j->ff_cache;
+    j->ff_stretch = true;
+    j->ff_stretch_iters = k;
+    j->ff_origin_s = origin_s;
+    j->ff_base_iters = j->iterations;
+    j->ff_base_busy_gpu_s = j->busy_gpu_s;
+    j->ff_base_iter_sum_s = j->iter_time_sum_s;
+    j->ff_switch_pending = j->ff_final = false;
+    j->ff_stretches++;
+    if (env->ffwd)
+        env->ffwd(env->user, j, JOB_FFWD_START, origin_s, now_s);
+    job__push(j, ff_end_time(j, k), EV_FF_STRETCH_END);
+    return true;
+}
+
+/* Fold a stretch that ran n iterations into j's counters at now_s and
+ * leave the fast-forward. */
+static void stretch_close(job *j, int64_t n, double now_s)
+{
+    j->busy_gpu_s = ff_busy_at(j, now_s);
+    j->iterations = n;
+    j->iter_time_sum_s = j->ff_base_iter_sum_s +
+                         (double)(n - j->ff_base_iters) * ffwd_profile_period_s(j->ffwd);
+    j->ff_stretch_total += n - j->ff_base_iters;
+    if (j->env->ffwd)
+        j->env->ffwd(j->env->user, j, JOB_FFWD_STOP, NAN, now_s);
+    j->ffwd = NULL;
+    j->ff_stretch = false;
+}
+
+void job__ff_stretch_end(job *j, double now_s)
+{
+    stretch_close(j, j->ff_base_iters + j->ff_stretch_iters, now_s);
+    double shift = j->pending_shift_s;
+    j->pending_shift_s = 0;
+    j->total_shift_s += shift;
+    job__push(j, now_s + shift, EV_ITER_START);
 }
 
 double job_busy_gpu_s_at(const job *j, double now_s)

@@ -216,7 +216,17 @@ void metrics_peek(const metrics *m, double now_s, double *busy_gpu_s, double *al
                   int *alloc_gpus)
 {
     double dt = now_s > m->t_last ? now_s - m->t_last : 0.0;
-    *busy_gpu_s = m->busy_total + m->busy * dt;
+    /* the periodic sources' busy time not counted yet */
+    double ff = m->ffwd_open.busy_gpu_s;
+    for (guint i = 0; m->ffwd_live > 0 && i < m->ffwd->len; i++) {
+        const ffwd_src *s = &g_array_index(m->ffwd, ffwd_src, i);
+        if (s->p) {
+            ffwd_values v;
+            src_values(s, now_s, &v);
+            ff += v.busy_gpu_s - s->seen.busy_gpu_s;
+        }
+    }
+    *busy_gpu_s = m->busy_total + m->busy * dt + ff;
     *alloc_gpu_s = m->alloc_total + m->alloc * dt;
     *alloc_gpus = m->alloc;
 }

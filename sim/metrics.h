@@ -81,7 +81,8 @@ void metrics_tick(metrics *m, double now_s, metrics_row *row);
 double metrics_busy_gpu_s(const metrics *m);
 double metrics_alloc_gpu_s(const metrics *m);
 /* The same totals carried on to now_s (>= the last change) without
- * changing anything, and the GPUs allocated now.  O(1). */
+ * changing anything, the periodic sources included, and the GPUs
+ * allocated now.  O(periodic sources). */
 void metrics_peek(const metrics *m, double now_s, double *busy_gpu_s, double *alloc_gpu_s,
                   int *alloc_gpus);
 /* Whole-run link numbers per tier up to the last tick (NAN if no links). */

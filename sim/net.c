@@ -234,6 +234,12 @@ bool net_link_stats_get(net *n, net_link_id id, net_link_stats *out, GError **er
     return true;
 }
 
+bool net_link_in_use(const net *n, net_link_id id)
+{
+    g_return_val_if_fail(n != NULL, false);
+    return id < n->n_links && n->links[id].refs > 0;
+}
+
 static gint cmp_u32(gconstpointer a, gconstpointer b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

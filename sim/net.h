@@ -208,6 +208,9 @@ bool net_link_stats_get(net *n, net_link_id id, net_link_stats *out, GError **er
 /* The engine's counters. */
 void net_stats_get(const net *n, net_stats *out);
 
+/* True while a transfer (waiting for its startup or moving) names link id. */
+bool net_link_in_use(const net *n, net_link_id id);
+
 /* The links whose counters may have moved since the previous call (every
  * link that carried load at some moment since then; the first call counts
  * from the net's creation), sorted by id; every other link's counters are

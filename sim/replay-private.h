@@ -50,6 +50,15 @@ struct replay {
     size_t jobs_ran, jobs_skipped_window, jobs_skipped_capacity, jobs_by_policy;
     size_t jobs_ffwd;          /* jobs run fast-forwarded (docs/engine.md) */
     contention *risk;          /* the contention risk of the jobs that ran, keyed by uid */
+    /* stretches of jobs that share no link (steady.c, docs/engine.md §5b) */
+    bool steady_stale;         /* paths changed since the isolation was computed */
+    uint32_t *link_jobs;       /* per link: running jobs using it (scratch) */
+    GArray *steady_links;      /* uint32: the running jobs' links, job after job */
+    GArray *steady_off;        /* guint: where running job i's links start in it */
+    double end_min1, end_min2; /* the two earliest recorded ends of running jobs */
+    const job *end_min1_job;   /* the job with end_min1 */
+    size_t ff_stretches;       /* stretches run, by jobs that ended */
+    uint64_t ff_stretch_iters; /* iterations in them */
     size_t peak_gpus_demand;   /* of the trace in the window */
     double wall_s;
     bool ran;
@@ -75,6 +84,12 @@ void replay__job_end(struct replay *r, job *j, double now_s);
 
 /* Call the scheduler's reschedule (sched_ctx.c). */
 void replay__reschedule(struct replay *r);
+/* After a reschedule: which running jobs share no link with another
+ * (job.isolated), and the earliest ends (steady.c). */
+void replay__steady_update(struct replay *r);
+/* job_env.ff_until (steady.c). */
+double replay__steady_until(void *user, const job *j, double origin_s);
+
 /* Call on_comm if the scheduler has it. */
 void replay__on_comm(struct replay *r, job *j, bool starting);
 

@@ -41,6 +41,11 @@ void replay_free(replay *r)
         g_rand_free(r->rng_sched);
     g_clear_error(&r->deferred_error);
     g_free(r->trace_digest);
+    g_free(r->link_jobs);
+    if (r->steady_links)
+        g_array_free(r->steady_links, TRUE);
+    if (r->steady_off)
+        g_array_free(r->steady_off, TRUE);
     config_free(r->cfg);
     g_free(r);
 }
@@ -366,6 +371,7 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         .comm_phase = on_comm,
         .iteration_done = on_iteration,
         .ffwd = on_ffwd,
+        .ff_until = replay__steady_until,
     };
     return g_steal_pointer(&r);
 }

@@ -60,6 +60,8 @@ typedef struct replay_summary {
     double wall_s;
     uint64_t events;
     size_t jobs_fast_forwarded;     /* jobs run without per-iteration events (run.json) */
+    size_t ffwd_stretches;          /* fast-forwarded stretches of jobs sharing no link (run.json) */
+    uint64_t ffwd_stretch_iterations; /* iterations run in them (run.json) */
     int64_t peak_rss_bytes;
 } replay_summary;
 

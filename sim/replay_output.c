@@ -341,6 +341,9 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(root, "wall_s", s.wall_s);
     cJSON_AddNumberToObject(root, "events", (double)s.events);
     cJSON_AddNumberToObject(root, "jobs_fast_forwarded", (double)s.jobs_fast_forwarded);
+    cJSON_AddNumberToObject(root, "fast_forward_stretches", (double)s.ffwd_stretches);
+    cJSON_AddNumberToObject(root, "fast_forward_stretch_iterations",
+                            (double)s.ffwd_stretch_iterations);
     cJSON_AddNumberToObject(root, "peak_rss_bytes", (double)s.peak_rss_bytes);
     return output_json_write(d, "run.json", root, error);
 }

@@ -43,8 +43,13 @@ void replay__job_end(replay *r, job *j, double now_s)
     g_ptr_array_remove(r->running, j);
     coll_plan_free(j->plan);
     j->plan = NULL;
-    ffwd_profile_free(j->ffwd); /* the metrics let go of it in job_stop */
+    /* the metrics let go of it in job_stop; a stretch's ended there */
+    ffwd_profile_free(j->ffwd);
     j->ffwd = NULL;
+    ffwd_profile_free(j->ff_cache);
+    j->ff_cache = NULL;
+    r->ff_stretches += (size_t)j->ff_stretches;
+    r->ff_stretch_iters += (uint64_t)j->ff_stretch_total;
     r->jobs_done++;
     r->run_end_s = fmax(r->run_end_s, now_s);
     replay__reschedule(r);
@@ -345,5 +350,7 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->wall_s = r->wall_s;
     s->events = r->q ? evq_fired_count(r->q) : 0;
     s->jobs_fast_forwarded = r->jobs_ffwd;
+    s->ffwd_stretches = r->ff_stretches;
+    s->ffwd_stretch_iterations = r->ff_stretch_iters;
     s->peak_rss_bytes = peak_rss_bytes();
 }

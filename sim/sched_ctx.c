@@ -104,6 +104,8 @@ void sched_set_path(sched_ctx *ctx, size_t j, size_t f, size_t p)
     if (coll_plan_flow(jb->plan, f)->path == p)
         return;
     GError *e = NULL;
+    job_paths_changed(jb);
+    ctx->r->steady_stale = true;
     if (!coll_plan_set_path(jb->plan, ctx->r->t, f, p, &e)) {
         g_debug("sched_set_path: %s", e->message);
         g_error_free(e);
@@ -128,6 +130,7 @@ void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s)
 void replay__reschedule(struct replay *r)
 {
     r->ops->reschedule(r->sched, &r->ctx);
+    replay__steady_update(r);
     if (r->decision_fn && !r->stopped && !r->decision_fn(r->decision_user, &r->ctx))
         r->stopped = true;
 }

@@ -50,6 +50,10 @@ typedef struct sched_ops {
     /* Optional (NULL): job j starts (starting = true) or finishes its
      * communication phase of an iteration. */
     void (*on_comm)(void *self, sched_ctx *ctx, size_t j, bool starting);
+    /* on_comm changes nothing that matters when job j shares no link with
+     * any other running job (it may still set j's own level): such a job
+     * may then run fast-forwarded, its phases unseen (docs/engine.md §5b) */
+    bool on_comm_ignores_isolated;
 } sched_ops;
 
 /* ---- What a scheduler reads ------------------------------------------ */

@@ -23,85 +23,6 @@
 #include "traces/catalog.h"
 #include "traces/trace.h"
 
-/* ---- helpers: one replay from a scenario text ---- */
-
-
-/* Run text (fast-forward on or off) writing into dir (nullable). */
-static bool run_text(test_run *x, const char *text, bool ffwd, const char *dir)
-{
-    GError *e = NULL;
-    const char *const options[] = {"fast_forward", ffwd ? "true" : "false", NULL};
-    bool ok = test_run_prepare(x, text, options, &e);
-    output_dir *o = NULL;
-    if (ok && dir)
-        ok = (o = output_dir_open(dir, &e)) != NULL;
-    ok = ok && replay_run(x->r, o, NULL, NULL, &e);
-    if (o)
-        ok = output_dir_commit(o, ok ? &e : NULL) && ok;
-    TEST_ASSERT_NO_ERROR(e);
-    CU_ASSERT_TRUE(ok);
-    return ok;
-}
-
-/* Compare two CSV files field by field: equal strings, or numbers within
- * a relative 1e-9 (the fast-forward sums iterations in another order). */
-static void assert_csv_close(const char *d1, const char *d2, const char *name)
-{
-    g_autofree char *p1 = g_build_filename(d1, name, NULL);
-    g_autofree char *p2 = g_build_filename(d2, name, NULL);
-    g_autofree char *a = NULL, *b = NULL;
-    CU_ASSERT_TRUE_FATAL(g_file_get_contents(p1, &a, NULL, NULL));
-    CU_ASSERT_TRUE_FATAL(g_file_get_contents(p2, &b, NULL, NULL));
-    g_auto(GStrv) la = g_strsplit(a, "\n", -1), lb = g_strsplit(b, "\n", -1);
-    CU_ASSERT_EQUAL_FATAL(g_strv_length(la), g_strv_length(lb));
-    CU_ASSERT_TRUE(g_strv_length(la) > 2);
-    for (guint i = 0; la[i]; i++) {
-        g_auto(GStrv) fa = g_strsplit(la[i], ",", -1), fb = g_strsplit(lb[i], ",", -1);
-        CU_ASSERT_EQUAL_FATAL(g_strv_length(fa), g_strv_length(fb));
-        for (guint k = 0; fa[k]; k++) {
-            if (strcmp(fa[k], fb[k]) == 0)
-                continue;
-            /* summary.csv: the run's wall time, events and memory differ */
-            if (strcmp(name, "summary.csv") == 0 && k >= 18)
-                continue;
-            char *ea, *eb;
-            double x = g_ascii_strtod(fa[k], &ea), y = g_ascii_strtod(fb[k], &eb);
-            CU_ASSERT_TRUE(*ea == '\0' && *eb == '\0' && ea != fa[k]);
-            if (!test_assert_close(x, y, 1e-9, name, __FILE__, __LINE__))
-                fprintf(stderr, "  %s line %u field %u\n", name, i, k);
-        }
-    }
-}
-
-/* Run text with and without the fast-forward; the outputs must agree to
- * 1e-9.  Returns the two event counts. */
-static void assert_same_outputs(const char *text, uint64_t *ev_ff, uint64_t *ev_plain)
-{
-    g_autofree char *tmp = g_dir_make_tmp("ccsim-ffwd-XXXXXX", NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
-    g_autofree char *d1 = g_build_filename(tmp, "ff", NULL);
-    g_autofree char *d2 = g_build_filename(tmp, "plain", NULL);
-    test_run x, y;
-    bool ok = run_text(&x, text, true, d1);
-    ok = run_text(&y, text, false, d2) && ok;
-    if (ok) {
-        static const char *const files[] = {"summary.csv", "jobs.csv", "timeseries.csv",
-                                            "links.csv"};
-        for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
-            assert_csv_close(d1, d2, files[i]);
-        replay_summary s;
-        replay_get_summary(x.r, &s);
-        *ev_ff = s.events;
-        replay_get_summary(y.r, &s);
-        *ev_plain = s.events;
-    }
-    test_run_clear(&x);
-    test_run_clear(&y);
-    test_run_remove_outputs(d1);
-    test_run_remove_outputs(d2);
-    g_rmdir(tmp);
-}
-
 /* ---- the profile ---- */
 
 /* An iteration of T = 2.2 s on n = 8 GPUs, C = 1 s, T_opt = 0.5 s: busy
@@ -162,7 +83,7 @@ static void test_ffwd_one_gpu(void)
 {
     for (int ff = 1; ff >= 0; ff--) {
         test_run x;
-        if (!run_text(&x, one_gpu_text, ff, NULL)) {
+        if (!test_run_text(&x, one_gpu_text, ff, NULL)) {
             test_run_clear(&x);
             return;
         }
@@ -185,7 +106,7 @@ static void test_ffwd_one_gpu(void)
         test_run_clear(&x);
     }
     uint64_t a = 0, b = 0;
-    assert_same_outputs(one_gpu_text, &a, &b);
+    test_run_assert_same(one_gpu_text, 1e-9, &a, &b);
 }
 
 /* One 8-GPU job on one host: C = 1 s, T_opt = 0.5 s, all-reduce of
@@ -216,19 +137,6 @@ static const char *nvlink_text =
     "              \"opt_s\": 0.5}}]},"
     " \"sim\": {\"interval_s\": 3, \"alpha_us\": 0}}";
 
-static double csv_field(const char *dir, const char *name, int line, int field)
-{
-    g_autofree char *p = g_build_filename(dir, name, NULL);
-    g_autofree char *buf = NULL;
-    if (!g_file_get_contents(p, &buf, NULL, NULL))
-        return NAN;
-    g_auto(GStrv) lines = g_strsplit(buf, "\n", -1);
-    if ((guint)line >= g_strv_length(lines))
-        return NAN;
-    g_auto(GStrv) f = g_strsplit(lines[line], ",", -1);
-    return (guint)field < g_strv_length(f) ? g_ascii_strtod(f[field], NULL) : NAN;
-}
-
 static void test_ffwd_nvlink_single_host(void)
 {
     static const double busy[] = {18.4 / 3, 13.6 / 3, 17.6 / 3, 6.4};
@@ -238,7 +146,7 @@ static void test_ffwd_nvlink_single_host(void)
         g_autofree char *tmp = g_dir_make_tmp("ccsim-ffwd-XXXXXX", NULL);
         g_autofree char *d = g_build_filename(tmp, "o", NULL);
         test_run x;
-        if (run_text(&x, nvlink_text, ff, d)) {
+        if (test_run_text(&x, nvlink_text, ff, d)) {
             replay_job_result j;
             replay_job_get(x.r, 0, &j);
             CU_ASSERT_EQUAL(j.iterations, 4);
@@ -253,12 +161,12 @@ static void test_ffwd_nvlink_single_host(void)
              * interval i is line 1 + 4 i (4 tiers), carried_bytes field 4;
              * CSV floats carry OUTPUT_CSV_DIGITS = 10 significant digits */
             for (int i = 0; i < 4; i++) {
-                TEST_ASSERT_CLOSE(csv_field(d, "timeseries.csv", 1 + i, 3), busy[i], 1e-9);
-                TEST_ASSERT_CLOSE(csv_field(d, "timeseries.csv", 1 + i, 6),
+                TEST_ASSERT_CLOSE(test_run_csv_field(d, "timeseries.csv", 1 + i, 3), busy[i], 1e-9);
+                TEST_ASSERT_CLOSE(test_run_csv_field(d, "timeseries.csv", 1 + i, 6),
                                   bytes[i] / (16 * 1e11 * dt[i]), 1e-9);
-                TEST_ASSERT_CLOSE(csv_field(d, "links.csv", 1 + 4 * i, 4), bytes[i], 1e-9);
+                TEST_ASSERT_CLOSE(test_run_csv_field(d, "links.csv", 1 + 4 * i, 4), bytes[i], 1e-9);
             }
-            TEST_ASSERT_CLOSE(csv_field(d, "timeseries.csv", 1, 12),
+            TEST_ASSERT_CLOSE(test_run_csv_field(d, "timeseries.csv", 1, 12),
                               1.12e12 / (16 * 1e11 * 3) * 80.0 / 7.0, 1e-9);
         }
         test_run_clear(&x);
@@ -266,7 +174,7 @@ static void test_ffwd_nvlink_single_host(void)
         g_rmdir(tmp);
     }
     uint64_t a = 0, b = 0;
-    assert_same_outputs(nvlink_text, &a, &b);
+    test_run_assert_same(nvlink_text, 1e-9, &a, &b);
     /* 4 ticks + arrival + end against ~8 per iteration */
     CU_ASSERT_TRUE(a <= 10);
     CU_ASSERT_TRUE(b >= 30);
@@ -302,7 +210,7 @@ static void test_ffwd_two_buckets(void)
     g_autofree char *tmp = g_dir_make_tmp("ccsim-ffwd-XXXXXX", NULL);
     g_autofree char *d = g_build_filename(tmp, "o", NULL);
     test_run x;
-    if (run_text(&x, text, true, d)) {
+    if (test_run_text(&x, text, true, d)) {
         replay_job_result j;
         replay_job_get(x.r, 0, &j);
         CU_ASSERT_EQUAL(j.iterations, 1);
@@ -312,9 +220,9 @@ static void test_ffwd_two_buckets(void)
         replay_get_summary(x.r, &s);
         CU_ASSERT_EQUAL(s.jobs_fast_forwarded, 1);
         for (int i = 0; i < 5; i++) {
-            TEST_ASSERT_CLOSE(csv_field(d, "timeseries.csv", 1 + i, 3), busy[i], 1e-12);
+            TEST_ASSERT_CLOSE(test_run_csv_field(d, "timeseries.csv", 1 + i, 3), busy[i], 1e-12);
             /* absolute: 1e-12 x 1e11 bytes */
-            TEST_ASSERT_CLOSE(csv_field(d, "links.csv", 1 + 4 * i, 4) / 1e11, bytes[i] / 1e11,
+            TEST_ASSERT_CLOSE(test_run_csv_field(d, "links.csv", 1 + 4 * i, 4) / 1e11, bytes[i] / 1e11,
                               1e-12);
         }
     }
@@ -322,7 +230,7 @@ static void test_ffwd_two_buckets(void)
     test_run_remove_outputs(d);
     g_rmdir(tmp);
     uint64_t a = 0, b = 0;
-    assert_same_outputs(text, &a, &b);
+    test_run_assert_same(text, 1e-9, &a, &b);
 }
 
 /* Which jobs qualify (counted in the summary):
@@ -357,7 +265,7 @@ static void test_ffwd_eligibility(void)
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *text = mixed_text(cases[i].sched);
         test_run x;
-        if (run_text(&x, text, true, NULL)) {
+        if (test_run_text(&x, text, true, NULL)) {
             replay_summary s;
             replay_get_summary(x.r, &s);
             if (s.jobs_fast_forwarded != cases[i].expect)
@@ -367,7 +275,7 @@ static void test_ffwd_eligibility(void)
         }
         test_run_clear(&x);
         uint64_t a = 0, b = 0;
-        assert_same_outputs(text, &a, &b);
+        test_run_assert_same(text, 1e-9, &a, &b);
         CU_ASSERT_TRUE(a < b);
     }
 }
@@ -386,7 +294,7 @@ static void test_ffwd_shift_at_start(void)
         " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"shift_s\": 0.25}}},"
         " \"sim\": {\"interval_s\": 4, \"alpha_us\": 0}}";
     test_run x;
-    if (run_text(&x, text, true, NULL)) {
+    if (test_run_text(&x, text, true, NULL)) {
         replay_job_result j;
         replay_job_get(x.r, 0, &j);
         CU_ASSERT_EQUAL(j.iterations, 24);
@@ -395,7 +303,7 @@ static void test_ffwd_shift_at_start(void)
     }
     test_run_clear(&x);
     uint64_t a = 0, b = 0;
-    assert_same_outputs(text, &a, &b);
+    test_run_assert_same(text, 1e-9, &a, &b);
 }
 
 /* Work mode: the 1-GPU job of one_gpu_text over [0, 10.2) runs
@@ -410,7 +318,7 @@ static void test_ffwd_work_mode(void)
         "   \"model\": {\"compute_s\": 0.3, \"opt_s\": 0.1, \"collective\": \"none\"}}]},"
         " \"sim\": {\"interval_s\": 4, \"alpha_us\": 0, \"mode\": \"work\"}}";
     test_run x;
-    if (run_text(&x, text, true, NULL)) {
+    if (test_run_text(&x, text, true, NULL)) {
         replay_job_result j;
         replay_job_get(x.r, 0, &j);
         CU_ASSERT_EQUAL(j.iterations, 25);
@@ -419,7 +327,7 @@ static void test_ffwd_work_mode(void)
     }
     test_run_clear(&x);
     uint64_t a = 0, b = 0;
-    assert_same_outputs(text, &a, &b);
+    test_run_assert_same(text, 1e-9, &a, &b);
 }
 
 /* ---- a shift in the middle of a run (job level) ---- */

@@ -5,6 +5,7 @@
 #define CCSIM_TESTS_TEST_RUN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <glib.h>
 
@@ -34,5 +35,20 @@ bool test_run_prepare(test_run *x, const char *text, const char *const *options,
 /* Remove the files a replay writes (summary, jobs, timeseries, links CSV
  * and run.json) from dir, then dir itself. */
 void test_run_remove_outputs(const char *dir);
+
+/* Prepare and run text with sim.fast_forward on or off, writing into dir
+ * (nullable); CUnit-asserts success. */
+bool test_run_text(test_run *x, const char *text, bool ffwd, const char *dir);
+
+/* Compare two CSV files field by field: equal strings, or numbers within
+ * a relative tol (summary.csv: wall time, events and memory skipped). */
+void test_run_assert_csv_close(const char *d1, const char *d2, const char *name, double tol);
+
+/* Run text with and without the fast-forward; every output must agree
+ * within tol.  Returns the two event counts. */
+void test_run_assert_same(const char *text, double tol, uint64_t *ev_ff, uint64_t *ev_plain);
+
+/* Field `field` of line `line` of CSV file name in dir (NAN if missing). */
+double test_run_csv_field(const char *dir, const char *name, int line, int field);
 
 #endif /* CCSIM_TESTS_TEST_RUN_H */

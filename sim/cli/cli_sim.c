@@ -69,8 +69,8 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
          "allow a trace larger than the topology: skip (and count) the jobs that do not fit", NULL},
         {"gzip", 0, 0, G_OPTION_ARG_NONE, &o->gzip, "write the CSV files gzipped (.csv.gz)", NULL},
         {"no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &o->no_ffwd,
-         "simulate every iteration of contention-free jobs event by event (sim.fast_forward "
-         "false; same results, more events)",
+         "simulate every iteration event by event, also of jobs that share no link "
+         "(sim.fast_forward false; same results, more events)",
          NULL},
         {"force", 0, 0, G_OPTION_ARG_NONE, &o->force,
          "replace the output folder whole if it is not empty (never /, home or the working "
