@@ -54,6 +54,8 @@ expect_fail bad_option     '2' '--mode: expected' run --scenario "$ex1" --mode f
 expect_fail bad_channels   '2' '--channels: 0 is outside \[1, 32\]' run --scenario "$ex1" --channels 0
 expect_fail bad_placement  '2' '--placement: expected "recorded", ' run --scenario "$ex1" --placement best
 expect_fail bad_topo       '1|2' 'topology' run --scenario "$ex1" --topo "fat-tree:k=7"
+expect_fail bad_oversub    '1|2' "oversub must be a non-negative decimal number, got '-1'" run --scenario "$ex1" --topo "crux-clos2:oversub=-1"
+expect_fail bad_oversub2   '1|2' "oversub must be a non-negative decimal number, got 'abc'" run --scenario "$ex1" --topo "crux-double-sided:oversub=abc"
 
 # a good run: Crux example 1, J1 high: 1808 busy GPU-s of 4 x 1203
 if "$ccsim" run --scenario "$ex1" --out "$tmp/ex1" -q >/dev/null 2>"$tmp/stderr"; then

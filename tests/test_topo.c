@@ -265,7 +265,7 @@ static void test_topo_dual(void)
         CU_ASSERT_EQUAL(topo_node_get_kind(t, s0), TOPO_NODE_TOR);
         CU_ASSERT_EQUAL(topo_node_get_kind(t, s2), TOPO_NODE_TOR);
     }
-    g_autoptr(topo) c = build_ok("crux-double-sided");
+    g_autoptr(topo) c = build_ok("crux-double-sided:hosts=847");
     CU_ASSERT_EQUAL(topo_host_count(c), 847);
     CU_ASSERT_EQUAL(count_kind(c, TOPO_NODE_TOR), 6);
     CU_ASSERT_EQUAL(count_kind(c, TOPO_NODE_AGG), 12);
@@ -281,12 +281,31 @@ static void test_topo_dual(void)
     CU_ASSERT_EQUAL(count_tier(c, TOPO_TIER_HOST_TOR), 847 * 8 * 2);
 }
 
-/* crux-clos2: 847 = 173 x 4 + 155, so ToRs 0..154 hold 5 hosts (hosts
- * 0..774) and ToRs 155..172 hold 4 (775..846).  Every ToR to each of 16
- * aggs: 173 x 16 cables = 5536 links; 16 paths between ToRs. */
+/* crux-clos2:hosts=847: 847 = 173 x 4 + 155, so ToRs 0..154 hold 5 hosts
+ * (hosts 0..774) and ToRs 155..172 hold 4 (775..846).  Every ToR to each
+ * of 16 aggs: 173 x 16 cables = 5536 links; 16 paths between ToRs.
+ * Default: 256 hosts (2,048 GPUs) = 173 + 83: ToRs 0..82 hold 2 (hosts
+ * 0..165), the others 1; uplinks 2 x 4 x 200 Gbps / 16 = 100 Gbps.
+ * crux-double-sided default: 256 hosts on 3 pairs, 86 + 85 + 85. */
 static void test_topo_crux_clos2(void)
 {
-    g_autoptr(topo) t = build_ok("crux-clos2");
+    g_autoptr(topo) d = build_ok("crux-clos2");
+    CU_ASSERT_EQUAL(topo_host_count(d), 256);
+    CU_ASSERT_EQUAL(topo_host_count(d) * topo_host_gpu_count(d, 0), 2048);
+    CU_ASSERT_EQUAL(topo_host_group(d, 164, TOPO_LEVEL_TOR), topo_host_group(d, 165, TOPO_LEVEL_TOR));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(d, 165, TOPO_LEVEL_TOR),
+                        topo_host_group(d, 166, TOPO_LEVEL_TOR));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(d, 166, TOPO_LEVEL_TOR),
+                        topo_host_group(d, 167, TOPO_LEVEL_TOR));
+    for (size_t l = 0; l < topo_link_count(d); l++)
+        if (topo_link_get(d, (uint32_t)l)->tier == TOPO_TIER_TOR_AGG)
+            TEST_ASSERT_CLOSE(topo_link_get(d, (uint32_t)l)->cap_Bps, ccs_gbps_to_Bps(100), 1e-12);
+    g_autoptr(topo) ds = build_ok("crux-double-sided");
+    CU_ASSERT_EQUAL(topo_host_count(ds), 256);
+    CU_ASSERT_EQUAL(topo_host_group(ds, 85, TOPO_LEVEL_POD), topo_host_group(ds, 0, TOPO_LEVEL_POD));
+    CU_ASSERT_NOT_EQUAL(topo_host_group(ds, 86, TOPO_LEVEL_POD),
+                        topo_host_group(ds, 0, TOPO_LEVEL_POD));
+    g_autoptr(topo) t = build_ok("crux-clos2:hosts=847");
     CU_ASSERT_EQUAL(topo_host_count(t), 847);
     CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_TOR), 173);
     CU_ASSERT_EQUAL(count_kind(t, TOPO_NODE_AGG), 16);

@@ -75,7 +75,7 @@ static GHashTable *link_use(topo *t, size_t a, size_t b, size_t *n_out)
  * once (there are 32 up and 32 down). */
 void test_topo_path_spread(void)
 {
-    g_autoptr(topo) t = build_ok("crux-double-sided");
+    g_autoptr(topo) t = build_ok("crux-double-sided:hosts=847");
     size_t n = 0;
     g_autoptr(GHashTable) use = link_use(t, 0, 846, &n);
     CU_ASSERT_EQUAL(n, 16);
@@ -186,7 +186,7 @@ void test_topo_path_sampling(void)
                                    15, p, &err));
     CU_ASSERT_EQUAL(p->len, 6);
     o.max_paths = 16;
-    g_autoptr(topo) c = topo_build("crux-double-sided", &o, &err);
+    g_autoptr(topo) c = topo_build("crux-double-sided:hosts=847", &o, &err);
     TEST_ASSERT_NO_ERROR(err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     size_t n = 0;

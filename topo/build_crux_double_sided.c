@@ -8,11 +8,12 @@
  * the trace's 3 PSW groups); each pod has 12/3 = 4 aggregation switches
  * joined to both ToRs of the pair; aggregation switch j of each pod joins
  * core plane j (32/4 = 8 cores).  Each host has 8 NICs, NICs 0-3 on ToR a
- * and 4-7 on ToR b of its pair (attach=dual).  The 847 hosts spread over
- * the 3 pairs as evenly as possible: 283, 282, 282.  Link speeds default to
+ * and 4-7 on ToR b of its pair (attach=dual).  The default 256 hosts
+ * (2,048 GPUs, the paper's "2,000+", TOPO__CRUX_HOSTS) spread over the 3
+ * pairs as evenly as possible: 86, 85, 85.  Link speeds default to
  * non-blocking (oversub=1).
  *
- * Parameters: hosts=847 or hosts_from=topo.csv (topo__hosts_from), tors=6
+ * Parameters: hosts=256 or hosts_from=topo.csv (topo__hosts_from), tors=6
  * (even), aggs=12 (multiple of tors/2), cores=32, core_mesh=plane, oversub=1
  * or link_gbps, tor_agg_gbps, agg_core_gbps, latency_us=1, server options
  * (nics=8). */
@@ -23,7 +24,7 @@ bool topo__build_crux_double_sided(topo *t, topo__params *p, GError **error)
     size_t tors, aggs, hosts;
     topo__clos c = topo__clos_default();
     g_autoptr(GPtrArray) names = NULL;
-    if (!topo__params_size(p, "hosts", 847, &hosts, error) ||
+    if (!topo__params_size(p, "hosts", TOPO__CRUX_HOSTS, &hosts, error) ||
         !topo__hosts_from(p, &hosts, &names, error) ||
         !topo__params_size(p, "tors", 6, &tors, error) ||
         !topo__params_size(p, "aggs", 12, &aggs, error) ||

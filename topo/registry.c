@@ -32,10 +32,10 @@ static const topo_builder_info infos[] = {
       "groups=a*h+1, routers=4, hosts_per_router=2, global_links=1 (per router), "
       "local_gbps=400, global_gbps=400, latency_us=1, " SERVER_PARAMS},
     {"crux-clos2", "Crux paper's two-layer Clos: 173 ToR, 16 agg, one ToR per host",
-      "hosts=847, tors=173, aggs=16, " CLOS_PARAMS ", " SERVER_PARAMS},
+      "hosts=256 (2,048 GPUs), tors=173, aggs=16, " CLOS_PARAMS ", " SERVER_PARAMS},
     {"crux-double-sided",
       "Crux paper's double-sided Clos: 6 ToR, 12 agg, 32 core, each host on two ToRs via 8 links",
-      "hosts=847, nics=8, " CLOS_PARAMS ", " SERVER_PARAMS},
+      "hosts=256 (2,048 GPUs), nics=8, " CLOS_PARAMS ", " SERVER_PARAMS},
     {"lingjun", "the Lingjun trace's three-layer Clos from topo.csv (ip, DSW, PSW, ASW)",
       "path=topo.csv (required), psw=4 (per PSW group), dsw=8, attach=single|dual|rail, "
       "core_mesh=plane|full, oversub=1 or link_gbps, latency_us=1, " SERVER_PARAMS},

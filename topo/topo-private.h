@@ -198,6 +198,12 @@ typedef struct topo__lingjun_row {
  * Errors name `name:line:`.  (transfer full) */
 GPtrArray *topo__lingjun_parse(const char *buf, size_t len, const char *name, GError **error);
 
+/* Default hosts of the Crux presets: 256 hosts of 8 GPUs = 2,048 GPUs, the
+ * "2,000+ GPUs" of the Crux paper's simulated cluster (SIGCOMM'24 §6.1),
+ * which the Lingjun trace (about 1,000 busy GPUs, 1,650 at its peak) fills
+ * as the paper's did. */
+#define TOPO__CRUX_HOSTS 256
+
 /* hosts_from=topo.csv, for the presets that place a trace's hosts on
  * another network (crux-clos2, crux-double-sided): the hosts take the
  * file's host names in the lingjun builder's order (pods, racks, file order
