@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 #include "base/limits.h"
 
 typedef enum key_type { KEY_ENUM, KEY_DOUBLE, KEY_UINT, KEY_INT, KEY_STRING, KEY_BOOL } key_type;
@@ -387,14 +388,11 @@ bool config_load_buffer(config *c, const char *buf, size_t len, const char *name
 
 bool config_load_file(config *c, const char *path, GError **error)
 {
-    g_autofree char *buf = NULL;
-    gsize len = 0;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &buf, &len, &e)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: %s", path, e->message);
-        g_error_free(e);
+    g_autoptr(GBytes) bytes = ccs_input_read(path, true, error);
+    if (!bytes)
         return false;
-    }
+    gsize len = 0;
+    const char *buf = g_bytes_get_data(bytes, &len);
     g_free(c->path);
     c->path = g_strdup(path);
     g_autofree char *base = g_path_get_basename(path);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 #include "traces/trace.h"
 #include "traces/traces-private.h"
 
@@ -91,7 +92,7 @@ static GString *slice(const char *resource, int max_lines)
 {
     GError *err = NULL;
     g_autoptr(GBytes) gz = trace__resource_bytes(resource, &err);
-    g_autoptr(GBytes) b = gz ? trace__maybe_gunzip(gz, resource, &err) : NULL;
+    g_autoptr(GBytes) b = gz ? ccs_input_decode(gz, resource, true, &err) : NULL;
     if (!b) {
         fprintf(stderr, "fuzz_lingjun: %s\n", err->message);
         exit(1);

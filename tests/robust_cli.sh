@@ -75,5 +75,32 @@ refuse gen_scale_neg 2 'gen-trace: --scale: -1 is outside \(0, 100\]' gen-trace 
 refuse gen_scale_big 2 'gen-trace: --scale: 1000000000 is outside' gen-trace --scale 1e9 --out left
 refuse gen_hex 2 'gen-trace: --days: expected a decimal number, got "0x10"' gen-trace --days 0x10 --out left
 
+# --- trace files: trailing garbage after gzip, a NUL byte ------------------
+mkdir tr
+cp "$src"/traces/data/*.csv.gz tr/
+printf 'garbage' >> tr/job.csv.gz
+refuse gz_trailing 1 'job.csv.gz: 7 bytes of trailing data after the gzip stream' \
+    run --trace tr -q -o left
+cp "$src/traces/data/job.csv.gz" tr/job.csv.gz
+{ gzip -dc tr/job.csv.gz | head -2; printf 'x\0y\n'; gzip -dc tr/job.csv.gz | tail -n +3; } > tr/job.csv
+rm tr/job.csv.gz
+refuse nul_byte 1 'job.csv:3: a NUL byte' run --trace tr -q -o left
+
+# --- SIGTERM and SIGINT mid-run: nothing left, the process dies of it --------
+for sig in TERM INT; do
+    rm -rf left
+    "$ccsim" run --no-fast-forward --interval 1 -q -o left >/dev/null 2>"sig$sig.err" &
+    pid=$!
+    sleep 2
+    kill -$sig $pid
+    wait $pid
+    st=$?
+    want=$((128 + $(kill -l $sig)))
+    if [ "$st" != "$want" ]; then bad "SIG$sig: exit status $st, expected $want"
+    elif ! grep -q "interrupted by SIG$sig" "sig$sig.err"; then bad "SIG$sig: message: $(cat "sig$sig.err")"
+    elif ls -A | grep -q '^\.left\|^left$'; then bad "SIG$sig: left $(ls -A | grep left)"
+    else ok; fi
+done
+
 echo "robust_cli: $pass passed, $fails failed"
 [ "$fails" -eq 0 ]

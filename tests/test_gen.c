@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 #include "test_util.h"
 #include "traces/gen.h"
 #include "traces/trace.h"
@@ -277,7 +278,7 @@ static void test_gen_bundled_sample(void)
     for (int i = 0; i < 3; i++) {
         g_autoptr(GBytes) gz = trace__resource_bytes(paths[i], &err);
         TEST_ASSERT_NO_ERROR(err);
-        g_autoptr(GBytes) plain = trace__maybe_gunzip(gz, paths[i], &err);
+        g_autoptr(GBytes) plain = ccs_input_decode(gz, paths[i], true, &err);
         TEST_ASSERT_NO_ERROR(err);
         GString *want = writers[i](&t);
         size_t n = 0;

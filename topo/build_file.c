@@ -26,6 +26,8 @@
 
 #include "topo-private.h"
 
+#include "base/input.h"
+
 static bool check_keys(const cJSON *obj, const char *const *known, const char *where,
                        GError **error)
 {
@@ -359,9 +361,15 @@ static bool graphml_to_json(const igraph_t *g, cJSON *root, const char *path, GE
 
 bool topo__build_graphml(topo *t, const char *path, GError **error)
 {
-    FILE *f = fopen(path, "r");
+    /* through the common reader (bounded, gzip, no NUL), then to igraph */
+    g_autoptr(GBytes) bytes = ccs_input_read(path, true, error);
+    if (!bytes)
+        return false;
+    gsize len = 0;
+    const void *data = g_bytes_get_data(bytes, &len);
+    FILE *f = fmemopen((void *)data, len, "r");
     if (!f) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot open", path);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL, "%s: cannot read from memory", path);
         return false;
     }
     /* igraph keeps the attribute handler process-wide: install the C one for
@@ -397,12 +405,11 @@ bool topo__build_file(topo *t, topo__params *p, GError **error)
         return false;
     if (g_str_has_suffix(path, ".graphml") || g_str_has_suffix(path, ".xml"))
         return topo__build_graphml(t, path, error);
-    g_autofree char *text = NULL;
-    gsize len = 0;
-    if (!g_file_get_contents(path, &text, &len, NULL)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot read", path);
+    g_autoptr(GBytes) bytes = ccs_input_read(path, true, error);
+    if (!bytes)
         return false;
-    }
+    gsize len = 0;
+    const char *text = g_bytes_get_data(bytes, &len);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
     if (!root) {

@@ -20,9 +20,10 @@
  * oversub=1 or link_gbps, tor_agg_gbps, agg_core_gbps, latency_us=1, and
  * the server options. */
 #include <string.h>
-#include <zlib.h>
 
 #include "topo-private.h"
+
+#include "base/input.h"
 
 static void row_free(gpointer p)
 {
@@ -91,38 +92,6 @@ GPtrArray *topo__lingjun_parse(const char *buf, size_t len, const char *name, GE
         return NULL;
     }
     return g_steal_pointer(&rows);
-}
-
-static bool read_maybe_gz(const char *path, char **out, size_t *len, GError **error)
-{
-    if (!g_str_has_suffix(path, ".gz")) {
-        gsize n = 0;
-        if (!g_file_get_contents(path, out, &n, NULL)) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot read", path);
-            return false;
-        }
-        *len = n;
-        return true;
-    }
-    gzFile gz = gzopen(path, "rb");
-    if (!gz) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot read", path);
-        return false;
-    }
-    GByteArray *b = g_byte_array_new();
-    guint8 chunk[65536];
-    int n;
-    while ((n = gzread(gz, chunk, sizeof chunk)) > 0)
-        g_byte_array_append(b, chunk, (guint)n);
-    int err = 0;
-    const char *msg = gzerror(gz, &err);
-    bool ok = n == 0 && (err == Z_OK || err == Z_STREAM_END);
-    if (!ok)
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: %s", path, msg);
-    gzclose(gz);
-    *len = b->len;
-    *out = (char *)g_byte_array_free(b, !ok);
-    return ok;
 }
 
 /* Natural order of labels ("P8" < "P10"), as GCompareFunc on pointers to
@@ -209,10 +178,11 @@ static void plan_make(const GPtrArray *rows, lingjun_plan *pl)
 /* The rows of the topo.csv at path, parsed and grouped into the plan. */
 static GPtrArray *load_plan(const char *path, lingjun_plan *pl, GError **error)
 {
-    g_autofree char *buf = NULL;
-    size_t len = 0;
-    if (!read_maybe_gz(path, &buf, &len, error))
+    g_autoptr(GBytes) bytes = ccs_input_read(path, true, error);
+    if (!bytes)
         return NULL;
+    size_t len = 0;
+    const char *buf = g_bytes_get_data(bytes, &len);
     GPtrArray *rows = topo__lingjun_parse(buf, len, path, error);
     if (rows)
         plan_make(rows, pl);

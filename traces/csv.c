@@ -5,76 +5,11 @@
 
 #include <gio/gio.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "base/ccs.h"
 #include "trace-resources.h"
 
 /* ---- bytes ---------------------------------------------------------- */
-
-static bool is_gzip(const guint8 *p, size_t n) { return n >= 2 && p[0] == 0x1f && p[1] == 0x8b; }
-
-GBytes *trace__maybe_gunzip(GBytes *data, const char *name, GError **error)
-{
-    size_t n = 0;
-    const guint8 *p = g_bytes_get_data(data, &n);
-    if (!is_gzip(p, n))
-        return g_bytes_ref(data);
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    if (inflateInit2(&zs, 15 + 32) != Z_OK) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL, "%s: zlib: cannot initialise", name);
-        return NULL;
-    }
-    g_autoptr(GByteArray) out = g_byte_array_sized_new((guint)MIN(n * 4 + 64, (size_t)1 << 30));
-    guint8 chunk[65536];
-    zs.next_in = (Bytef *)p;
-    zs.avail_in = (uInt)n;
-    int rc = Z_OK;
-    while (rc != Z_STREAM_END) {
-        zs.next_out = chunk;
-        zs.avail_out = sizeof chunk;
-        rc = inflate(&zs, Z_NO_FLUSH);
-        if (rc != Z_OK && rc != Z_STREAM_END) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: gzip: %s", name,
-                        zs.msg ? zs.msg : "corrupt data");
-            inflateEnd(&zs);
-            return NULL;
-        }
-        g_byte_array_append(out, chunk, (guint)(sizeof chunk - zs.avail_out));
-        if (rc == Z_STREAM_END && zs.avail_in > 0 && is_gzip(zs.next_in, zs.avail_in)) {
-            inflateReset(&zs); /* concatenated gzip members */
-            rc = Z_OK;
-        } else if (rc != Z_STREAM_END && zs.avail_in == 0 && zs.avail_out != 0) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: gzip: truncated data", name);
-            inflateEnd(&zs);
-            return NULL;
-        }
-    }
-    inflateEnd(&zs);
-    guint8 nul = 0;
-    g_byte_array_append(out, &nul, 1);
-    size_t len = out->len - 1;
-    GBytes *all = g_byte_array_free_to_bytes(g_steal_pointer(&out));
-    GBytes *res = g_bytes_new_from_bytes(all, 0, len);
-    g_bytes_unref(all);
-    return res;
-}
-
-GBytes *trace__read_file(const char *path, GError **error)
-{
-    char *text = NULL;
-    size_t len = 0;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, &len, &e)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s", e->message);
-        g_error_free(e);
-        return NULL;
-    }
-    /* g_file_get_contents NUL-terminates. */
-    g_autoptr(GBytes) raw = g_bytes_new_take(text, len);
-    return trace__maybe_gunzip(raw, path, error);
-}
 
 char *trace__find_file(const char *dir, const char *base, GError **error)
 {

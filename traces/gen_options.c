@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 #include "base/limits.h"
 
 trace_gen_options trace_gen_options_default(void)
@@ -39,7 +40,7 @@ bool trace__gen_tables(trace__tables *out, const trace_gen_options *opts, GError
     out->topo = g_ptr_array_new_with_free_func((GDestroyNotify)trace__row_free);
     if (o.topo_path) {
         trace__tables tt;
-        g_autoptr(GBytes) b = trace__read_file(o.topo_path, error);
+        g_autoptr(GBytes) b = ccs_input_read(o.topo_path, true, error);
         if (!b)
             return false;
         size_t len;

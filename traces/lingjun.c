@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 
 const char *const trace__job_columns[TRACE__J_NCOLS] = {
     "id", "uid", "job_name", "kind", "namespace", "model", "status", "reason", "reason_code",
@@ -369,7 +370,7 @@ bool trace__tables_load(trace__tables *t, const char *dir, bool lenient, GError 
     bool ok = true;
     for (int i = 0; i < 3 && ok; i++) {
         paths[i] = trace__find_file(dir, bases[i], error);
-        ok = paths[i] && (data[i] = trace__read_file(paths[i], error)) != NULL;
+        ok = paths[i] && (data[i] = ccs_input_read(paths[i], true, error)) != NULL;
     }
     if (ok) {
         size_t n[3];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 #include "base/limits.h"
 #include "traces-private.h"
 
@@ -292,7 +293,7 @@ trace *trace_json_from_cjson(const cJSON *jobs_array, const char *name, GError *
 trace *trace_json_load(const char *path, GError **error)
 {
     g_return_val_if_fail(path != NULL, NULL);
-    g_autoptr(GBytes) b = trace__read_file(path, error);
+    g_autoptr(GBytes) b = ccs_input_read(path, true, error);
     if (!b)
         return NULL;
     size_t n;
@@ -333,7 +334,7 @@ trace *trace_load_default(GError **error)
     bool ok = true;
     for (int i = 0; i < 3 && ok; i++) {
         g_autoptr(GBytes) gz = trace__resource_bytes(files[i], error);
-        ok = gz && (plain[i] = trace__maybe_gunzip(gz, files[i], error)) != NULL;
+        ok = gz && (plain[i] = ccs_input_decode(gz, files[i], true, error)) != NULL;
     }
     if (ok) {
         size_t n[3];

@@ -18,11 +18,8 @@
 
 /* ---- bytes ---------------------------------------------------------- */
 
-/* Whole file, plain or gzip (detected by the magic bytes), as bytes with a
- * terminating NUL not counted in the size.  CCS_ERROR_IO on failure. */
-GBytes *trace__read_file(const char *path, GError **error);
-/* data unchanged if it is not gzip, else inflated.  name prefixes errors. */
-GBytes *trace__maybe_gunzip(GBytes *data, const char *name, GError **error);
+/* Whole files (plain or gzip, bounded, no NUL bytes) are read with
+ * ccs_input_read() of base/input.h. */
 /* Find DIR/BASE or DIR/BASE.gz (transfer full path), NULL + CCS_ERROR_IO. */
 char *trace__find_file(const char *dir, const char *base, GError **error);
 

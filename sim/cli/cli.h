@@ -21,6 +21,13 @@ typedef struct cli_command {
 /* Print "ccsim: MESSAGE" on stderr (printf-style). */
 void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
+/* SIGINT/SIGTERM during run and compare (cli_signal.c): catch records the
+ * signal; caught returns it (0: none); exit, when one was caught, says so
+ * and re-raises it with its default action (it does not return then). */
+void cli_signals_catch(void);
+int cli_signal_caught(void);
+void cli_signals_exit(void);
+
 /* The subcommands, one per cli_*.c file (listed in main.c). */
 int cli_version_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);

@@ -18,6 +18,11 @@
 
 static int fail(cli_sim_opts *o, GError *e, int status)
 {
+    if (cli_signal_caught()) { /* the output is gone: die of the signal */
+        g_error_free(e);
+        cli_sim_opts_clear(o);
+        cli_signals_exit();
+    }
     cli_error("%s", e->message);
     g_error_free(e);
     cli_sim_opts_clear(o);
@@ -87,6 +92,7 @@ int cli_compare_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return CLI_EXIT_USAGE;
     }
+    cli_signals_catch();
     bool usage = false;
     g_autoptr(config) cfg = cli_sim_config(&o, &usage, &e);
     if (!cfg)

@@ -33,6 +33,7 @@ int cli_run_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return CLI_EXIT_USAGE;
     }
+    cli_signals_catch();
     bool usage = false;
     g_autoptr(config) cfg = cli_sim_config(&o, &usage, &e);
     if (!cfg) {
@@ -58,6 +59,12 @@ int cli_run_main(int argc, char **argv)
     output_dir *d = output_dir_open_new(out, o.force, o.scenario, &e);
     bool ok = d && cli_run_one(cfg, &in, d, o.quiet, &s, NULL, &e);
     int status = CLI_EXIT_OK;
+    if (!ok && cli_signal_caught()) {
+        g_error_free(e);
+        cli_inputs_clear(&in);
+        cli_sim_opts_clear(&o);
+        cli_signals_exit(); /* the output is gone: die of the signal */
+    }
     if (!ok) {
         cli_error("%s", e->message);
         g_error_free(e);

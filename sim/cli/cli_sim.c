@@ -311,6 +311,14 @@ void cli_progress_done(cli_progress *p)
         fprintf(stderr, "\r\033[K");
 }
 
+/* The replay's watcher: stop when SIGINT or SIGTERM came (cli_signal.c). */
+static bool continue_unless_signalled(void *user, const replay_watch *w)
+{
+    (void)user;
+    (void)w;
+    return cli_signal_caught() == 0;
+}
+
 bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
                  replay_summary *s, output_csv *combined, GError **error)
 {
@@ -320,10 +328,16 @@ bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
         output_dir_abort(d);
         return false;
     }
+    replay_set_watch(r, cfg->sim.interval_s / 4, continue_unless_signalled, NULL);
     cli_progress p;
     cli_progress_init(&p, cfg->scheduler, quiet);
-    bool ok = replay_run(r, d, cli_progress_cb, &p, error);
+    bool ok = cli_signal_caught() || replay_run(r, d, cli_progress_cb, &p, error);
     cli_progress_done(&p);
+    if (ok && cli_signal_caught()) {
+        /* the watcher stopped the run (or it never started) */
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "interrupted");
+        ok = false;
+    }
     if (!ok) {
         output_dir_abort(d);
         return false;

@@ -21,6 +21,10 @@ void sweep__io_error(GError **error, GError *src, const char *prefix);
 bool sweep__write_atomic(const char *path, const char *text, GError **error);
 /* The folder of run `name` under dir: DIR/runs/NAME.  (transfer full) */
 char *sweep__run_dir(const char *dir, const char *name);
+/* The summary a finished run left in run_dir: summary.csv, or
+ * summary.csv.gz when the run wrote gzip (sim.gzip); NULL when neither
+ * exists.  (transfer full) */
+char *sweep__run_summary(const char *run_dir);
 
 /* Take the POSIX lock on DIR/.lock (blocking); returns the fd to pass to
  * sweep__unlock, or -1 with CCS_ERROR_IO. */

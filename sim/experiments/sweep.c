@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 #include "base/limits.h"
 #include "sweep-private.h"
 
@@ -294,14 +295,13 @@ static bool load_base(sweep *sw, GError **error)
     g_autofree char *path = g_path_is_absolute(base->valuestring)
                                 ? g_strdup(base->valuestring)
                                 : g_build_filename(sw->dir, base->valuestring, NULL);
-    g_autofree char *text = NULL;
-    size_t len = 0;
-    GError *io = NULL;
-    if (!g_file_get_contents(path, &text, &len, &io)) {
-        g_autofree char *prefix = g_strdup_printf("%s: base: ", sw->name);
-        sweep__io_error(error, io, prefix);
+    g_autoptr(GBytes) bytes = ccs_input_read(path, true, error);
+    if (!bytes) {
+        g_prefix_error(error, "%s: base: ", sw->name);
         return false;
     }
+    size_t len = 0;
+    const char *text = g_bytes_get_data(bytes, &len);
     cJSON *scenario = cJSON_ParseWithLength(text, len);
     if (!cJSON_IsObject(scenario)) {
         cJSON_Delete(scenario);
@@ -512,13 +512,11 @@ sweep *sweep_parse(const char *buf, size_t len, const char *name, const char *di
 
 sweep *sweep_load(const char *path, GError **error)
 {
-    g_autofree char *text = NULL;
-    size_t len = 0;
-    GError *io = NULL;
-    if (!g_file_get_contents(path, &text, &len, &io)) {
-        sweep__io_error(error, io, "");
+    g_autoptr(GBytes) bytes = ccs_input_read(path, true, error);
+    if (!bytes)
         return NULL;
-    }
+    size_t len = 0;
+    const char *text = g_bytes_get_data(bytes, &len);
     g_autofree char *dir = g_path_get_dirname(path);
     return sweep_parse(text, len, path, dir, error);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 #include "sweep-private.h"
 
 /* --- CSV ------------------------------------------------------------------ */
@@ -159,13 +160,10 @@ static GPtrArray *rows_from_text(const char *text, const char *path, table *t, G
 /* Read a CSV file as rows_from_text; a missing file is CCS_ERROR_IO. */
 static GPtrArray *read_rows(const char *path, table *t, GError **error)
 {
-    g_autofree char *text = NULL;
-    GError *io = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &io)) {
-        sweep__io_error(error, io, "");
+    g_autoptr(GBytes) bytes = ccs_input_read(path, true, error); /* plain or .gz */
+    if (!bytes)
         return NULL;
-    }
-    return rows_from_text(text, path, t, error);
+    return rows_from_text(g_bytes_get_data(bytes, NULL), path, t, error);
 }
 
 /* --- The sweep's summary ------------------------------------------------------ */
@@ -229,9 +227,9 @@ static bool build_summary(const sweep *sw, const char *dir, GString *ok_csv, GSt
     bool result = true;
     for (size_t i = 0; i < sweep_run_count(sw) && result; i++) {
         g_autofree char *run_dir = sweep__run_dir(dir, sweep_run_name(sw, i));
-        g_autofree char *summary = g_build_filename(run_dir, "summary.csv", NULL);
+        g_autofree char *summary = sweep__run_summary(run_dir);
         g_autofree char *err = g_build_filename(run_dir, "error.txt", NULL);
-        if (g_file_test(summary, G_FILE_TEST_IS_REGULAR)) {
+        if (summary) {
             /* The run's own columns, except those the parameters name. */
             table run_cols;
             table_init(&run_cols);

@@ -53,11 +53,23 @@ char *sweep__run_dir(const char *dir, const char *name)
     return g_build_filename(dir, "runs", name, NULL);
 }
 
+char *sweep__run_summary(const char *run_dir)
+{
+    static const char *const names[] = {"summary.csv", "summary.csv.gz"};
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+        char *path = g_build_filename(run_dir, names[i], NULL);
+        if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
+            return path;
+        g_free(path);
+    }
+    return NULL;
+}
+
 static bool run_finished(const char *dir, const char *name)
 {
     g_autofree char *run_dir = sweep__run_dir(dir, name);
-    g_autofree char *summary = g_build_filename(run_dir, "summary.csv", NULL);
-    return g_file_test(summary, G_FILE_TEST_IS_REGULAR);
+    g_autofree char *summary = sweep__run_summary(run_dir);
+    return summary != NULL;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -217,15 +229,15 @@ static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
          * leak report) is moved aside: finished means succeeded. */
         g_autofree char *run_dir = sweep__run_dir(pl->dir, name);
         if (finished) {
-            g_autofree char *from = g_build_filename(run_dir, "summary.csv", NULL);
-            g_autofree char *to = g_build_filename(run_dir, "summary.csv.failed", NULL);
+            g_autofree char *from = sweep__run_summary(run_dir);
+            g_autofree char *to = g_strconcat(from, ".failed", NULL);
             if (g_rename(from, to) != 0)
                 g_debug("%s: cannot rename: %s", from, g_strerror(errno));
         }
         g_autofree char *path = g_build_filename(run_dir, "error.txt", NULL);
         g_autofree char *text = g_strdup_printf(
             "command: %s\nexit_status: %s\n%s--- stderr ---\n%s", w->command, status,
-            exit_status == 0 ? "error: exited 0 but wrote no summary.csv\n" : "",
+            exit_status == 0 ? "error: exited 0 but wrote no summary.csv (nor summary.csv.gz)\n" : "",
             err_text ? err_text : (comm_error ? comm_error->message : ""));
         GError *io = NULL;
         if (!make_dir(run_dir, &io) || !sweep__write_atomic(path, text, &io)) {
