@@ -243,7 +243,9 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
             r->wall_s = (g_get_monotonic_time() - t0) / 1e6;
             return true;
         }
-        if (progress && (++count & 0xffff) == 0) {
+        /* every 256 events (the callback throttles by wall time): with
+         * fast-forwarded stretches a run can have few events */
+        if (progress && (++count & 0xff) == 0) {
             replay_progress p = {
                 .now_s = evq_now(r->q),
                 .start_s = r->sim_start_s,

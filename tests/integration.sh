@@ -113,6 +113,23 @@ else
     bad "compare: $(cat "$tmp/stderr")"
 fi
 
+# compare -j 3 runs the schedulers in parallel and writes the same files
+if "$ccsim" compare --scenario "$ex1" --scheds ecmp,fixed,ideal,crux -j 3 --out "$tmp/cmpj" -q >/dev/null 2>"$tmp/stderr" &&
+   "$ccsim" compare --scenario "$ex1" --scheds ecmp,fixed,ideal,crux --out "$tmp/cmp1" -q >/dev/null 2>>"$tmp/stderr"; then
+    same=1
+    for s in ecmp fixed ideal crux; do
+        for f in jobs.csv timeseries.csv links.csv; do
+            cmp -s "$tmp/cmpj/$s/$f" "$tmp/cmp1/$s/$f" || same=0
+        done
+    done
+    [ $same = 1 ] && ok || bad "compare -j 3 differs from compare"
+    [ "$(cut -d, -f1-18 "$tmp/cmpj/summary.csv")" = "$(cut -d, -f1-18 "$tmp/cmp1/summary.csv")" ] \
+        && ok || bad "compare -j 3 summary differs"
+else
+    bad "compare -j: $(cat "$tmp/stderr")"
+fi
+expect_fail bad_jobs 2 "-j must be in 0..256" compare --scenario "$ex1" -j -1
+
 # results never mix: a non-empty folder is refused (exit 1, nothing
 # touched) unless --force, which replaces it whole
 touch "$tmp/cmp/mine.txt"

@@ -13,6 +13,7 @@
 #include "base/ccs.h"
 #include "base/limits.h"
 #include "cli.h"
+#include "cli_compare.h"
 #include "cli_sim.h"
 #include "schedulers/registry.h"
 
@@ -62,9 +63,22 @@ int cli_compare_main(int argc, char **argv)
                                  "scheduler with the gain over ecmp.\nWithout arguments: the "
                                  "bundled sample trace and every registered scheduler.");
     g_option_context_add_main_entries(ctx, entries, NULL);
+    const GOptionEntry par[] = {
+        {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
+         "run up to N schedulers at once, one thread each (default 1; 0: one per CPU)", "N"},
+        G_OPTION_ENTRY_NULL};
+    g_option_context_add_main_entries(ctx, par, NULL);
+    o.jobs = 1;
     GError *e = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &e))
         return fail(&o, e, CLI_EXIT_USAGE);
+    if (o.jobs < 0 || o.jobs > 256) {
+        cli_error("compare: -j must be in 0..256, got %d", o.jobs);
+        cli_sim_opts_clear(&o);
+        return CLI_EXIT_USAGE;
+    }
+    if (o.jobs == 0)
+        o.jobs = (int)MAX(1, g_get_num_processors());
     if (argc > 1) {
         cli_error("compare: unexpected argument '%s' (see `ccsim compare --help`)", argv[1]);
         cli_sim_opts_clear(&o);
@@ -114,7 +128,13 @@ int cli_compare_main(int argc, char **argv)
         return fail(&o, e, CLI_EXIT_FAILURE);
     }
     g_autofree replay_summary *res = g_new0(replay_summary, names->len);
-    for (guint i = 0; i < names->len; i++) {
+    if (o.jobs > 1 && names->len > 1 &&
+        !cli_compare_parallel(&o, &in, names, output_dir_path(d), o.jobs, res, combined, &e)) {
+        output_dir_abort(d);
+        cli_inputs_clear(&in);
+        return fail(&o, e, CLI_EXIT_FAILURE);
+    }
+    for (guint i = 0; (o.jobs <= 1 || names->len <= 1) && i < names->len; i++) {
         const char *name = g_ptr_array_index(names, i);
         config_set_scheduler(cfg, name);
         g_autofree char *out = g_build_filename(output_dir_path(d), name, NULL);

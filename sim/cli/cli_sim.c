@@ -272,6 +272,13 @@ bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error)
     return in->t != NULL;
 }
 
+topo *cli_inputs_topo(const config *cfg, const cli_inputs *in, GError **error)
+{
+    if (cfg->topology_obj)
+        return topo_from_json(cfg->topology_obj, cfg->path ? cfg->path : "topology", error);
+    return topo_build(in->topo_spec, NULL, error);
+}
+
 void cli_inputs_clear(cli_inputs *in)
 {
     topo_free(in->t);

@@ -20,6 +20,7 @@ typedef struct cli_sim_opts {
     char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
         *collective_model, *channels, *alpha_us, *buckets, *jitter;
     gboolean scale_hosts, gzip, quiet, no_ffwd, force;
+    int jobs; /* compare -j: schedulers run in parallel (0: not given) */
 } cli_sim_opts;
 
 /* The option entries pointing into o (NULL-terminated, owned by the caller
@@ -39,6 +40,9 @@ typedef struct cli_inputs {
     catalog *cat;
 } cli_inputs;
 bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error);
+/* Another copy of in's topology (one per thread: its path cache fills
+ * lazily).  (transfer full) */
+topo *cli_inputs_topo(const config *cfg, const cli_inputs *in, GError **error);
 
 /* The bundled default (no scenario, no --trace, no --start/--end) replays
  * the CLI_DEFAULT_WINDOW_S seconds centred on the sample's peak GPU demand
