@@ -1,5 +1,5 @@
 /* ecmp.c - the baseline scheduler: ECMP paths, one level, fair sharing,
- * no shifts (DESIGN.md §4).  Not here: the ECMP hash (topo/paths.c).
+ * no shifts (docs/schedulers.md).  Not here: the ECMP hash (topo/paths.c).
  *
  * It decides nothing: the engine's defaults are exactly this baseline (each
  * flow on the candidate path chosen by topo_path_ecmp from a hash of the

@@ -1,4 +1,4 @@
-/* fixed.c - decisions written in the scenario file (DESIGN.md §8).
+/* fixed.c - decisions written in the scenario file (docs/usage.md).
  * Not here: how decisions take effect (sim/sched_ctx.c).
  *
  *   "scheduler": {"name": "fixed",

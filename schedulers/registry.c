@@ -1,4 +1,4 @@
-/* registry.c - the table of schedulers (DESIGN.md §4): list, find, look up.
+/* registry.c - the table of schedulers (docs/schedulers.md): list, find, look up.
  * Not here: the interface they implement (sim/scheduler.h).
  *
  * Order is stable and ecmp comes first: `ccsim compare` reports gains over

@@ -9,7 +9,7 @@
  * GPU-seconds, which equals the paper's on its Example 1 and also handles
  * jobs whose communication is fully hidden (dN = 0) where dS is noisy.
  *
- * The model (baselines.md §1.4): a job repeats [compute C; communication
+ * The model (docs/design.md §5.2): a job repeats [compute C; communication
  * issued at f C; next iteration opt_s after both end]; the higher job owns
  * the link whenever it has data, the lower one sends in the gaps and is
  * preempted (resumes later).

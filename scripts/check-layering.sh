@@ -13,7 +13,7 @@
 #   6 tests/                may include anything, private headers too (white-box)
 # A *-private.h is included only by files of its own folder (and tests/).
 # Generated headers belong to the layer that generates them: ccs-config.h to
-# base/, trace-resources.h to traces/.  Every .c/.h under ROOT (but .git/
+# base/, trace-resources.h to traces/, topo-resources.h to topo/.  Every .c/.h under ROOT (but .git/
 # and build folders, those holding a build.ninja) must sit in one of these
 # folders.
 #
@@ -63,6 +63,7 @@ generated_owner() {
     case $1 in
     ccs-config.h) owner=base ;;
     trace-resources.h) owner=traces ;;
+    topo-resources.h) owner=topo ;;
     *) owner= ;;
     esac
 }

@@ -1,4 +1,4 @@
-/* cluster.h - hosts, GPUs and the placement of jobs on them (DESIGN.md §2, §3).
+/* cluster.h - hosts, GPUs and the placement of jobs on them (docs/architecture.md, §3).
  * Not here: the topology itself (topo/topo.h).
  *
  * The cluster is the topology's servers with a used/free flag per GPU.  A

@@ -1,5 +1,5 @@
 /* collective.h - a job's collective communication as network transfers
- * (DESIGN.md §3).  Not here: when they run (job.h), their rates (net.h).
+ * (docs/model.md).  Not here: when they run (job.h), their rates (net.h).
  *
  * The maths.  A job of n GPUs on H hosts (g_h GPUs on host h) reduces S
  * bytes per communication phase (S/B per bucket with B buckets).  Its GPUs

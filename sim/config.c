@@ -1,4 +1,4 @@
-/* config.c - the scenario file and its command-line overrides (DESIGN.md §8).
+/* config.c - the scenario file and its command-line overrides (docs/usage.md).
  * Not here: the topology, trace and scheduler objects they name.
  *
  * Every "sim" key is described once in a table (name, option spelling,

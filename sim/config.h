@@ -1,4 +1,4 @@
-/* config.h - one experiment's configuration: the scenario file (DESIGN.md §8)
+/* config.h - one experiment's configuration: the scenario file (docs/usage.md)
  * plus command-line overrides.  Not here: loading what it names.
  *
  * A scenario is a JSON object with the keys "topology", "trace",
@@ -33,7 +33,7 @@ typedef enum config_placement {
 } config_placement;
 
 typedef enum config_collective_model {
-    CONFIG_COLL_RING,  /* a lock-step ring is one transfer per rail (DESIGN.md §3) */
+    CONFIG_COLL_RING,  /* a lock-step ring is one transfer per rail (docs/model.md) */
     CONFIG_COLL_FLOWS, /* every ring hop an independent transfer */
 } config_collective_model;
 

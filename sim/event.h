@@ -1,4 +1,4 @@
-/* event.h - the discrete-event queue of a simulation (DESIGN.md §1, §3).
+/* event.h - the discrete-event queue of a simulation (docs/architecture.md, §3).
  * Not here: the handlers (net_state.c, job.c, replay_run.c).
  *
  * An evq holds pending events, each a handler called with (ctx, arg, now_s)

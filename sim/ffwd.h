@@ -1,7 +1,7 @@
-/* ffwd.h - the periodic profile of a fast-forwarded job (DESIGN.md §3).
+/* ffwd.h - the periodic profile of a fast-forwarded job (docs/model.md).
  * Not here: the job side (job_ffwd.c), the integration (metrics.c).
  *
- * The periodic profile of a fast-forwarded job (DESIGN.md §3 "Jobs" and
+ * The periodic profile of a fast-forwarded job (docs/model.md "Jobs" and
  * "Metrics"; docs/engine.md "Fast-forward").
  *
  * A job whose iterations can never meet another job's (no communication,

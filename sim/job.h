@@ -1,5 +1,5 @@
 /* job.h - one training job at run time: the iteration state machine
- * (DESIGN.md §3 "Jobs", §4 shifts).  Not here: placement, collectives.
+ * (docs/model.md "Jobs", §4 shifts).  Not here: placement, collectives.
  *
  * The model.  An iteration of job j starts at t0 and computes for C seconds
  * (forward then backward; the job's n GPUs are busy).  Its gradient

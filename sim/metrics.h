@@ -1,7 +1,7 @@
-/* metrics.h - GPU busy time and link use over time (DESIGN.md §3, §7).
+/* metrics.h - GPU busy time and link use over time (docs/model.md, §7).
  * Not here: the files they go to (replay_output.c).
  *
- * GPU busy time and link use over time (DESIGN.md §3 "Metrics", §7;
+ * GPU busy time and link use over time (docs/model.md "Metrics", §7;
  * docs/model.md has the formulas).
  *
  * Three step functions of simulated time are integrated exactly (they

@@ -1,5 +1,5 @@
 /* net.h - the flow-level network: links, transfers and their rates
- * (DESIGN.md §3; docs/engine.md).  Not here: collectives, jobs.
+ * (docs/model.md; docs/engine.md).  Not here: collectives, jobs.
  *
  * The model.
  *   Links e are directed, with capacity C_e > 0 (bytes/s) and latency

@@ -1,4 +1,4 @@
-/* output.c - atomic CSV/JSON result files (output.h, DESIGN.md §7).
+/* output.c - atomic CSV/JSON result files (output.h, docs/usage.md).
  * Not here: which files a replay writes (replay_output.c).
  */
 #include "output.h"

@@ -1,5 +1,5 @@
 /* output.h - result files: CSV (optionally gzip) and JSON, written atomically
- * (DESIGN.md §7).  Not here: their columns (replay_output.c).
+ * (docs/usage.md).  Not here: their columns (replay_output.c).
  *
  * Every file is first written as a hidden temp file in the folder
  * (".NAME.tmp"); rows are flushed as they are completed, so a crash leaves

@@ -1,4 +1,4 @@
-/* replay.h - a trace replayed on a topology under a scheduler (DESIGN.md §2,
+/* replay.h - a trace replayed on a topology under a scheduler (docs/architecture.md,
  * §3, §7).  Not here: choosing the scheduler (schedulers/registry.h).
  *
  * A replay owns its event queue, network (topology link i = net link i),

@@ -1,4 +1,4 @@
-/* replay_output.c - the replay's result files (DESIGN.md §7; docs/usage.md).
+/* replay_output.c - the replay's result files (docs/usage.md; docs/usage.md).
  * Not here: the file mechanics (output.c), the numbers (metrics.c).
  *
  * timeseries.csv and links.csv are streamed, one row per interval as the

@@ -1,4 +1,4 @@
-/* replay_run.c - the replay loop and its results (replay.h; DESIGN.md §2, §3).
+/* replay_run.c - the replay loop and its results (replay.h; docs/architecture.md, §3).
  * Not here: the set-up (replay.c), the outputs (replay_output.c).
  *
  * Events of the replay itself (the jobs push their own, job.c):

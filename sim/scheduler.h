@@ -1,4 +1,4 @@
-/* scheduler.h - the scheduler interface the engine owns (DESIGN.md §4).
+/* scheduler.h - the scheduler interface the engine owns (docs/schedulers.md).
  * Not here: the schedulers and their registry (schedulers/).
  *
  * A scheduler is a table of functions plus private state.  The engine calls

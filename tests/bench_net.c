@@ -48,7 +48,7 @@ static double peak_rss_mb(void)
 typedef struct shape {
     const char *name;
     int constraints, variables, base, max;
-    double active_vars; /* enabled by SimGrid's concurrency limits (anchors.md) */
+    double active_vars; /* enabled by SimGrid's concurrency limits (docs/design.md §7) */
 } shape;
 
 static const shape shapes[] = {

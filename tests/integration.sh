@@ -153,6 +153,14 @@ mkdir "$tmp/cwd"
 n=$(ls "$tmp/cwd/results" | grep -Ec '^crux-example1_clos2-tors=2-aggs=1-[^/]*_fixed_[0-9a-f]{6}$')
 [ "$n" -eq 2 ] && ok || bad "default folder names: $(ls "$tmp/cwd/results")"
 
+# one meaning per command: the bundled sample inspected by name; gen-trace
+# says what it wrote; help in the C locale has no '?' for "…"
+"$ccsim" trace stats default >"$tmp/stats" 2>"$tmp/stderr" && grep -q 'on lingjun-sample' "$tmp/stats" \
+    && ok || bad "trace stats default: $(cat "$tmp/stderr")"
+"$ccsim" gen-trace --seed 2 --days 1 --out "$tmp/gt" | grep -q "^wrote $tmp/gt/: job.csv" \
+    && ok || bad "gen-trace silent"
+LC_ALL=C "$ccsim" trace --help | grep -q 'OPTION?' && bad "help prints ? in the C locale" || ok
+
 # list
 "$ccsim" list >"$tmp/list"
 grep -q '^  ecmp' "$tmp/list" && ok || bad "list: no ecmp"
@@ -170,7 +178,7 @@ if [ -n "${ASAN_OPTIONS:-}" ]; then
 fi
 if "$ccsim" "${default_args[@]}" >"$tmp/stdout" 2>"$tmp/stderr"; then
     [ -s "$tmp/default/summary.csv" ] && ok || bad "default: no summary.csv"
-    grep -q ',lingjun:path=' "$tmp/default/summary.csv" && ok || bad "default topology: $(tail -1 "$tmp/default/summary.csv")"
+    grep -q ',lingjun-sample,' "$tmp/default/summary.csv" && ok || bad "default topology: $(tail -1 "$tmp/default/summary.csv")"
     grep -Eq '"jobs_on_recorded_hosts":[[:space:]]*[1-9]' "$tmp/default/run.json" && ok || bad "default: no job on its recorded hosts"
 else
     bad "default run: $(cat "$tmp/stderr")"

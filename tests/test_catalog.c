@@ -18,7 +18,7 @@ static catalog *load(void)
     return c;
 }
 
-/* One entry per model of workloads.md §4 (22 names below). */
+/* One entry per model of docs/design.md §3 (22 names below). */
 static const char *const section4[] = {
     "ResNet-50", "BERT-base", "BERT-large", "NMT-base", "NMT-big", "GPT-350M", "GPT-1.3B",
     "GPT-2.7B", "GPT-6.7B", "GPT-13B", "LLaMA-7B", "LLaMA-13B", "LLaMA-33B", "LLaMA-65B",
@@ -66,7 +66,7 @@ static void test_catalog_complete(void)
  *  LLaMA-65B: 65.2e9 x 2 / (8 x 4) = 4.075e9;
  *  CTR-DLRM: dense 2.4e6 x 4 = 9.6e6 (embeddings go all-to-all);
  *  LLaMA-7B (FSDP): 6,738,415,616 x 2 = 13,476,831,232.
- * A100 compute from the workloads.md sources:
+ * A100 compute from the docs/design.md sources:
  *  ResNet-50: 256 images / 2,470 img/s... the DLE row gives 104 ms per 256;
  *  LLaMA-7B: 4 x 2048 tokens / 3,370 tok/s = 2.43086 s;
  *  GPT-13B: 6 x 13e9 x 65,536 / (8 x 140e12) = 4.56411 s. */
@@ -149,7 +149,7 @@ static void test_catalog_h100_measured(void)
     }
 }
 
-/* All 26 model names of the real job.csv map (workloads.md §5), with the
+/* All 26 model names of the real job.csv map (docs/design.md §4), with the
  * GPU counts of the joined examples where the rule depends on them. */
 static void test_catalog_trace_names(void)
 {
@@ -205,7 +205,7 @@ static bool in(const char *name, const char *const *set)
     return false;
 }
 
-/* unknown/cognitive by GPU count (workloads.md §5): each draw lies in the
+/* unknown/cognitive by GPU count (docs/design.md §4): each draw lies in the
  * GPU-count class's set; over 20,000 draws at 256 GPUs GPT-13B's share is
  * 0.6 (binomial sd sqrt(.6 x .4 / 20000) = 0.0035, so +-0.02 is > 5 sd);
  * the same seed gives the same choices. */
@@ -242,7 +242,7 @@ static void test_catalog_by_gpus(void)
                             catalog_resolve(c, "unknown", 32, 8, r2, &err));
 }
 
-/* Inline model defaults (DESIGN.md §8): comm_start_frac 1, opt 0,
+/* Inline model defaults (docs/usage.md): comm_start_frac 1, opt 0,
  * all-reduce; no bytes -> no network; a bad collective fails. */
 static void test_catalog_inline(void)
 {

@@ -9,7 +9,7 @@
 #include "sim/config.h"
 #include "test_util.h"
 
-/* The DESIGN.md §8 example reads as written. */
+/* The docs/usage.md example reads as written. */
 static void test_config_design_example(void)
 {
     const char *text =

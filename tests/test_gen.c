@@ -18,7 +18,7 @@
 #include "traces/trace.h"
 #include "traces/traces-private.h"
 
-/* Targets (workloads.md §2, §3.6).  Per-job GPU buckets b1..b9 sum to
+/* Targets (docs/design.md §2, §3.6).  Per-job GPU buckets b1..b9 sum to
  * 3,033 jobs and the per-pod histogram counts 3,047 jobs' pods; both are
  * scaled to the generated GPU-job count before comparing. */
 static const double bucket_target[9] = {274, 418, 927, 429, 564, 220, 17, 143, 41};
@@ -190,7 +190,7 @@ static void test_gen_deterministic(void)
     trace__tables_clear(&c);
 }
 
-/* The synthetic topology has the real shape (workloads.md §1.4): 847
+/* The synthetic topology has the real shape (docs/design.md §1): 847
  * hosts, DSW G6, PSW P10 362 / P12 306 / P8 179 hosts, 119 racks with the
  * size histogram {8: 68, 7: 23, 6: 15, 5: 7, 4: 2, 3: 1, 2: 3}. */
 static void test_gen_topology(void)
@@ -228,7 +228,7 @@ static void test_gen_topology(void)
     trace__tables_clear(&t);
 }
 
-/* --topo: the real topo.csv (read from ../shared, never copied into the
+/* --topo: the real topo.csv (read from the optional data folder, never copied into the
  * repository) becomes the output's topology, and in-topo pods use its
  * hosts.  Skipped when the file is absent. */
 static void test_gen_real_topo(void)

@@ -45,7 +45,7 @@ static bool run_text_owned(test_run *x, char *text)
     "\"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,nic_gbps=400,tor_agg_gbps=100," \
     "latency_us=0,host_latency_us=0\""
 
-/* Crux Example 1 (baselines.md §1.6): J1 C = 2 s, t = 2 s; J2 C = 1 s,
+/* Crux Example 1 (docs/design.md §5.4): J1 C = 2 s, t = 2 s; J2 C = 1 s,
  * t = 1 s; no overlap (f = 1).  Each job: 2 GPUs on hosts under different
  * ToRs, so both rings cross tor0->agg and tor1->agg (100 Gbps =
  * 12.5e9 B/s).  A 2-host ring hop carries 2(H-1)/H * S = S: J1 S = 25e9

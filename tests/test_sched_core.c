@@ -13,7 +13,7 @@
 
 /* ---- Path selection ----------------------------------------------------- */
 
-/* baselines.md §1.3.  Links 0 = P1 (ToR1-Agg1), 1 = P2 (ToR1-Agg2), 100 Gbps
+/* docs/design.md §5.1  Links 0 = P1 (ToR1-Agg1), 1 = P2 (ToR1-Agg2), 100 Gbps
  * each (units cancel).  a 60, b 50, c 30, each a flow with candidates P1, P2.
  * Crux order a, b, c: a: both 0.6 -> P1 (lowest index); b: P1 1.1, P2 0.5
  * -> P2; c: P1 0.9, P2 0.8 -> P2.  Loads P1 60, P2 80.
@@ -64,7 +64,7 @@ static void test_sched_core_paths_tie(void)
     CU_ASSERT_EQUAL(path, 0);
 }
 
-/* baselines.md §3.2: X 6 hops, Y 4, Z 2 -> classes 0, 1, 2 (K = 8).
+/* docs/design.md §5.6: X 6 hops, Y 4, Z 2 -> classes 0, 1, 2 (K = 8).
  * K = 2 merges the lowest classes: X 0, Y 1, Z 1.  Repeated counts share a
  * class: {4, 6, 4, 2} with K = 3 -> 1, 0, 1, 2. */
 static void test_sched_core_hop_levels(void)
@@ -89,7 +89,7 @@ static void test_sched_core_hop_levels(void)
 
 /* ---- PAIR_SIM and the correction factor --------------------------------- */
 
-/* Crux Example 1 (baselines.md §1.6), both communication-ready at 0, 12 s.
+/* Crux Example 1 (docs/design.md §5.4), both communication-ready at 0, 12 s.
  * J1: 10 GPUs, C 2, t 2, f 1.  J2: 10 GPUs, C 1, t 1, f 1.
  * J1 high: J1 link [0,2)[4,6)[8,10) = 6, computes [2,4)[6,8)[10,12) = 6;
  *   J2 link [2,3)[6,7)[10,11) = 3, computes 3.  U = (60+30)/240 = 37.5%.
@@ -182,7 +182,7 @@ static void test_sched_core_pair_example1_long_run(void)
     TEST_ASSERT_CLOSE((10 * res.busy_s[0] + 10 * res.busy_s[1]) / 24000, 10000.0 / 24000, 1e-12);
 }
 
-/* Crux Example 2, canonical timeline (baselines.md §1.6): J1 2 GPUs, C 4,
+/* Crux Example 2, canonical timeline (docs/design.md §5.4): J1 2 GPUs, C 4,
  * t 1, f .5, starts computing at 0; J2 12 GPUs, C 2, t 3, f .5, one second
  * into its compute (sends from 0).  I_1 = I_2.
  * J1 high: J1 link [2,3)[6,7)[10,11) = 3, busy 12; J2 sends [0,2)+[3,4),
@@ -270,7 +270,7 @@ static void test_sched_core_pair_degenerate(void)
 
 /* ---- Compression -------------------------------------------------------- */
 
-/* baselines.md §1.5: J1..J5 are nodes 0..4; I = {10, 8, 4, 3, 6}.
+/* docs/design.md §5.3: J1..J5 are nodes 0..4; I = {10, 8, 4, 3, 6}.
  * Edges 1->2, 1->5, 1->3 (10), 2->3, 2->4 (8), 5->4 (6): total 52. */
 static void five_job_dag(double w[25])
 {
@@ -437,7 +437,7 @@ static void test_sched_core_cut_brute_force(void)
 
 /* ---- Sincronia ----------------------------------------------------------- */
 
-/* baselines.md §2.2 example A: d C1 = (0,2), C2 = (4,1), C3 = (0,3).
+/* docs/design.md §5.5 example A: d C1 = (0,2), C2 = (4,1), C3 = (0,3).
  * k=3: loads (4,6) -> P2; w/d 1/2, 1, 1/3 -> C3 last; w1 = 1/3, w2 = 2/3.
  * k=2: loads (4,3) -> P1, only C2.  k=1: C1.  Order C1, C2, C3. */
 static void test_sched_core_bssi_example_a(void)
@@ -498,7 +498,7 @@ static void test_sched_core_bssi_levels(void)
 
 /* ---- CASSINI ------------------------------------------------------------- */
 
-/* baselines.md §4.5, quantum 1 ms, 50 Gbps links (units: Gbps).
+/* docs/design.md §5.7, quantum 1 ms, 50 Gbps links (units: Gbps).
  * A: 36 ms, Up [18,36) 40; B: 72 ms, Up [54,72) 40.  p = 72.
  * Unrotated: B's Up overlaps A's second Up [54,72): excess 30 x 18 = 540,
  * score 1 - 540/3600 = 0.85.  Delta_B = 9: overlap [63,72): 1 - 270/3600

@@ -35,7 +35,7 @@ static void run_once(const sched_ops *ops, sched_ctx *ctx)
     ops->destroy(s);
 }
 
-/* baselines.md §1.3 through the interface.  Links 0 = P1, 1 = P2, 100 B/s.
+/* docs/design.md §5.1 through the interface.  Links 0 = P1, 1 = P2, 100 B/s.
  * Jobs arrive c, b, a (indices 0, 1, 2), each one flow with candidates
  * {P1}, {P2}, ECMP on P1, isolated iteration 1 s so rates = bytes:
  * a 60 B, C .54 s x 10 GPUs: t = .6, I = 5.4/.6 = 9; b 50 B, C .35:
@@ -300,7 +300,7 @@ static void test_schedulers_sincronia_online(void)
     fake_ctx_clear(&ctx);
 }
 
-/* TACCL* levels (baselines.md §3.2): X's path crosses 6 links, Y's 4,
+/* TACCL* levels (docs/design.md §5.6): X's path crosses 6 links, Y's 4,
  * Z's 2 -> X 0, Y 1, Z 2; with K = 2, X 0 and Y, Z 1. */
 static void taccl_case(sched_ctx *ctx, int levels)
 {
@@ -329,7 +329,7 @@ static void test_schedulers_taccl_levels(void)
     fake_ctx_clear(&ctx);
 }
 
-/* CASSINI two-job example (baselines.md §4.5) through the interface.
+/* CASSINI two-job example (docs/design.md §5.7) through the interface.
  * Link 0 shared, 50 Gbps = 6.25e9 B/s; links 1, 2 the jobs' own 40 Gbps
  * = 5e9 B/s NIC links.  A: C 36 ms, f .5 (sends from 18 ms), 9e7 B: t_A =
  * 9e7/5e9 = 18 ms, 40 Gbps on link 0 during [18, 36); B: C 72 ms, f .75,

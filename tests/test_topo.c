@@ -395,7 +395,7 @@ static void test_topo_dragonfly(void)
                         topo_host_group(t, 8, TOPO_LEVEL_POD));
 }
 
-/* Lingjun topo.csv (workloads.md §1.4): 847 hosts; ASW labels are local to
+/* Lingjun topo.csv (docs/design.md §1): 847 hosts; ASW labels are local to
  * a PSW, giving 119 (PSW, ASW) racks; 3 PSW groups P8 (179 hosts), P10
  * (362), P12 (306).  Pods sorted naturally P8, P10, P12, so hosts 0..178
  * are in pod P8 and 179..540 in P10.  Defaults psw=4, dsw=8: 3 x 4 = 12
@@ -404,7 +404,7 @@ static void test_topo_lingjun(void)
 {
     g_autofree char *path = test_shared_data_path("lingjun/topo.csv");
     if (!path) {
-        printf("\n  note: ../shared/data/lingjun/topo.csv absent, lingjun test skipped\n");
+        printf("\n  note: the real lingjun/topo.csv is absent, lingjun test skipped\n");
         return;
     }
     g_autofree char *spec = g_strdup_printf("lingjun:path=%s", path);
@@ -547,8 +547,16 @@ static void test_topo_describe(void)
     TEST_ASSERT_CLOSE(bis, 800e9, 1e-9);
     size_t n = 0;
     const topo_builder_info *b = topo_builders(&n);
-    CU_ASSERT_EQUAL(n, 9);
+    CU_ASSERT_EQUAL(n, 10); /* lingjun-sample is the tenth */
     CU_ASSERT_STRING_EQUAL(b[0].name, "fat-tree");
+    /* the bundled sample's topology, built in: 847 hosts of 8 GPUs (the
+     * synthetic topo.csv has the real shape: 179 + 362 + 306 hosts) */
+    g_autoptr(topo) sample = topo_build("lingjun-sample", NULL, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_EQUAL(sample ? topo_host_count(sample) : 0, 847);
+    CU_ASSERT_EQUAL(sample ? topo_host_gpu_count(sample, 0) : 0, 8);
+    CU_ASSERT_PTR_NULL(topo_build("lingjun-sample:path=x.csv", NULL, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
     CU_ASSERT_STRING_EQUAL(topo_tier_name(TOPO_TIER_HOST_TOR), "host_tor");
     CU_ASSERT_STRING_EQUAL(topo_tier_name(TOPO_TIER_AGG_CORE), "agg_core");
 }

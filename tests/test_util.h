@@ -32,8 +32,9 @@ bool test_assert_error(GError **err, int code, const char *file, int line);
 #define TEST_ASSERT_NO_ERROR(err) test_assert_no_error(&(err), __FILE__, __LINE__)
 bool test_assert_no_error(GError **err, const char *file, int line);
 
-/* Path of a file under ../shared/data (the steering repository's data,
- * read-only, never copied into this repository), or NULL when absent. */
+/* Path of a file in the optional data folder next to the repository
+ * (read-only, never copied into it), or NULL when absent: the tests that
+ * need the real Lingjun files skip without them. */
 char *test_shared_data_path(const char *relative);
 
 #endif /* CCSIM_TESTS_TEST_UTIL_H */

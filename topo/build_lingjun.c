@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "topo-private.h"
+#include "topo-resources.h"
 
 #include "base/input.h"
 
@@ -212,15 +213,12 @@ bool topo__hosts_from(topo__params *p, size_t *hosts, GPtrArray **names, GError 
     return true;
 }
 
-bool topo__build_lingjun(topo *t, topo__params *p, GError **error)
+/* The lingjun builder on the topo.csv text buf (name for messages). */
+static bool build_from(topo *t, topo__params *p, const char *buf, size_t len, const char *name,
+                       GError **error)
 {
-    const char *path = topo__params_string(p, "path", NULL);
     size_t psw, dsw;
     topo__clos c = topo__clos_default();
-    if (!path) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "path=topo.csv is required");
-        return false;
-    }
     if (!topo__params_size(p, "psw", 4, &psw, error) ||
         !topo__params_size(p, "dsw", 8, &dsw, error) ||
         !topo__core_mesh_parse(p, &c.core_full_mesh, error) ||
@@ -233,9 +231,10 @@ bool topo__build_lingjun(topo *t, topo__params *p, GError **error)
         return false;
     }
     lingjun_plan pl = {0};
-    g_autoptr(GPtrArray) rows = load_plan(path, &pl, error);
+    g_autoptr(GPtrArray) rows = topo__lingjun_parse(buf, len, name, error);
     if (!rows)
         return false;
+    plan_make(rows, &pl);
     c.pods = pl.pods->len;
     c.racks = pl.racks->len;
     c.rack_pod = pl.rack_pod;
@@ -248,4 +247,54 @@ bool topo__build_lingjun(topo *t, topo__params *p, GError **error)
     bool ok = topo__clos_build(t, &c, error);
     plan_clear(&pl);
     return ok;
+}
+
+bool topo__build_lingjun(topo *t, topo__params *p, GError **error)
+{
+    const char *path = topo__params_string(p, "path", NULL);
+    if (!path) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "path=topo.csv is required");
+        return false;
+    }
+    g_autofree char *buf = NULL;
+    size_t len = 0;
+    return read_maybe_gz(path, &buf, &len, error) && build_from(t, p, buf, len, path, error);
+}
+
+/* gunzip in memory.  (transfer full) NULL with CCS_ERROR_INTERNAL. */
+static GByteArray *gunzip(const guint8 *data, size_t len, GError **error)
+{
+    z_stream z = {0};
+    GByteArray *out = g_byte_array_new();
+    int rc = inflateInit2(&z, 16 + MAX_WBITS);
+    z.next_in = (Bytef *)data;
+    z.avail_in = (uInt)len;
+    guint8 chunk[65536];
+    while (rc == Z_OK) {
+        z.next_out = chunk;
+        z.avail_out = sizeof chunk;
+        rc = inflate(&z, Z_NO_FLUSH);
+        g_byte_array_append(out, chunk, (guint)(sizeof chunk - z.avail_out));
+    }
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL, "bundled topo.csv: corrupt gzip");
+        g_byte_array_unref(out);
+        return NULL;
+    }
+    return out;
+}
+
+bool topo__build_lingjun_sample(topo *t, topo__params *p, GError **error)
+{
+    g_autoptr(GBytes) gz = g_resource_lookup_data(topo_resources_get_resource(),
+                                                  "/ccsim/topo/sample-topo.csv.gz",
+                                                  G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+    if (!gz)
+        return false;
+    size_t len = 0;
+    const guint8 *data = g_bytes_get_data(gz, &len);
+    g_autoptr(GByteArray) csv = gunzip(data, len, error);
+    return csv && build_from(t, p, (const char *)csv->data, csv->len, "lingjun-sample topo.csv",
+                             error);
 }

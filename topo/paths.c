@@ -1,5 +1,5 @@
 /* paths.c - candidate network paths between NICs and the ECMP choice
- * (DESIGN.md §3, §4).  Not here: which path a scheduler picks.
+ * (docs/model.md, §4).  Not here: which path a scheduler picks.
  *
  * Candidates between NIC a (on first switch A) and NIC b (on B) are
  *   a -> A  +  every fewest-hop path A ~> B in the switch graph  +  B -> b,

@@ -39,6 +39,10 @@ static const topo_builder_info infos[] = {
     {"lingjun", "the Lingjun trace's three-layer Clos from topo.csv (ip, DSW, PSW, ASW)",
       "path=topo.csv (required), psw=4 (per PSW group), dsw=8, attach=single|dual|rail, "
       "core_mesh=plane|full, oversub=1 or link_gbps, latency_us=1, " SERVER_PARAMS},
+    {"lingjun-sample",
+      "the lingjun builder on the bundled sample trace's topo.csv, built into the binary",
+      "psw=4 (per PSW group), dsw=8, attach=single|dual|rail, core_mesh=plane|full, "
+      "oversub=1 or link_gbps, latency_us=1, " SERVER_PARAMS},
     {"file", "a JSON topology (the scenario's object form) or a GraphML file",
       "path (required; .graphml/.xml read as GraphML, else JSON)"},
 };
@@ -52,6 +56,7 @@ static const builder impls[] = {
     {NULL, topo__build_crux_clos2},
     {NULL, topo__build_crux_double_sided},
     {"path", topo__build_lingjun},
+    {NULL, topo__build_lingjun_sample},
     {"path", topo__build_file},
 };
 

@@ -1,7 +1,7 @@
-/* server.c - the server model every host carries (DESIGN.md §3 "Hosts").
+/* server.c - the server model every host carries (docs/model.md "Hosts").
  * Not here: the network between hosts (build_*.c, clos.c).
  *
- * The server model every host carries (DESIGN.md §3 "Hosts"): G GPUs on an
+ * The server model every host carries (docs/model.md "Hosts"): G GPUs on an
  * NVSwitch, P PCIe switches each joining a group of GPUs to a group of NICs,
  * N NICs; its options, defaults and checks.
  */

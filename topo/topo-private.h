@@ -24,7 +24,7 @@ typedef struct topo__node {
     uint32_t index; /* GPU/NIC/PCIe index within the host (set by server.c) */
 } topo__node;
 
-/* The server model of one host (DESIGN.md §3 "Hosts"). */
+/* The server model of one host (docs/model.md "Hosts"). */
 typedef struct topo__server {
     size_t gpus;           /* G, 1..64 */
     size_t nics;           /* N, 1..8 */
@@ -183,6 +183,8 @@ bool topo__build_dragonfly(topo *t, topo__params *p, GError **error);
 bool topo__build_crux_clos2(topo *t, topo__params *p, GError **error);
 bool topo__build_crux_double_sided(topo *t, topo__params *p, GError **error);
 bool topo__build_lingjun(topo *t, topo__params *p, GError **error);
+/* The same on the bundled sample's topo.csv, embedded (topo.gresource.xml). */
+bool topo__build_lingjun_sample(topo *t, topo__params *p, GError **error);
 bool topo__build_file(topo *t, topo__params *p, GError **error);
 /* Object form into t (file builder and topo_from_json). */
 bool topo__build_json(topo *t, const cJSON *obj, GError **error);

@@ -1,4 +1,4 @@
-/* topo.h - topologies: builders, the server model, path services (DESIGN.md §3,
+/* topo.h - topologies: builders, the server model, path services (docs/model.md,
  * §8).  Not here: link rates or anything that runs (sim/).
  *
  * A topology is a directed graph of nodes (GPUs, NVSwitches, PCIe switches,
@@ -52,7 +52,7 @@ topo_options topo_options_default(void);
 topo *topo_build(const char *spec, const topo_options *opts, GError **error);
 
 /* Build from the scenario's object form {"hosts": [...], "switches": [...],
- * "links": [...]} (DESIGN.md §8; details in docs/topologies.md).  name is
+ * "links": [...]} (docs/usage.md; details in docs/topologies.md).  name is
  * used in messages and as the topology's name (NULL: "inline").  Default
  * options.  (transfer full) */
 topo *topo_from_json(const cJSON *obj, const char *name, GError **error);

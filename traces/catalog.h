@@ -1,9 +1,9 @@
 /* catalog.h - the model catalog: per-model compute and communication costs
- * (DESIGN.md §5; docs/models.md).  Not here: traces (trace.h).
+ * (docs/models.md; docs/models.md).  Not here: traces (trace.h).
  *
  * The catalog is traces/models.json, embedded into the library as a GResource
  * so an installed binary needs no data files.  Each entry describes one
- * training job's iteration as the engine models it (DESIGN.md §3):
+ * training job's iteration as the engine models it (docs/model.md):
  * compute C = compute_s[gpu] per iteration per GPU, gradient communication of
  * S = grad_bytes issued once fwd_frac * C is done, then opt_s[gpu].
  *
@@ -78,7 +78,7 @@ catalog *catalog_load_json(const char *json, size_t len, const char *name, GErro
  * (transfer none, valid until catalog_free).  O(1). */
 const catalog_model *catalog_find(const catalog *c, const char *name);
 
-/* Map a trace model name to an entry: the table of workloads.md §5 (all 26
+/* Map a trace model name to an entry: the table of docs/design.md §4 (all 26
  * trace names, case-insensitive), catalog names and aliases; for
  * "unknown"/"cognitive" (and NULL or empty names) a choice by GPU count
  * (gpus, and max_pod_gpus, the largest GPU count of one pod, which tells
@@ -88,7 +88,7 @@ const catalog_model *catalog_find(const catalog *c, const char *name);
 const catalog_model *catalog_resolve(const catalog *c, const char *trace_name, int gpus,
                                      int max_pod_gpus, GRand *rng, GError **error);
 
-/* An inline model (DESIGN.md §8): {"compute_s": .., "comm_bytes": ..,
+/* An inline model (docs/usage.md): {"compute_s": .., "comm_bytes": ..,
  * "comm_start_frac": .., "opt_s": .., "collective": ".."}.  compute_s is
  * required; comm_bytes defaults to 0 (then network = false), comm_start_frac
  * to 1, opt_s to 0, collective to "allreduce".  Optional "buckets", "tp",

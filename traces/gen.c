@@ -2,7 +2,7 @@
  * status, times.  Not here: options (gen_options.c), placement, rows.
  *
  * Everything is drawn from one GRand seeded by --seed, in a fixed order, so
- * the same options give the same bytes.  Where workloads.md gives a target
+ * the same options give the same bytes.  Where docs/design.md gives a target
  * count (models, statuses, GPU jobs, GPU-count values, pod shapes), the
  * generator meets it exactly (a shuffled list of the scaled counts) instead
  * of drawing it, so the acceptance tests of §3.6 hold at every seed:
@@ -33,11 +33,11 @@
 typedef struct model_row {
     const char *name;
     int count;
-    char group; /* A B C D E F (workloads.md §3.1 item 4) */
+    char group; /* A B C D E F (docs/design.md §2.4 item 4) */
     double p_gpu;
 } model_row;
 
-/* workloads.md §2.3 counts and §3.1 item 3 GPU probabilities. */
+/* docs/design.md §2.3 counts and §3.1 item 3 GPU probabilities. */
 static const model_row models[] = {
     {"unknown", 2793, 'E', 0},       {"cognitive", 1067, 'E', 0},
     {"llama", 266, 'B', .95},        {"GPT-13b", 205, 'A', .95},
@@ -64,7 +64,7 @@ static const double prior_C[9] = {.30, .35, .30, .05, 0, 0, 0, 0, 0};
 static const double prior_D[9] = {0, .10, .80, .10, 0, 0, 0, 0, 0};
 static const double prior_F[9] = {.40, .20, .40, 0, 0, 0, 0, 0, 0};
 
-/* Per-job GPU counts (workloads.md §2.2, S2 without the topo filter, with
+/* Per-job GPU counts (docs/design.md §2.2, S2 without the topo filter, with
  * the tail values at one job each). */
 typedef struct gvalue {
     int g, jobs;
@@ -115,7 +115,7 @@ static void default_shape(int g, int *pods, int *per)
 }
 
 
-/* Knots (u, minutes) of the queue delay and run time (workloads.md §3.3). */
+/* Knots (u, minutes) of the queue delay and run time (docs/design.md §2.4). */
 static const double queue_u[] = {0, .25, .5, .75, .9, .95, .99, 1};
 static const double queue_q[] = {0, 1, 1, 2, 3, 6, 36, 5416};
 static const double run_u[] = {0, .25, .5, .75, .9, .95, .99, 1};
@@ -420,7 +420,7 @@ static void choose_shapes(gen *G)
     }
 }
 
-/* Statuses: exact counts of (status, ran) categories (workloads.md §2.1). */
+/* Statuses: exact counts of (status, ran) categories (docs/design.md §2.1). */
 static void choose_status(gen *G)
 {
     /* never ran: Stopped 453, Failed 295, Succeeded 55; ran and finished:

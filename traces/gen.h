@@ -4,7 +4,7 @@
  * trace_gen_write() writes job.csv, worker.csv and topo.csv in the exact
  * schema of the real release from one seed: the same seed and options give
  * the same bytes.  trace_summary_* compute the statistics that
- * workloads.md §3.6 checks, for real and synthetic traces alike.
+ * docs/design.md §2.5 checks, for real and synthetic traces alike.
  */
 #ifndef CCSIM_TRACES_GEN_H
 #define CCSIM_TRACES_GEN_H
@@ -44,7 +44,7 @@ struct trace *trace_gen_load(const trace_gen_options *opts,
 
 /* ---- statistics ------------------------------------------------------- */
 
-/* GPU-count buckets of workloads.md §3.1: b1={1}, b2={2..7}, b3={8},
+/* GPU-count buckets of docs/design.md §2.4: b1={1}, b2={2..7}, b3={8},
  * b4={9..16}, b5={17..48}, b6={49..127}, b7={128}, b8={129..256}, b9={>256}. */
 #define TRACE_SUMMARY_BUCKETS 9
 /* Quantiles reported: p25 p50 p75 p90 p95 p99 max. */
@@ -79,6 +79,8 @@ typedef struct trace_summary {
  * a job runs over [gmt_job_running, gmt_job_finished or gmt_job_stopped, or
  * the last time in the trace when still Running].  (transfer full) */
 trace_summary *trace_summary_load(const char *dir, bool lenient, GError **error);
+/* The same for the bundled sample, embedded in the library. */
+trace_summary *trace_summary_load_default(GError **error);
 /* A human-readable table (transfer full). */
 char *trace_summary_table(const trace_summary *s);
 /* CSV: "section,key,value" rows (transfer full). */

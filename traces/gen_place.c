@@ -13,7 +13,7 @@
 
 /* Synthetic topology: rack sizes per PSW with the real histogram
  * {8: 68, 7: 23, 6: 15, 5: 7, 4: 2, 3: 1, 2: 3} and per-PSW totals
- * P10 362 hosts / 48 racks, P12 306 / 42, P8 179 / 29 (workloads.md §1.4). */
+ * P10 362 hosts / 48 racks, P12 306 / 42, P8 179 / 29 (docs/design.md §1). */
 typedef struct psw_racks {
     const char *psw;
     int n_racks;
@@ -32,7 +32,7 @@ int gen__job_rows(const gjob *j)
     return (j->gpu ? j->pods : j->cpu_pods) + (j->aimaster ? 1 : 0);
 }
 
-/* Whole jobs outside topo.csv (workloads.md §3.5), then corrected so that
+/* Whole jobs outside topo.csv (docs/design.md §2.4), then corrected so that
  * 86.3% of the worker rows match topo.csv. */
 void gen__choose_outside(gen *G)
 {

@@ -1,9 +1,9 @@
-/* lingjun.c - the Alibaba Lingjun 2023 trace read into job specs (DESIGN.md §5).
+/* lingjun.c - the Alibaba Lingjun 2023 trace read into job specs (docs/models.md).
  * Not here: CSV and timestamps (csv.c), statistics (summary.c).
  *
  * The Alibaba Lingjun 2023 trace: job.csv, worker.csv and topo.csv read by
  * header name into raw tables, checked row by row, and turned into job specs
- * (DESIGN.md §5; docs/traces.md).
+ * (docs/models.md; docs/traces.md).
  *
  * Job spec: start = gmt_job_running (else the earliest gmt_pod_running),
  * end = gmt_job_finished, else gmt_job_stopped, else the latest

@@ -1,7 +1,7 @@
-/* models.c - the model catalog (DESIGN.md §5): models.json, lookup, jitter.
+/* models.c - the model catalog (docs/models.md): models.json, lookup, jitter.
  * Not here: the numbers' sources (docs/models.md).
  *
- * The model catalog (DESIGN.md §5): models.json parsed into entries, name
+ * The model catalog (docs/models.md): models.json parsed into entries, name
  * lookup, the trace-name mapping (docs/models.md) and the per-job
  * compute jitter.  Numbers and sources: docs/models.md.
  */
@@ -449,7 +449,7 @@ double catalog_jitter_factor(GRand *rng, double sigma)
     return exp(sigma * z);
 }
 
-/* ---- trace names (workloads.md §5) ----------------------------------- */
+/* ---- trace names (docs/design.md §4) ----------------------------------- */
 
 typedef struct choice {
     const char *name;

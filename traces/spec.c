@@ -1,7 +1,7 @@
-/* spec.c - the "trace" key of a scenario (DESIGN.md §8) turned into a trace.
+/* spec.c - the "trace" key of a scenario (docs/usage.md) turned into a trace.
  * Not here: the loaders it calls (lingjun.c, trace.c, gen_options.c).
  *
- * The "trace" key of a scenario (DESIGN.md §8) turned into a trace: a Lingjun
+ * The "trace" key of a scenario (docs/usage.md) turned into a trace: a Lingjun
  * directory, a synthetic trace generated in memory, jobs written out, or the
  * bundled sample.
  */

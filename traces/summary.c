@@ -46,7 +46,7 @@ static void quantiles(GArray *a, double out[TRACE_SUMMARY_QUANTILES])
 }
 
 
-/* The GPU-count buckets of workloads.md §3.1 (b1..b9 as 0..8): {1},
+/* The GPU-count buckets of docs/design.md §2.4 (b1..b9 as 0..8): {1},
  * {2..7}, {8}, {9..16}, {17..48}, {49..127}, {128}, {129..256}, {>256}. */
 int trace__gpu_bucket(int g)
 {
@@ -248,6 +248,14 @@ trace_summary *trace_summary_load(const char *dir, bool lenient, GError **error)
     trace_summary *s = trace__summary_from_tables(&t);
     s->job_rows += t.job_malformed;
     s->worker_rows += t.worker_malformed;
+    trace__tables_clear(&t);
+    return s;
+}
+
+trace_summary *trace_summary_load_default(GError **error)
+{
+    trace__tables t;
+    trace_summary *s = trace__default_tables(&t, error) ? trace__summary_from_tables(&t) : NULL;
     trace__tables_clear(&t);
     return s;
 }

@@ -1,4 +1,4 @@
-/* trace.c - the trace object, JSON job lists (DESIGN.md §8), the bundled sample.
+/* trace.c - the trace object, JSON job lists (docs/usage.md), the bundled sample.
  * Not here: the Lingjun CSV loader (lingjun.c).
  */
 #include "trace.h"
@@ -324,14 +324,14 @@ trace *trace_json_load(const char *path, GError **error)
 
 /* ---- the bundled sample --------------------------------------------- */
 
-trace *trace_load_default(GError **error)
+bool trace__default_tables(trace__tables *tab, GError **error)
 {
     static const char *const files[3] = {"/ccsim/traces/data/job.csv.gz",
                                          "/ccsim/traces/data/worker.csv.gz",
                                          "/ccsim/traces/data/topo.csv.gz"};
     GBytes *plain[3] = {NULL, NULL, NULL};
-    trace *t = NULL;
     bool ok = true;
+    memset(tab, 0, sizeof *tab);
     for (int i = 0; i < 3 && ok; i++) {
         g_autoptr(GBytes) gz = trace__resource_bytes(files[i], error);
         ok = gz && (plain[i] = ccs_input_decode(gz, files[i], true, error)) != NULL;
@@ -341,15 +341,22 @@ trace *trace_load_default(GError **error)
         const char *b[3];
         for (int i = 0; i < 3; i++)
             b[i] = g_bytes_get_data(plain[i], &n[i]);
-        trace__tables tab;
-        if (trace__tables_parse(&tab, b[0], n[0], "(default)/job.csv", b[1], n[1],
-                                "(default)/worker.csv", b[2], n[2], "(default)/topo.csv", false,
-                                error))
-            t = trace__from_tables(&tab, "(default)", NULL, error);
-        trace__tables_clear(&tab);
+        ok = trace__tables_parse(tab, b[0], n[0], "(default)/job.csv", b[1], n[1],
+                                 "(default)/worker.csv", b[2], n[2], "(default)/topo.csv", false,
+                                 error);
     }
     for (int i = 0; i < 3; i++)
         if (plain[i])
             g_bytes_unref(plain[i]);
+    return ok;
+}
+
+trace *trace_load_default(GError **error)
+{
+    trace__tables tab;
+    trace *t = NULL;
+    if (trace__default_tables(&tab, error))
+        t = trace__from_tables(&tab, "(default)", NULL, error);
+    trace__tables_clear(&tab);
     return t;
 }

@@ -1,5 +1,5 @@
 /* trace.h - job traces: Lingjun CSV, JSON job lists, the bundled sample
- * (DESIGN.md §2, §5, §8).  Not here: the generator (gen.h).
+ * (docs/architecture.md, docs/models.md, docs/usage.md).  Not here: the generator (gen.h).
  *
  * A trace is a list of job specs sorted by start time.  Times are seconds
  * since the trace epoch: t = 0 is the earliest start of the loaded jobs, and
@@ -97,7 +97,7 @@ trace *trace_lingjun_parse(const char *job_buf, size_t job_len, const char *work
                            size_t worker_len, const char *topo_buf, size_t topo_len,
                            const char *name, const trace_lingjun_options *opts, GError **error);
 
-/* A trace from a JSON array of jobs (DESIGN.md §8):
+/* A trace from a JSON array of jobs (docs/usage.md):
  * {"id": "j1", "gpus": 10, "hosts": ["h1","h2"], "start_s": 0, "end_s": 12,
  *  "model": "bert-large" | {inline model}}; optional "host_gpus": [5, 5]
  * (default: gpus spread evenly over hosts, the first hosts taking the
@@ -113,7 +113,7 @@ trace *trace_json_load(const char *path, GError **error);
  * GResource), loaded with the default options. */
 trace *trace_load_default(GError **error);
 
-/* The "trace" value of a scenario (DESIGN.md §8): {"lingjun": DIR},
+/* The "trace" value of a scenario (docs/usage.md): {"lingjun": DIR},
  * {"synthetic": {"seed": 1, "days": 1, "scale": 1, "topo": PATH}}, or
  * {"jobs": [...]}; NULL means the bundled sample.  A relative DIR or topo
  * PATH is taken relative to base_dir (the scenario file's directory) when

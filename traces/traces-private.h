@@ -23,7 +23,7 @@
 /* Find DIR/BASE or DIR/BASE.gz (transfer full path), NULL + CCS_ERROR_IO. */
 char *trace__find_file(const char *dir, const char *base, GError **error);
 
-/* GPU-count bucket 0..8 of a job (workloads.md §3.1), shared by the
+/* GPU-count bucket 0..8 of a job (docs/design.md §2.4), shared by the
  * generator and the statistics (summary.c). */
 int trace__gpu_bucket(int g);
 /* A bundled file from the library's GResource (path under /ccsim/), transfer full. */
@@ -120,6 +120,8 @@ bool trace__tables_parse(trace__tables *t, const char *job_buf, size_t job_len,
 /* Read DIR's three files (plain or .gz) and parse them. */
 bool trace__tables_load(trace__tables *t, const char *dir, bool lenient, GError **error);
 void trace__tables_clear(trace__tables *t);
+/* Parse the bundled sample's three files, embedded in the library. */
+bool trace__default_tables(trace__tables *t, GError **error);
 trace__row *trace__row_new(size_t ncols);
 void trace__row_free(trace__row *row);
 

@@ -1,10 +1,10 @@
-/* cli_compare.c - `ccsim compare`: every scheduler on one scenario (DESIGN.md §6).
+/* cli_compare.c - `ccsim compare`: every scheduler on one scenario (docs/usage.md).
  * Not here: options, inputs and one run shared with run (cli_sim.c).
  *
  * `ccsim compare`: every scheduler (or --scheds) on one scenario; an aligned
  * table on stdout with each scheduler's GPU utilization, slowdown and gain
  * over ecmp; one output folder per scheduler under OUT and a combined
- * OUT/summary.csv (DESIGN.md §6).
+ * OUT/summary.csv (docs/usage.md).
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,7 +61,9 @@ int cli_compare_main(int argc, char **argv)
                                  "Runs each scheduler on the same scenario (same trace, "
                                  "topology, seed) and prints\nGPU utilization and slowdown per "
                                  "scheduler with the gain over ecmp.\nWithout arguments: the "
-                                 "bundled sample trace and every registered scheduler.");
+                                 "bundled default, built into the binary (the 1-day sample "
+                                 "trace\non its own topology lingjun-sample, the 2 hours around "
+                                 "its peak) and every\nregistered scheduler.");
     g_option_context_add_main_entries(ctx, entries, NULL);
     const GOptionEntry par[] = {
         {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,

@@ -1,4 +1,4 @@
-/* cli_run.c - `ccsim run`: one scenario under one scheduler (DESIGN.md §6).
+/* cli_run.c - `ccsim run`: one scenario under one scheduler (docs/usage.md).
  * Not here: options, inputs and the run shared with compare (cli_sim.c).
  *
  * With no arguments it replays the bundled sample trace on its own
@@ -19,7 +19,10 @@ int cli_run_main(int argc, char **argv)
                                  "Replays a trace on a topology under a scheduler and writes "
                                  "summary.csv, jobs.csv,\ntimeseries.csv, links.csv and run.json. "
                                  "Options override the scenario file.\nWithout arguments: the "
-                                 "bundled sample trace, a fat-tree sized for it, ecmp.");
+                                 "bundled default, built into the binary: the 1-day sample "
+                                 "trace\n(trace \"(default)\") on its own topology "
+                                 "lingjun-sample (847 hosts, 6,776 GPUs)\nunder ecmp, over the "
+                                 "2 hours around its peak GPU demand.");
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *e = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &e)) {

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "base/ccs.h"
-#include "ccs-config.h"
 #include "cli.h"
 #include "schedulers/registry.h"
 #include "sim/output.h"
@@ -227,10 +226,12 @@ static char *default_topology(const trace *tr)
     return g_strdup_printf("fat-tree:k=%d", k);
 }
 
-/* The topology a trace implies: the Lingjun builder on the trace's own
- * topo.csv when the trace is a Lingjun directory (the bundled sample's is
- * in the source tree), so jobs run on their recorded hosts; else a
- * fat-tree sized for the trace's peak demand. */
+/* The topology a trace implies: for the bundled sample, the lingjun
+ * builder on its topo.csv built into the binary ("lingjun-sample", the
+ * same wherever the binary runs); for a Lingjun directory with a topo.csv,
+ * the lingjun builder on that file (the path as the user gave it), so jobs
+ * run on their recorded hosts; else a fat-tree sized for the trace's peak
+ * demand. */
 static char *default_topology_for(const config *cfg, const trace *tr)
 {
     g_autofree char *dir = NULL;
@@ -242,7 +243,7 @@ static char *default_topology_for(const config *cfg, const trace *tr)
         if (cJSON_IsString(v))
             dir = scenario_relative(cfg, v->valuestring);
     } else {
-        dir = g_build_filename(CCS_SOURCE_DIR, "traces", "data", NULL);
+        return g_strdup("lingjun-sample");
     }
     static const char *const names[] = {"topo.csv", "topo.csv.gz"};
     for (size_t i = 0; dir && i < G_N_ELEMENTS(names); i++) {

@@ -1,4 +1,4 @@
-/* cli_sweep.c - `ccsim sweep` and `ccsim merge` (DESIGN.md §6): options, lines.
+/* cli_sweep.c - `ccsim sweep` and `ccsim merge` (docs/usage.md): options, lines.
  * Not here: expanding, running, merging (sim/experiments/sweep*.c).
  */
 #include <glib-unix.h>

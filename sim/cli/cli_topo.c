@@ -1,7 +1,7 @@
 /* cli_topo.c - `ccsim topo SPEC [--export graphml|dot|json] [-o FILE]`.
  * Not here: building, describing, exporting (topo/).
  *
- * Builds a topology and describes it, or exports it (DESIGN.md §6).
+ * Builds a topology and describes it, or exports it (docs/usage.md).
  */
 #include <stdio.h>
 #include <string.h>

@@ -95,6 +95,11 @@ int cli_gen_trace_main(int argc, char **argv)
             cli_error("%s", e->message);
             g_error_free(e);
             status = CLI_EXIT_FAILURE;
+        } else {
+            const char *z = a.gzip ? ".gz" : "";
+            printf("wrote %s/: job.csv%s, worker.csv%s, topo.csv%s (seed %d; statistics: "
+                   "ccsim trace stats %s)\n",
+                   a.out, z, z, z, a.seed, a.out);
         }
     }
     g_free(a.out);
@@ -111,12 +116,21 @@ typedef struct stats_args {
     gchar *topo, *placement, *seed; /* stats: the contention risk's network and placement */
 } stats_args;
 
+/* "default" names the bundled sample (built into the binary), as for
+ * `ccsim run --trace`. */
+static bool is_default(const char *dir)
+{
+    return strcmp(dir, "default") == 0;
+}
+
 /* The topology of the contention risk: --topo, else the Lingjun builder on
  * the trace's own topo.csv; NULL when there is none. */
 static char *risk_topology(const char *dir, const stats_args *a)
 {
     if (a->topo)
         return g_strdup(a->topo);
+    if (is_default(dir))
+        return g_strdup("lingjun-sample");
     static const char *const names[] = {"topo.csv", "topo.csv.gz"};
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         g_autofree char *p = g_build_filename(dir, names[i], NULL);
@@ -140,7 +154,8 @@ static int run_risk(const char *dir, const stats_args *a, const config *cfg, GSt
     GError *e = NULL;
     trace_lingjun_options o = trace_lingjun_options_default();
     o.lenient = a->lenient;
-    g_autoptr(trace) tr = trace_lingjun_load(dir, &o, &e);
+    g_autoptr(trace) tr =
+        is_default(dir) ? trace_load_default(&e) : trace_lingjun_load(dir, &o, &e);
     g_autoptr(topo) t = tr ? topo_build(spec, NULL, &e) : NULL;
     contention_stats s;
     if (!t || !contention_trace(t, tr, cfg->sim.placement, cfg->sim.seed, &s, &e)) {
@@ -199,7 +214,8 @@ static int run_stats(const char *dir, const stats_args *a)
         g_error_free(e);
         return CLI_EXIT_USAGE;
     }
-    g_autoptr(trace_summary) s = trace_summary_load(dir, a->lenient, &e);
+    g_autoptr(trace_summary) s = is_default(dir) ? trace_summary_load_default(&e)
+                                                 : trace_summary_load(dir, a->lenient, &e);
     if (!s) {
         cli_error("%s", e->message);
         g_error_free(e);
@@ -235,7 +251,7 @@ static int run_load(const char *dir, const stats_args *a)
     o.lenient = a->lenient;
     o.outside = a->skip_outside ? TRACE_OUTSIDE_SKIP : TRACE_OUTSIDE_PLACE;
     g_autoptr(trace) t =
-        strcmp(dir, "default") == 0 ? trace_load_default(&e) : trace_lingjun_load(dir, &o, &e);
+        is_default(dir) ? trace_load_default(&e) : trace_lingjun_load(dir, &o, &e);
     if (!t) {
         cli_error("%s", e->message);
         g_error_free(e);
@@ -284,8 +300,8 @@ int cli_trace_main(int argc, char **argv)
     g_option_context_set_summary(ctx,
         "stats DIR: the statistics of docs/traces.md \"Acceptance\" (a table; --csv for CSV),\n"
         "           then the contention risk of the trace placed on a network.\n"
-        "load DIR:  load the trace as `ccsim run` would and report what was skipped\n"
-        "           (DIR = \"default\" for the bundled sample).");
+        "load DIR:  load the trace as `ccsim run` would and report what was skipped.\n"
+        "DIR \"default\" is the bundled sample trace built into the binary.");
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *e = NULL;
     int status;

@@ -1,4 +1,4 @@
-/* main.c - the ccsim command line: dispatch to a subcommand (DESIGN.md §6).
+/* main.c - the ccsim command line: dispatch to a subcommand (docs/usage.md).
  * Not here: the subcommands (cli_*.c).
  *
  * `ccsim SUBCOMMAND [OPTIONS]`; every subcommand has --help.  Exit status:
@@ -42,6 +42,20 @@ void cli_error(const char *fmt, ...)
     fprintf(stderr, "ccsim: %s\n", msg);
 }
 
+/* GLib's --help text is UTF-8 ("[OPTION…]"); its default printer turns
+ * what the locale's charset lacks into '?' (C locale: "[OPTION?]").  Print
+ * it as is in a UTF-8 locale, else with "…" written "...". */
+static void print_text(const gchar *text)
+{
+    if (g_get_charset(NULL)) {
+        fputs(text, stdout);
+        return;
+    }
+    g_auto(GStrv) parts = g_strsplit(text, "\u2026", -1);
+    g_autofree char *ascii = g_strjoinv("...", parts);
+    fputs(ascii, stdout);
+}
+
 static void print_usage(FILE *out)
 {
     fprintf(out,
@@ -68,6 +82,7 @@ int main(int argc, char **argv)
      * codes into GErrors instead. */
     igraph_set_error_handler(igraph_error_handler_ignore);
     igraph_set_warning_handler(igraph_warning_handler_ignore);
+    g_set_print_handler(print_text);
 
     if (argc < 2) {
         print_usage(stderr);

@@ -1,5 +1,5 @@
 /* sweep.h - parameter sweeps: a grid of scenarios run by worker processes,
- * resumable, shardable, merged (DESIGN.md §6).  Not here: the command line.
+ * resumable, shardable, merged (docs/usage.md).  Not here: the command line.
  *
  * A sweep file is JSON:
  *

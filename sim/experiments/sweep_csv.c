@@ -1,5 +1,5 @@
 /* sweep_csv.c - a sweep's summary.csv and failed.csv, and the merge of
- * sweep folders (DESIGN.md §6-7).  Not here: expanding or running runs.
+ * sweep folders (docs/usage.md-7).  Not here: expanding or running runs.
  */
 #include "sweep.h"
 

@@ -1,5 +1,5 @@
 /* sweep_exec.c - a sweep's runs as `ccsim run` worker processes, N at a time,
- * resumable (DESIGN.md §6).  Not here: expansion (sweep.c), CSV (sweep_csv.c).
+ * resumable (docs/usage.md).  Not here: expansion (sweep.c), CSV (sweep_csv.c).
  *
  * Each run is a child process (GSubprocess), so a crash or an abort in one
  * simulation costs that run only.  On Linux the children get SIGKILL when

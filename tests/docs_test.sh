@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# docs_test.sh - the repository stands alone: no source, doc or help text
+# cites a document the repository does not have, and every docs/NAME.md
+# named anywhere exists (meson test "docs", suite "unit").
+# Usage: tests/docs_test.sh SOURCE_DIR
+set -u
+src=$1
+cd "$src" || exit 1
+fails=0
+files=$(find . -path ./.git -prune -o -type d -name 'build*' -prune -o -type f \
+    \( -name '*.c' -o -name '*.h' -o -name '*.md' -o -name '*.json' -o -name '*.sh' \
+       -o -name '*.py' -o -name 'meson.build' -o -name '*.xml' \) -print | grep -v '^./tests/docs_test.sh$')
+# documents outside the repository
+if grep -nE 'DESIGN\.md|STYLE\.md|research/|baselines\.md|workloads\.md|anchors\.md|\.\./shared' $files; then
+    echo "FAIL: the lines above cite documents outside the repository"
+    fails=$((fails + 1))
+fi
+# every docs/NAME.md that is named exists
+for d in $(grep -ohE 'docs/[a-z0-9_-]+\.md' $files README.md | sort -u); do
+    [ -f "$d" ] || { echo "FAIL: $d is named but missing"; fails=$((fails + 1)); }
+done
+[ "$fails" -eq 0 ] && echo "docs: self-contained"
+[ "$fails" -eq 0 ]
