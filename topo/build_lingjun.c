@@ -256,45 +256,24 @@ bool topo__build_lingjun(topo *t, topo__params *p, GError **error)
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "path=topo.csv is required");
         return false;
     }
-    g_autofree char *buf = NULL;
+    g_autoptr(GBytes) bytes = ccs_input_read(path, true, error);
+    if (!bytes)
+        return false;
     size_t len = 0;
-    return read_maybe_gz(path, &buf, &len, error) && build_from(t, p, buf, len, path, error);
-}
-
-/* gunzip in memory.  (transfer full) NULL with CCS_ERROR_INTERNAL. */
-static GByteArray *gunzip(const guint8 *data, size_t len, GError **error)
-{
-    z_stream z = {0};
-    GByteArray *out = g_byte_array_new();
-    int rc = inflateInit2(&z, 16 + MAX_WBITS);
-    z.next_in = (Bytef *)data;
-    z.avail_in = (uInt)len;
-    guint8 chunk[65536];
-    while (rc == Z_OK) {
-        z.next_out = chunk;
-        z.avail_out = sizeof chunk;
-        rc = inflate(&z, Z_NO_FLUSH);
-        g_byte_array_append(out, chunk, (guint)(sizeof chunk - z.avail_out));
-    }
-    inflateEnd(&z);
-    if (rc != Z_STREAM_END) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL, "bundled topo.csv: corrupt gzip");
-        g_byte_array_unref(out);
-        return NULL;
-    }
-    return out;
+    const char *buf = g_bytes_get_data(bytes, &len);
+    return build_from(t, p, buf, len, path, error);
 }
 
 bool topo__build_lingjun_sample(topo *t, topo__params *p, GError **error)
 {
+    const char *name = "lingjun-sample topo.csv";
     g_autoptr(GBytes) gz = g_resource_lookup_data(topo_resources_get_resource(),
                                                   "/ccsim/topo/sample-topo.csv.gz",
                                                   G_RESOURCE_LOOKUP_FLAGS_NONE, error);
-    if (!gz)
+    g_autoptr(GBytes) csv = gz ? ccs_input_decode(gz, name, true, error) : NULL;
+    if (!csv)
         return false;
     size_t len = 0;
-    const guint8 *data = g_bytes_get_data(gz, &len);
-    g_autoptr(GByteArray) csv = gunzip(data, len, error);
-    return csv && build_from(t, p, (const char *)csv->data, csv->len, "lingjun-sample topo.csv",
-                             error);
+    const char *buf = g_bytes_get_data(csv, &len);
+    return build_from(t, p, buf, len, name, error);
 }
