@@ -60,6 +60,8 @@ struct replay {
     size_t ff_stretches;       /* stretches run, by jobs that ended */
     uint64_t ff_stretch_iters; /* iterations in them */
     size_t peak_gpus_demand;   /* of the trace in the window */
+    size_t jobs_unknown_hosts; /* jobs in the window naming a host the topology lacks */
+    char *first_unknown_host;  /* "job J: host H" of the first such job, or NULL */
     double wall_s;
     bool ran;
     replay_decision_fn decision_fn; /* (nullable) observer after each reschedule */

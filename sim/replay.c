@@ -41,6 +41,7 @@ void replay_free(replay *r)
         g_rand_free(r->rng_sched);
     g_clear_error(&r->deferred_error);
     g_free(r->trace_digest);
+    g_free(r->first_unknown_host);
     g_free(r->link_jobs);
     if (r->steady_links)
         g_array_free(r->steady_links, TRUE);
@@ -208,6 +209,46 @@ static bool on_iteration(void *user, job *j, double now_s)
     return true;
 }
 
+/* A per-job decision (scheduler.jobs, as `fixed` reads it) for a job the
+ * trace does not have is a typo, not a no-op: refuse it. */
+static bool check_sched_jobs(const replay *r, const config *cfg, GError **error)
+{
+    const cJSON *jobs = cfg->scheduler_obj
+                            ? cJSON_GetObjectItemCaseSensitive(cfg->scheduler_obj, "jobs")
+                            : NULL;
+    if (!cJSON_IsObject(jobs))
+        return true;
+    g_autoptr(GHashTable) ids = g_hash_table_new(g_str_hash, g_str_equal);
+    for (guint i = 0; i < r->jobs->len; i++)
+        g_hash_table_add(ids, ((job *)g_ptr_array_index(r->jobs, i))->spec.id);
+    for (const cJSON *c = jobs->child; c; c = c->next)
+        if (!g_hash_table_contains(ids, c->string)) {
+            g_autofree char *shown = ccs_escape(c->string, -1, 80);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: scheduler.jobs.%s: the trace has no job \"%s\"",
+                        cfg->path ? cfg->path : "scenario", shown, shown);
+            return false;
+        }
+    return true;
+}
+
+/* Count the jobs about to run that name a host the topology lacks (the
+ * placement policy places them; run.json and a warning say so). */
+static void count_unknown_hosts(replay *r)
+{
+    for (guint k = 0; k < r->start_order->len; k++) {
+        const job *j = g_ptr_array_index(r->jobs, g_array_index(r->start_order, guint, k));
+        for (char **h = j->spec.hosts; h && *h; h++) {
+            size_t id = 0;
+            if (topo_host_find(r->t, *h, &id))
+                continue;
+            if (r->jobs_unknown_hosts++ == 0)
+                r->first_unknown_host = g_strdup_printf("job %s: host %s", j->spec.id, *h);
+            break;
+        }
+    }
+}
+
 /* Refuse, before anything is written, a window or a number of time-series
  * rows beyond the limits (base/limits.h): such a run would sit for days
  * and fill a disk rather than fail. */
@@ -323,6 +364,9 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         return NULL;
     }
     g_array_sort_with_data(r->start_order, start_cmp, r->jobs);
+    if (!check_sched_jobs(r, cfg, error))
+        return NULL;
+    count_unknown_hosts(r);
     r->jobs_done = r->jobs_skipped_window + r->jobs_skipped_capacity;
 
     /* the engine */
@@ -374,6 +418,12 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         .ff_until = replay__steady_until,
     };
     return g_steal_pointer(&r);
+}
+
+const char *replay_unknown_hosts(const replay *r, size_t *count)
+{
+    *count = r->jobs_unknown_hosts;
+    return r->first_unknown_host;
 }
 
 void replay_set_decision_hook(replay *r, replay_decision_fn fn, void *user)

@@ -112,6 +112,11 @@ typedef struct replay_watch {
 typedef bool (*replay_watch_fn)(void *user, const replay_watch *w);
 void replay_set_watch(replay *r, double every_s, replay_watch_fn fn, void *user);
 
+/* Jobs in the window naming a host the topology lacks (placed by the
+ * policy instead), and the first as "job J: host H" (NULL when none).
+ * (transfer none) */
+const char *replay_unknown_hosts(const replay *r, size_t *count);
+
 /* True if the decision hook or the watcher stopped the run. */
 bool replay_stopped(const replay *r);
 

@@ -326,12 +326,16 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(tj, "skipped_running", (double)tst->skipped_running);
     cJSON_AddNumberToObject(tj, "skipped_cpu_only", (double)tst->skipped_cpu_only);
     cJSON_AddNumberToObject(tj, "skipped_bad_time", (double)tst->skipped_bad_time);
+    cJSON_AddNumberToObject(tj, "skipped_duplicate", (double)tst->skipped_duplicate);
     cJSON_AddNumberToObject(tj, "skipped_outside_topo", (double)tst->skipped_outside_topo);
     cJSON_AddNumberToObject(tj, "jobs_unplaced", (double)tst->jobs_unplaced);
     cJSON_AddNumberToObject(tj, "peak_gpus_demand", (double)r->peak_gpus_demand);
     cJSON *pl = cJSON_AddObjectToObject(root, "placement");
     cJSON_AddStringToObject(pl, "policy", config_placement_name(r->cfg->sim.placement));
     cJSON_AddNumberToObject(pl, "jobs_ran", (double)r->jobs_ran);
+    cJSON_AddNumberToObject(pl, "jobs_naming_unknown_hosts", (double)r->jobs_unknown_hosts);
+    if (r->first_unknown_host)
+        cJSON_AddStringToObject(pl, "first_unknown_host", r->first_unknown_host);
     cJSON_AddNumberToObject(pl, "jobs_on_recorded_hosts", (double)(r->jobs_ran - r->jobs_by_policy));
     cJSON_AddNumberToObject(pl, "jobs_placed_by_policy", (double)r->jobs_by_policy);
     cJSON_AddNumberToObject(pl, "jobs_skipped_window", (double)r->jobs_skipped_window);

@@ -39,7 +39,8 @@ static bool check_trace(const trace *t)
     const trace_stats *s = trace_get_stats(t);
     ok = ok && s->jobs_loaded == trace_job_count(t);
     ok = ok && s->jobs_loaded + s->skipped_never_ran + s->skipped_running + s->skipped_cpu_only +
-                       s->skipped_bad_time + s->skipped_malformed + s->skipped_outside_topo ==
+                       s->skipped_bad_time + s->skipped_malformed + s->skipped_outside_topo +
+                       s->skipped_duplicate ==
                    s->job_rows;
     return ok;
 }

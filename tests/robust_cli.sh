@@ -86,6 +86,42 @@ cp "$src/traces/data/job.csv.gz" tr/job.csv.gz
 rm tr/job.csv.gz
 refuse nul_byte 1 'job.csv:3: a NUL byte' run --trace tr -q -o left
 
+# --- odd input: each class an error or a counted warning ----------------------
+# a job.csv row repeating an earlier job_name: error (which copy is the job?);
+# --lenient (trace load) skips and counts it
+cp "$src"/traces/data/*.csv.gz tr/ && rm -f tr/job.csv && gzip -d tr/job.csv.gz
+sed -n 2p tr/job.csv >> tr/job.csv
+line=$(wc -l < tr/job.csv)
+refuse dup_job_name 1 "tr/job.csv:$line: job_name \"[^\"]*\" repeats line 2" run --trace tr -q -o left
+if "$ccsim" trace load tr --lenient | grep -q '^skipped_duplicate    1$'; then ok
+else bad "trace load --lenient does not count the duplicate row"; fi
+cat > twice.json <<'J'
+{"topology": "fat-tree:k=4", "trace": {"jobs": [
+  {"id": "j1", "gpus": 8, "hosts": ["h0", "h0"], "start_s": 0, "end_s": 5, "model": {"compute_s": 1}}]}}
+J
+refuse host_twice 1 'twice.json: jobs\[0\].hosts: "h0" listed twice' run --scenario twice.json -q -o left
+cat > fixed.json <<'J'
+{"topology": "fat-tree:k=4", "trace": {"jobs": [
+  {"id": "j1", "gpus": 8, "start_s": 0, "end_s": 5, "model": {"compute_s": 1}}]},
+ "scheduler": {"name": "fixed", "jobs": {"j9": {"priority": 0}}}}
+J
+refuse fixed_unknown_job 1 'fixed.json: scheduler.jobs.j9: the trace has no job "j9"' \
+    run --scenario fixed.json -q -o left
+# hosts the topology lacks: run, placed by the policy, one warning line with
+# the count and the first example, and counted in run.json
+cat > unknown.json <<'J'
+{"topology": "fat-tree:k=4", "trace": {"jobs": [
+  {"id": "j1", "gpus": 8, "hosts": ["nohost"], "start_s": 0, "end_s": 5, "model": {"compute_s": 1}},
+  {"id": "j2", "gpus": 8, "hosts": ["h1", "gone"], "start_s": 0, "end_s": 5, "model": {"compute_s": 1}}]}}
+J
+rm -rf unk
+"$ccsim" run --scenario unknown.json -q -o unk >/dev/null 2>unk.err
+if [ "$(grep -c warning unk.err)" != 1 ]; then bad "unknown hosts: $(cat unk.err)"
+elif ! grep -q 'warning: 2 jobs name a host the topology lacks .*(first: job j1: host nohost)' unk.err; then
+    bad "unknown hosts message: $(cat unk.err)"
+elif ! grep -q '"jobs_naming_unknown_hosts":.2,' unk/run.json; then bad "unknown hosts not in run.json"
+else ok; fi
+
 # --- SIGTERM and SIGINT mid-run: nothing left, the process dies of it --------
 for sig in TERM INT; do
     rm -rf left

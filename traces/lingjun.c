@@ -23,6 +23,7 @@
 
 #include "base/ccs.h"
 #include "base/input.h"
+#include "base/limits.h"
 
 const char *const trace__job_columns[TRACE__J_NCOLS] = {
     "id", "uid", "job_name", "kind", "namespace", "model", "status", "reason", "reason_code",
@@ -404,10 +405,36 @@ static void host_add(GPtrArray *hosts, GArray *gpus, GHashTable *index, const ch
     g_array_append_val(gpus, g);
 }
 
+/* job_name -> its first row into names; a later row with the same name is
+ * an error (strict: which copy is the job?) or, lenient, skipped and
+ * counted (added to dups). */
+static bool index_names(const trace__tables *t, const char *name, bool lenient,
+                        GHashTable *names, GHashTable *dups, GError **error)
+{
+    for (guint i = 0; i < t->jobs->len; i++) {
+        trace__row *r = g_ptr_array_index(t->jobs, i);
+        trace__row *first = g_hash_table_lookup(names, r->f[TRACE__J_JOB_NAME]);
+        if (!first) {
+            g_hash_table_insert(names, r->f[TRACE__J_JOB_NAME], r);
+            continue;
+        }
+        if (!lenient) {
+            g_autofree char *file = g_build_filename(name, "job.csv", NULL);
+            g_autofree char *shown = ccs_escape(r->f[TRACE__J_JOB_NAME], -1, 80);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s:%zu: job_name \"%s\" repeats line %zu (one row per job; --lenient "
+                        "skips the later rows)",
+                        file, r->line, shown, first->line);
+            return false;
+        }
+        g_hash_table_add(dups, r);
+    }
+    return true;
+}
+
 trace *trace__from_tables(const trace__tables *t, const char *name,
                           const trace_lingjun_options *opts, GError **error)
 {
-    (void)error;
     trace_lingjun_options o = opts ? *opts : trace_lingjun_options_default();
     g_autoptr(GHashTable) topo = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < t->topo->len; i++) {
@@ -418,16 +445,16 @@ trace *trace__from_tables(const trace__tables *t, const char *name,
     g_autoptr(GHashTable) pods =
         g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_ptr_array_unref);
     g_autoptr(GHashTable) names = g_hash_table_new(g_str_hash, g_str_equal);
-    for (guint i = 0; i < t->jobs->len; i++) {
-        trace__row *r = g_ptr_array_index(t->jobs, i);
-        g_hash_table_add(names, r->f[TRACE__J_JOB_NAME]);
-    }
+    g_autoptr(GHashTable) dups = g_hash_table_new(NULL, NULL);
+    if (!index_names(t, name, o.lenient, names, dups, error))
+        return NULL;
     trace *tr = trace__new(name);
     trace_stats *st = trace__stats(tr);
     st->job_rows = t->jobs->len + t->job_malformed;
     st->worker_rows = t->workers->len + t->worker_malformed;
     st->topo_hosts = t->topo->len;
     st->skipped_malformed = t->job_malformed;
+    st->skipped_duplicate = g_hash_table_size(dups);
     st->worker_rows_malformed = t->worker_malformed;
     st->topo_malformed = t->topo_malformed;
     for (guint i = 0; i < t->workers->len; i++) {
@@ -447,6 +474,8 @@ trace *trace__from_tables(const trace__tables *t, const char *name,
     double min_start = INFINITY;
     for (guint i = 0; i < t->jobs->len; i++) {
         trace__row *r = g_ptr_array_index(t->jobs, i);
+        if (g_hash_table_contains(dups, r))
+            continue;
         GPtrArray *jp = g_hash_table_lookup(pods, r->f[TRACE__J_JOB_NAME]);
         int64_t start = r->t[1], end = r->t[3] != TRACE__NO_TIME ? r->t[3] : r->t[2];
         int64_t pod_start = TRACE__NO_TIME, pod_end = TRACE__NO_TIME;
@@ -480,7 +509,8 @@ trace *trace__from_tables(const trace__tables *t, const char *name,
             continue;
         }
         if ((r->t[0] != TRACE__NO_TIME && start < r->t[0]) || end < start) {
-            st->skipped_bad_time++;
+            if (st->skipped_bad_time++ == 0)
+                st->first_bad_time_line = r->line;
             continue;
         }
         if (gpus <= 0) {

@@ -161,6 +161,13 @@ static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **
                             "%s: jobs[%zu]: hosts: expected non-empty strings", name, i);
                 return NULL;
             }
+            if (g_ptr_array_find_with_equal_func(hosts, e->valuestring, g_str_equal, NULL)) {
+                /* which of the two GPU counts would be meant? */
+                g_autofree char *shown = ccs_escape(e->valuestring, -1, 80);
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "%s: jobs[%zu].hosts: \"%s\" listed twice", name, i, shown);
+                return NULL;
+            }
             g_ptr_array_add(hosts, g_strdup(e->valuestring));
         }
     }

@@ -44,7 +44,9 @@ typedef struct trace_stats {
     size_t skipped_running;       /* status Running / no end time: still running at the dump */
     size_t skipped_cpu_only;      /* ran, but no pod asked for a GPU (or no worker rows) */
     size_t skipped_bad_time;      /* running before submitted, or end before start (id 8169) */
+    size_t first_bad_time_line;   /* job.csv line of the first of those, 0 when none */
     size_t skipped_malformed;     /* --lenient: malformed job rows skipped */
+    size_t skipped_duplicate;     /* --lenient: rows repeating an earlier row's job_name */
     size_t skipped_outside_topo;  /* outside = skip: jobs with a pod outside topo.csv */
     size_t worker_rows_malformed; /* --lenient: malformed worker rows skipped */
     size_t worker_rows_orphan;    /* worker rows whose job_name is not in job.csv */

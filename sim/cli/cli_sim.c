@@ -319,6 +319,27 @@ void cli_progress_done(cli_progress *p)
         fprintf(stderr, "\r\033[K");
 }
 
+/* One warning line per class of odd input the run accepted and counted
+ * (docs/usage.md, "Odd input"), with the count and the first example. */
+static void warn_oddities(const replay *r, cli_inputs *in)
+{
+    if (in->warned)
+        return;
+    in->warned = true;
+    size_t n = 0;
+    const char *first = replay_unknown_hosts(r, &n);
+    if (n > 0)
+        cli_error("warning: %zu job%s name%s a host the topology lacks and %s placed by the "
+                  "placement policy (first: %s)",
+                  n, n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "was" : "were", first);
+    const trace_stats *st = trace_get_stats(in->tr);
+    if (st->skipped_bad_time > 0)
+        cli_error("warning: %s: %zu job row%s skipped for inverted times (running before "
+                  "submitted, or ending before running; first: job.csv line %zu)",
+                  trace_source_name(in->tr), st->skipped_bad_time,
+                  st->skipped_bad_time == 1 ? "" : "s", st->first_bad_time_line);
+}
+
 /* The replay's watcher: stop when SIGINT or SIGTERM came (cli_signal.c). */
 static bool continue_unless_signalled(void *user, const replay_watch *w)
 {
@@ -350,6 +371,7 @@ bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
         output_dir_abort(d);
         return false;
     }
+    warn_oddities(r, in);
     replay_get_summary(r, s);
     if (combined && !replay_summary_write_row(r, s, combined, error)) {
         output_dir_abort(d);

@@ -38,6 +38,7 @@ typedef struct cli_inputs {
     topo *t;
     trace *tr;
     catalog *cat;
+    bool warned;     /* the oddity warnings were printed (once per process) */
 } cli_inputs;
 bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error);
 /* Another copy of in's topology (one per thread: its path cache fills

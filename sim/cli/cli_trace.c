@@ -271,6 +271,7 @@ static int run_load(const char *dir, const stats_args *a)
            st->skipped_never_ran, st->skipped_running, st->skipped_cpu_only);
     printf("skipped_bad_time     %zu\nskipped_malformed    %zu\nskipped_outside_topo %zu\n",
            st->skipped_bad_time, st->skipped_malformed, st->skipped_outside_topo);
+    printf("skipped_duplicate    %zu\n", st->skipped_duplicate);
     printf("worker_rows_malformed %zu\nworker_rows_orphan   %zu\n", st->worker_rows_malformed,
            st->worker_rows_orphan);
     printf("pods_outside_topo    %zu\npods_no_host         %zu\njobs_unplaced        %zu\n",
