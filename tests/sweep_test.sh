@@ -70,7 +70,9 @@ check "--shard 3/3 is a usage error (exit 2)" test "$st" -eq 2
 check "sweep exits 0" true
 check "6 rows in summary.csv" test "$(rows full/summary.csv)" -eq 6
 check "no failed runs" test "$(rows full/failed.csv)" -eq 0
-check "leading columns run,scheduler,sim.seed" grep -q '^run,scheduler,sim.seed,' full/summary.csv
+check "leading columns run,scheduler,seed" grep -q '^run,scheduler,seed,' full/summary.csv
+check "no duplicate columns" test "$(head -1 full/summary.csv | tr , '\n' | sort | uniq -d | wc -l)" -eq 0
+check "gain over ecmp, 0 for ecmp itself" grep -q ',0$' <(grep ',ecmp,' full/summary.csv)
 check "prints the plot command" grep -q 'scripts/plot.sh full' full.out
 check "progress on stderr" grep -q 'sweep: 6/6 done, 0 failed' full.err
 check "every run folder has its scenario" test "$(count 'full/runs/*/scenario.json')" -eq 6

@@ -36,12 +36,41 @@ static void test_sweep_grid_order(void)
             g_autofree char *v = sweep_run_param_text(sw, i, k);
             CU_ASSERT_STRING_EQUAL(v, expect[i][k]);
         }
-    /* Six different scenarios, six different names, each found again. */
+    /* Six different scenarios, six different names, each found again:
+     * the swept values ("b_seed=2_"), then SWEEP_NAME_LEN hex digits. */
     for (size_t i = 0; i < 6; i++) {
-        CU_ASSERT_EQUAL(strlen(sweep_run_name(sw, i)), SWEEP_NAME_LEN);
-        CU_ASSERT_EQUAL(sweep_run_find(sw, sweep_run_name(sw, i)), (long)i);
+        const char *name = sweep_run_name(sw, i);
+        g_autofree char *lead = g_strdup_printf("%s_seed=%s_", expect[i][0], expect[i][1]);
+        CU_ASSERT(g_str_has_prefix(name, lead));
+        CU_ASSERT_EQUAL(strlen(name), strlen(lead) + SWEEP_NAME_LEN);
+        CU_ASSERT_EQUAL(sweep_run_find(sw, name), (long)i);
     }
-    CU_ASSERT_EQUAL(sweep_run_find(sw, "000000000000"), -1);
+    CU_ASSERT_EQUAL(sweep_run_find(sw, "a_seed=1_00000000"), -1);
+    /* summary.csv columns: the run's own name for the setting (seed), no
+     * "sim." twin of it */
+    CU_ASSERT_STRING_EQUAL(sweep_param_column(sw, 0), "scheduler");
+    CU_ASSERT_STRING_EQUAL(sweep_param_column(sw, 1), "seed");
+}
+
+/* Swept keys take the summary's column names (sim.start_s: sim_start_s,
+ * --gpu: gpu); two keys for one setting are refused. */
+static void test_sweep_columns(void)
+{
+    GError *err = NULL;
+    g_autoptr(sweep) sw = parse("{\"base\": {}, \"grid\": {\"sim.start_s\": [0, 10],"
+                                " \"--gpu\": [\"a100\"], \"sim.collective_model\": [\"ring\"]}}",
+                                &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(sw != NULL);
+    CU_ASSERT_STRING_EQUAL(sweep_param_column(sw, 0), "sim_start_s");
+    CU_ASSERT_STRING_EQUAL(sweep_param_column(sw, 1), "gpu");
+    CU_ASSERT_STRING_EQUAL(sweep_param_column(sw, 2), "collective_model");
+    CU_ASSERT(g_str_has_prefix(sweep_run_name(sw, 1),
+                               "sim_start_s=10_gpu=a100_collective_model=ring_"));
+    sweep *twice = parse("{\"base\": {}, \"grid\": {\"sim.seed\": [1], \"--seed\": [2]}}", &err);
+    CU_ASSERT_PTR_NULL(twice);
+    CU_ASSERT(err && strstr(err->message, "set the same thing (seed)"));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
 }
 
 /* A zip group advances its lists together: grid x [1, 2] and zip
@@ -85,9 +114,10 @@ static void test_sweep_stable_names(void)
                                &err);
     TEST_ASSERT_NO_ERROR(err);
     CU_ASSERT_FATAL(a && b && c);
-    CU_ASSERT_STRING_EQUAL(sweep_run_name(a, 0), "d8feb46bf6aa");
-    CU_ASSERT_STRING_EQUAL(sweep_run_name(b, 0), "d8feb46bf6aa");
-    CU_ASSERT_STRING_EQUAL(sweep_run_name(c, 0), "abb614d8710b");
+    /* the name: swept values, then the first SWEEP_NAME_LEN hex digits */
+    CU_ASSERT_STRING_EQUAL(sweep_run_name(a, 0), "seed=1_d8feb46b");
+    CU_ASSERT_STRING_EQUAL(sweep_run_name(b, 0), "seed=1_d8feb46b");
+    CU_ASSERT_STRING_EQUAL(sweep_run_name(c, 0), "seed=2_gpu=h100_abb614d8");
     g_auto(GStrv) args = sweep_run_args(c, 0);
     CU_ASSERT_EQUAL(g_strv_length(args), 1);
     CU_ASSERT_STRING_EQUAL(args[0], "--gpu=h100");
@@ -372,6 +402,7 @@ int main(void)
     CU_TestInfo cases[] = {
         {"grid_order", test_sweep_grid_order},
         {"zip", test_sweep_zip},
+        {"columns", test_sweep_columns},
         {"stable_names", test_sweep_stable_names},
         {"canonical_json", test_sweep_canonical_json},
         {"scenario", test_sweep_scenario},

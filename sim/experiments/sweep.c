@@ -173,6 +173,25 @@ bool sweep__set_path(cJSON *root, const char *path, const cJSON *value, GError *
 
 static bool key_is_option(const char *key) { return g_str_has_prefix(key, "--"); }
 
+/* The summary column of a swept key: the name run's own summary.csv gives
+ * that setting where it has one (sim.seed and --seed: seed; sim.start_s:
+ * sim_start_s), else the key without "sim." or "--", '-' written '_'. */
+static char *param_column(const char *key)
+{
+    static const char *const same[][2] = {
+        {"seed", "seed"},       {"mode", "mode"},           {"start_s", "sim_start_s"},
+        {"start", "sim_start_s"}, {"end_s", "sim_end_s"},  {"end", "sim_end_s"},
+    };
+    const char *bare = key_is_option(key)            ? key + 2
+                       : g_str_has_prefix(key, "sim.") ? key + 4
+                                                       : key;
+    g_autofree char *under = g_strdelimit(g_strdup(bare), "-", '_');
+    for (size_t i = 0; i < G_N_ELEMENTS(same); i++)
+        if (strcmp(under, same[i][0]) == 0)
+            return g_strdup(same[i][1]);
+    return g_steal_pointer(&under);
+}
+
 static bool check_key(const char *name, const char *key, GError **error)
 {
     if (key_is_option(key)) {
@@ -262,9 +281,17 @@ static bool add_axis(sweep *sw, const cJSON *const *items, size_t n_items, const
         a.length = n;
         g_ptr_array_add(a.keys, c->string);
         g_ptr_array_add(a.values, (gpointer)c);
+        char *column = param_column(c->string);
+        for (size_t k = 0; k < sw->param_columns->len; k++)
+            if (strcmp(sw->param_columns->pdata[k], column) == 0) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                            "%s: %s: keys '%s' and '%s' set the same thing (%s)", sw->name, where,
+                            (char *)sw->param_keys->pdata[k], c->string, column);
+                g_free(column);
+                goto fail;
+            }
         g_ptr_array_add(sw->param_keys, c->string);
-        g_ptr_array_add(sw->param_columns,
-                        g_strdup(key_is_option(c->string) ? c->string + 2 : c->string));
+        g_ptr_array_add(sw->param_columns, column);
     }
     if (a.keys->len == 0) {
         axis_clear(&a);
@@ -370,6 +397,47 @@ static char *run_hash(const cJSON *scenario, const cJSON *args)
     return g_strndup(hex, SWEEP_NAME_LEN);
 }
 
+/* Append a value to a run name: [A-Za-z0-9.+-] kept, a path reduced to its
+ * base name without extensions, objects and arrays left to the hash. */
+static void append_value(GString *out, const cJSON *v, const char *text)
+{
+    if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+        g_string_append(out, "obj");
+        return;
+    }
+    g_autofree char *base = strchr(text, '/') ? g_path_get_basename(text) : g_strdup(text);
+    char *dot = strchr(base, '.');
+    if (dot && dot != base && cJSON_IsString(v) && strchr(text, '/'))
+        *dot = '\0';
+    for (const char *p = base; *p; p++)
+        if (g_ascii_isalnum(*p) || strchr(".+-", *p))
+            g_string_append_c(out, *p);
+}
+
+/* COLUMN=VALUE_..._HASH (the scheduler by its name alone), at most
+ * SWEEP_READABLE_MAX characters before the hash. */
+static char *run_name(const sweep *sw, size_t i, const char *hash)
+{
+    GString *out = g_string_new(NULL);
+    for (size_t k = 0; k < sw->param_keys->len; k++) {
+        const char *column = sw->param_columns->pdata[k];
+        if (out->len)
+            g_string_append_c(out, '_');
+        if (strcmp(column, "scheduler") != 0)
+            g_string_append_printf(out, "%s=", column);
+        const cJSON *v = run_param(sw, i, k);
+        g_autofree char *text =
+            cJSON_IsString(v) ? g_strdup(v->valuestring) : sweep_canonical_json(v);
+        append_value(out, v, text);
+    }
+    if (out->len > SWEEP_READABLE_MAX)
+        g_string_truncate(out, SWEEP_READABLE_MAX);
+    if (out->len)
+        g_string_append_c(out, '_');
+    g_string_append(out, hash);
+    return g_string_free(out, FALSE);
+}
+
 static bool expand(sweep *sw, GError **error)
 {
     size_t total = 1;
@@ -388,8 +456,9 @@ static bool expand(sweep *sw, GError **error)
         g_autoptr(cJSON) scenario = run_raw(sw, i, &args, error);
         if (scenario == NULL)
             return false;
-        char *name = run_hash(scenario, args);
+        g_autofree char *hash = run_hash(scenario, args);
         cJSON_Delete(args);
+        char *name = run_name(sw, i, hash);
         gpointer prev = g_hash_table_lookup(sw->name_index, name);
         if (prev != NULL) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,

@@ -42,8 +42,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Length of a run name in hex digits. */
-#define SWEEP_NAME_LEN 12
+/* Hex digits of the configuration hash that ends a run name. */
+#define SWEEP_NAME_LEN 8
+/* summary.csv's gain_vs_ecmp_frac: SWEEP_GAIN_METRIC of each run over that
+ * of the SWEEP_BASELINE run with the same other swept values, minus 1. */
+#define SWEEP_BASELINE "ecmp"
+#define SWEEP_GAIN_METRIC "gpu_util_cluster_frac"
+/* Characters of a run name's readable part (the swept values), at most. */
+#define SWEEP_READABLE_MAX 96
 
 typedef struct sweep sweep;
 
@@ -64,7 +70,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(sweep, sweep_free)
 
 /* Number of runs (the product of the axis lengths; 1 with no axes). */
 size_t sweep_run_count(const sweep *sw);
-/* Name of run i (transfer none, SWEEP_NAME_LEN hex digits). */
+/* Name of run i (transfer none): its swept values and a hash of its whole
+ * configuration, "ecmp_collective_model=ring_seed=1_1a2b3c4d" (a value
+ * that is a path: its base name; an object: "obj"). */
 const char *sweep_run_name(const sweep *sw, size_t i);
 /* Index of the run called name, or -1.  O(1). */
 long sweep_run_find(const sweep *sw, const char *name);

@@ -211,6 +211,52 @@ static void param_columns(const sweep *sw, table *t)
         table_add_column(t, sweep_param_column(sw, k));
 }
 
+/* The same swept values but the scheduler, as one string. */
+static char *peer_key(const sweep *sw, GHashTable *row)
+{
+    GString *k = g_string_new(NULL);
+    for (size_t c = 0; c < sweep_param_count(sw); c++) {
+        const char *col = sweep_param_column(sw, c);
+        if (strcmp(col, "scheduler") != 0)
+            g_string_append_printf(k, "%s\x1f", (const char *)g_hash_table_lookup(row, col));
+    }
+    return g_string_free(k, FALSE);
+}
+
+/* gain_vs_BASELINE_frac: each row's cluster GPU utilization over that of
+ * the baseline scheduler's run with the same other swept values, minus 1
+ * (empty without such a run).  Only when the scheduler is swept and the
+ * baseline is among its values. */
+static void add_gain(const sweep *sw, table *t, GPtrArray *rows)
+{
+    bool swept = false;
+    for (size_t c = 0; c < sweep_param_count(sw); c++)
+        swept = swept || strcmp(sweep_param_column(sw, c), "scheduler") == 0;
+    if (!swept)
+        return;
+    g_autoptr(GHashTable) base = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (guint r = 0; r < rows->len; r++) {
+        const char *s = g_hash_table_lookup(rows->pdata[r], "scheduler");
+        if (s && strcmp(s, SWEEP_BASELINE) == 0)
+            g_hash_table_insert(base, peer_key(sw, rows->pdata[r]),
+                                g_hash_table_lookup(rows->pdata[r], SWEEP_GAIN_METRIC));
+    }
+    if (g_hash_table_size(base) == 0)
+        return;
+    const char *column = "gain_vs_" SWEEP_BASELINE "_frac";
+    table_add_column(t, column);
+    for (guint r = 0; r < rows->len; r++) {
+        g_autofree char *key = peer_key(sw, rows->pdata[r]);
+        const char *b = g_hash_table_lookup(base, key);
+        const char *v = g_hash_table_lookup(rows->pdata[r], SWEEP_GAIN_METRIC);
+        double bv = b ? g_ascii_strtod(b, NULL) : 0, vv = v ? g_ascii_strtod(v, NULL) : 0;
+        char buf[G_ASCII_DTOSTR_BUF_SIZE] = "";
+        if (b && v && *b && *v && bv > 0)
+            g_ascii_formatd(buf, sizeof buf, "%.10g", vv / bv - 1.0);
+        g_hash_table_insert(rows->pdata[r], g_strdup(column), g_strdup(buf));
+    }
+}
+
 /* Build summary.csv and failed.csv texts from DIR/runs. */
 static bool build_summary(const sweep *sw, const char *dir, GString *ok_csv, GString *failed_csv,
                           size_t *n_ok, size_t *n_failed, GError **error)
@@ -256,6 +302,7 @@ static bool build_summary(const sweep *sw, const char *dir, GString *ok_csv, GSt
         }
     }
     if (result) {
+        add_gain(sw, &ok, ok_rows);
         table_append_header(&ok, ok_csv);
         for (size_t r = 0; r < ok_rows->len; r++)
             table_append_row(&ok, ok_csv, ok_rows->pdata[r]);
