@@ -12,8 +12,11 @@ the median CPU time of --repeat training iterations (forward, cross-entropy
 loss, backward, SGD step with momentum) after --warmup untimed ones.  Timing
 uses one intra-op thread and the calling thread's CPU time
 (time.thread_time), so a loaded machine slows the wall clock but not the
-figure.  Rows already in FILE.part (an interrupted run) are kept and skipped;
-FILE is written (gzip, atomically) at the end.
+figure.  Models are visited in rounds (every model's first input, then every
+model's second, ...) so that --max-minutes, which starts no row after that
+much wall-clock time, still leaves every family covered.  Rows already in
+FILE.part (an interrupted run) are kept and skipped; FILE is written (gzip,
+atomically) at the end.
 """
 import argparse
 import gzip
@@ -73,6 +76,17 @@ def collect_one(family, variant, builder, batch, size, args, gen):
     return rec
 
 
+def rounds(zoo_set, family=None):
+    """The zoo's (family, variant, builder, batch, size) in rounds: every
+    model's first input, then every model's second, ..., so that a run cut
+    short by --max-minutes still covers every family."""
+    entries = [e for e in zoo_set if family is None or e[0] == family]
+    for r in range(max(len(e[3]) for e in entries)):
+        for fam, variant, builder, inputs in entries:
+            if r < len(inputs):
+                yield (fam, variant, builder) + tuple(inputs[r])
+
+
 def load_done(part):
     done = {}
     if os.path.exists(part):
@@ -90,10 +104,12 @@ def main(argv=None):
     p.add_argument("--out", default="scripts/mdot/data/cpu1.jsonl.gz")
     p.add_argument("--device", default="cpu1",
                    help="short device id recorded in each row (default cpu1)")
-    p.add_argument("--warmup", type=int, default=2)
-    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--warmup", type=int, default=1)
+    p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--family", help="collect only this family")
     p.add_argument("--graph-only", action="store_true", help="no timing")
+    p.add_argument("--max-minutes", type=float, default=float("inf"),
+                   help="start no new row after this many minutes (wall clock)")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     torch.set_num_interop_threads(1)
@@ -103,23 +119,24 @@ def main(argv=None):
     done = load_done(part)
     meta = {"device_name": f"{cpu_name()} (1 thread)", "torch": torch.__version__,
             "date": time.strftime("%Y-%m-%d", time.gmtime())}
-    t_start = time.process_time()
+    t_start, wall_end = time.process_time(), time.time() + 60 * args.max_minutes
     with open(part, "a") as f:
-        for family, variant, builder, inputs in zoo_set:
-            if args.family and family != args.family:
+        for family, variant, builder, batch, size in rounds(zoo_set, args.family):
+            name = f"{variant}-b{batch}-s{size}"
+            if name in done:
                 continue
-            for batch, size in inputs:
-                name = f"{variant}-b{batch}-s{size}"
-                if name in done:
-                    continue
-                rec = collect_one(family, variant, builder, batch, size, args, gen)
-                rec.update(meta)
-                line = json.dumps(rec, separators=(",", ":")) + "\n"
-                f.write(line)
-                f.flush()
-                done[name] = line
-                print(f"{name}: {len(rec['ops'])} ops, "
-                      f"{rec.get('time_s', float('nan')):.4f} s", file=sys.stderr)
+            if time.time() > wall_end:
+                print(f"--max-minutes reached: {name} and later rows not collected",
+                      file=sys.stderr)
+                break
+            rec = collect_one(family, variant, builder, batch, size, args, gen)
+            rec.update(meta)
+            line = json.dumps(rec, separators=(",", ":")) + "\n"
+            f.write(line)
+            f.flush()
+            done[name] = line
+            print(f"{name}: {len(rec['ops'])} ops, "
+                  f"{rec.get('time_s', float('nan')):.4f} s", file=sys.stderr)
     tmp = args.out + ".tmp"
     with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as g:
         for line in done.values():

@@ -77,25 +77,24 @@ BIG_INPUTS = [(2, 64), (4, 96)]
 DEFAULT = (
     [("resnet", v, _tv(v), CNN_INPUTS) for v in ("resnet18", "resnet34", "resnet50")]
     + [("resnet", v, _tv(v), BIG_INPUTS) for v in ("resnet101", "resnext50_32x4d")]
-    + [("vgg", v, _tv(v), CNN_INPUTS) for v in ("vgg11", "vgg13", "vgg11_bn")]
-    + [("vgg", v, _tv(v), BIG_INPUTS) for v in ("vgg16", "vgg19_bn")]
+    + [("vgg", v, _tv(v), BIG_INPUTS) for v in ("vgg11", "vgg13", "vgg11_bn", "vgg16")]
     + [("alexnet", "alexnet", _tv("alexnet"), [(2, 64), (8, 64), (16, 64), (4, 96), (8, 128)])]
     + [("googlenet", "googlenet", _tv("googlenet", aux_logits=False, init_weights=False),
-        [(2, 64), (8, 64), (4, 96), (8, 96), (4, 128)])]
+        [(2, 64), (8, 64), (4, 96), (4, 128)])]
     + [("inception", "inception_v3", _tv("inception_v3", aux_logits=False, init_weights=False),
-        [(2, 96), (4, 96), (2, 128), (4, 128)])]
-    + [("mnasnet", v, _tv(v), CNN_INPUTS) for v in ("mnasnet0_5", "mnasnet0_75", "mnasnet1_0", "mnasnet1_3")]
-    + [("convnext", v, _tv(v), BIG_INPUTS) for v in ("convnext_tiny", "convnext_small")]
-    + [("wide_resnet", v, _tv(v), BIG_INPUTS) for v in ("wide_resnet50_2", "wide_resnet101_2")]
-    + [("efficientnet", v, _tv(v), CNN_INPUTS) for v in ("efficientnet_b0", "efficientnet_b1", "efficientnet_b2")]
+        [(2, 96), (4, 96), (2, 128)])]
+    + [("mnasnet", v, _tv(v), CNN_INPUTS) for v in ("mnasnet0_5", "mnasnet1_0", "mnasnet1_3")]
+    + [("convnext", "convnext_tiny", _tv("convnext_tiny"), BIG_INPUTS)]
+    + [("wide_resnet", "wide_resnet50_2", _tv("wide_resnet50_2"), BIG_INPUTS)]
+    + [("efficientnet", v, _tv(v), CNN_INPUTS) for v in ("efficientnet_b0", "efficientnet_b1")]
     + [("regnet", v, _tv(v), CNN_INPUTS)
-       for v in ("regnet_x_400mf", "regnet_y_400mf", "regnet_x_800mf", "regnet_y_800mf", "regnet_x_1_6gf")]
+       for v in ("regnet_x_400mf", "regnet_y_400mf", "regnet_x_800mf", "regnet_y_800mf")]
     + [("shufflenet", v, _tv(v), CNN_INPUTS)
-       for v in ("shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5", "shufflenet_v2_x2_0")]
+       for v in ("shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x2_0")]
     + [("squeezenet", v, _tv(v), CNN_INPUTS + [(16, 64)]) for v in ("squeezenet1_0", "squeezenet1_1")]
-    + [("transformer", f"tf_d{d}_l{l}", _tf(d, l, h, 128), [(4, 128), (8, 128)])
-       for d, l, h in ((128, 2, 4), (128, 4, 4), (256, 2, 4), (256, 4, 8), (384, 4, 6), (192, 6, 6))]
-    + [("transformer", f"tf_d{d}_l{l}_s64", _tf(d, l, h, 64), [(8, 64), (16, 64)])
+    + [("transformer", f"tf_d{d}_l{l}", _tf(d, l, h, 128), [(4, 128)])
+       for d, l, h in ((128, 2, 4), (128, 4, 4), (256, 2, 4), (256, 4, 8), (192, 6, 6))]
+    + [("transformer", f"tf_d{d}_l{l}_s64", _tf(d, l, h, 64), [(8, 64)])
        for d, l, h in ((128, 4, 4), (256, 6, 8))]
 )
 

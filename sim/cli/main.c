@@ -23,6 +23,7 @@ static const cli_command commands[] = {
     {"demo", "run a small built-in network engine demo", cli_demo_main},
     {"sweep", "run a parameter grid of scenarios, resumable, shardable", cli_sweep_main},
     {"merge", "merge the summaries of sweep folders or shards", cli_merge_main},
+    {"predict", "predict a training iteration's time from an operator graph (MDOT)", cli_predict_main},
 };
 
 int cli_version_main(int argc, char **argv)

@@ -1,0 +1,367 @@
+/* mdot_graph.c - MDOT operator graphs: reading and checking the JSON, the
+ * topological order, batch rescaling, operator features and the graph
+ * positional encoding.  Not here: the network (mdot_model.c).
+ */
+#include "mdot.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/ccs.h"
+#include "mdot-private.h"
+#include "traces-private.h"
+
+static const char *const CONFIG_KEYS[] = {"k", "s", "g", "cin", "cout", "in", "out"};
+
+/* A required (or optional, default 0) finite non-negative number. */
+static bool read_number(const cJSON *obj, const char *key, bool required, double *out,
+                        const char *name, const char *where, GError **error)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = 0.0;
+    if (!v) {
+        if (required)
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s.%s: missing", name, where,
+                        key);
+        return !required;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: %s.%s: must be a finite number >= 0", name, where, key);
+        return false;
+    }
+    *out = v->valuedouble;
+    return true;
+}
+
+/* Product of a config array's numbers (1 for an empty one), or its first
+ * `take` entries' product when take > 0. */
+static bool array_product(const cJSON *arr, int take, double *out, const char *name,
+                          const char *where, const char *key, GError **error)
+{
+    double p = 1.0;
+    int i = 0;
+    const cJSON *x;
+    if (!cJSON_IsArray(arr))
+        goto bad;
+    cJSON_ArrayForEach(x, arr) {
+        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || x->valuedouble < 0)
+            goto bad;
+        if (take == 0 || i < take)
+            p *= x->valuedouble;
+        i++;
+    }
+    if (take > 0 && i < take)
+        goto bad;
+    *out = p;
+    return true;
+bad:
+    g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                "%s: %s.config.%s: must be an array of numbers >= 0%s", name, where, key,
+                take > 0 ? (take == 2 ? " ([h, w])" : " (at least one)") : "");
+    return false;
+}
+
+/* The 8 raw configuration numbers (features.py's op_features order). */
+static bool read_config(const cJSON *op, mdot__op *o, const char *name, const char *where,
+                        GError **error)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(op, "config");
+    if (!c)
+        return true;
+    if (!cJSON_IsObject(c)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s.config: must be an object",
+                    name, where);
+        return false;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(CONFIG_KEYS); i++) {
+        const char *key = CONFIG_KEYS[i];
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, key);
+        double *slot = &o->config[i];
+        if (!v)
+            continue;
+        if (i == 0 || i == 1 || i >= 5) {
+            /* k: kh * kw; s: its first entry; in, out: element counts */
+            int take = i == 0 ? 2 : i == 1 ? 1 : 0;
+            if (!array_product(v, take, slot, name, where, key, error))
+                return false;
+        } else if (!read_number(c, key, true, slot, name, where, error)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool read_preds(const cJSON *op, mdot__op *o, size_t self, size_t n, const char *name,
+                       const char *where, GError **error)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(op, "preds");
+    const cJSON *x;
+    size_t k = 0;
+    if (!p) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s.preds: missing", name, where);
+        return false;
+    }
+    if (!cJSON_IsArray(p))
+        goto bad;
+    o->n_preds = (size_t)cJSON_GetArraySize(p);
+    o->preds = g_new0(size_t, o->n_preds + 1);
+    cJSON_ArrayForEach(x, p) {
+        double v = cJSON_IsNumber(x) ? x->valuedouble : -1;
+        if (v < 0 || v >= (double)n || v != floor(v) || (size_t)v == self)
+            goto bad;
+        o->preds[k++] = (size_t)v;
+    }
+    return true;
+bad:
+    g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                "%s: %s.preds: must list indices of other operators (0..%zu)", name, where,
+                n - 1);
+    return false;
+}
+
+static bool read_op(const cJSON *op, size_t i, size_t n, mdot__op *o, const char *name,
+                    GError **error)
+{
+    g_autofree char *where = g_strdup_printf("ops[%zu]", i);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(op, "type");
+    if (!cJSON_IsObject(op)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s: must be an object", name,
+                    where);
+        return false;
+    }
+    if (!cJSON_IsString(t) || !*t->valuestring) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s.type: %s", name, where,
+                    t ? "must be a non-empty string" : "missing");
+        return false;
+    }
+    o->type = g_strdup(t->valuestring);
+    if (!read_number(op, "flops", true, &o->flops, name, where, error) ||
+        !read_number(op, "bytes_read", true, &o->bytes_read, name, where, error) ||
+        !read_number(op, "bytes_written", true, &o->bytes_written, name, where, error) ||
+        !read_number(op, "param_bytes", false, &o->param_bytes, name, where, error) ||
+        !read_number(op, "params", false, &o->config[7], name, where, error) ||
+        !read_config(op, o, name, where, error) || !read_preds(op, o, i, n, name, where, error))
+        return false;
+    if (o->param_bytes > o->bytes_read) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: %s.param_bytes: larger than bytes_read", name, where);
+        return false;
+    }
+    return true;
+}
+
+/* Kahn's algorithm taking the lowest ready index first: order[] gets the
+ * new sequence.  O(n^2) in the worst case, O(n + edges) for a file already
+ * in topological order.  False (with the error) on a cycle. */
+static bool topo_order(const mdot_graph *g, size_t *order, GError **error)
+{
+    g_autofree size_t *indeg = g_new0(size_t, g->n);
+    g_autofree bool *done = g_new0(bool, g->n);
+    bool sorted = true;
+    for (size_t v = 0; v < g->n; v++)
+        for (size_t j = 0; j < g->ops[v].n_preds; j++)
+            sorted = sorted && g->ops[v].preds[j] < v;
+    for (size_t v = 0; v < g->n; v++)
+        order[v] = v;
+    if (sorted)
+        return true;
+    for (size_t v = 0; v < g->n; v++)
+        indeg[v] = g->ops[v].n_preds;
+    for (size_t k = 0; k < g->n; k++) {
+        size_t v = 0;
+        while (v < g->n && (done[v] || indeg[v] > 0))
+            v++;
+        if (v == g->n) {
+            GString *s = g_string_new(NULL);
+            for (size_t u = 0, shown = 0; u < g->n && shown < 8; u++)
+                if (!done[u])
+                    g_string_append_printf(s, "%s%zu", shown++ ? ", " : "", u);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: ops: the predecessors form a cycle (operators left unordered: %s)",
+                        g->name, s->str);
+            g_string_free(s, TRUE);
+            return false;
+        }
+        done[v] = true;
+        order[k] = v;
+        for (size_t u = 0; u < g->n; u++)
+            for (size_t j = 0; j < g->ops[u].n_preds; j++)
+                indeg[u] -= g->ops[u].preds[j] == v;
+    }
+    return true;
+}
+
+/* Put the operators in topological order, renumbering predecessors. */
+static bool sort_ops(mdot_graph *g, GError **error)
+{
+    g_autofree size_t *order = g_new(size_t, g->n);
+    g_autofree size_t *pos = g_new(size_t, g->n);
+    if (!topo_order(g, order, error))
+        return false;
+    mdot__op *ops = g_new(mdot__op, g->n);
+    for (size_t k = 0; k < g->n; k++) {
+        ops[k] = g->ops[order[k]];
+        pos[order[k]] = k;
+    }
+    for (size_t k = 0; k < g->n; k++)
+        for (size_t j = 0; j < ops[k].n_preds; j++)
+            ops[k].preds[j] = pos[ops[k].preds[j]];
+    g_free(g->ops);
+    g->ops = ops;
+    return true;
+}
+
+static bool read_header(const cJSON *obj, mdot_graph *g, GError **error)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(obj, "batch");
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(obj, "name");
+    const cJSON *pa = cJSON_GetObjectItemCaseSensitive(obj, "params");
+    if (!b || !cJSON_IsNumber(b) || b->valuedouble < 1 || b->valuedouble > 1e9 ||
+        b->valuedouble != floor(b->valuedouble)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: batch: %s", g->name, b ? "must be a positive integer" : "missing");
+        return false;
+    }
+    g->batch = (int64_t)b->valuedouble;
+    if (cJSON_IsString(nm) && *nm->valuestring) {
+        g_free(g->name);
+        g->name = g_strdup(nm->valuestring);
+    }
+    if (pa && (!cJSON_IsNumber(pa) || !(pa->valuedouble >= 0))) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: params: must be a number >= 0",
+                    g->name);
+        return false;
+    }
+    g->params = pa ? pa->valuedouble : -1;
+    return true;
+}
+
+mdot_graph *mdot_graph_from_cjson(const cJSON *obj, const char *name, GError **error)
+{
+    g_autoptr(mdot_graph) g = g_new0(mdot_graph, 1);
+    g->name = g_strdup(name ? name : "graph");
+    if (!cJSON_IsObject(obj)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: a graph must be a JSON object",
+                    g->name);
+        return NULL;
+    }
+    const cJSON *ops = cJSON_GetObjectItemCaseSensitive(obj, "ops");
+    if (!cJSON_IsArray(ops) || cJSON_GetArraySize(ops) == 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: ops: %s", g->name,
+                    ops ? "must be a non-empty array" : "missing");
+        return NULL;
+    }
+    g->n = (size_t)cJSON_GetArraySize(ops);
+    g->ops = g_new0(mdot__op, g->n);
+    const char *file = g->name; /* errors name the file, not the graph's "name" */
+    size_t i = 0;
+    const cJSON *op;
+    cJSON_ArrayForEach(op, ops) {
+        if (!read_op(op, i, g->n, &g->ops[i], file, error))
+            return NULL;
+        i++;
+    }
+    if (!read_header(obj, g, error) || !sort_ops(g, error))
+        return NULL;
+    if (g->params < 0) {
+        g->params = 0;
+        for (size_t k = 0; k < g->n; k++)
+            g->params += g->ops[k].config[7];
+    }
+    return g_steal_pointer(&g);
+}
+
+mdot_graph *mdot_graph_load(const char *path, GError **error)
+{
+    g_autoptr(GBytes) b = trace__read_file(path, error);
+    if (!b)
+        return NULL;
+    gsize len;
+    const char *text = g_bytes_get_data(b, &len);
+    g_autoptr(cJSON) root = cJSON_ParseWithLength(text, len);
+    if (!root) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: not valid JSON", path);
+        return NULL;
+    }
+    return mdot_graph_from_cjson(root, path, error);
+}
+
+mdot_graph *mdot_graph_with_batch(const mdot_graph *g, int64_t batch, GError **error)
+{
+    if (batch < 1 || batch > 1000000000) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: batch %" G_GINT64_FORMAT ": must be a positive integer", g->name, batch);
+        return NULL;
+    }
+    double f = (double)batch / (double)g->batch;
+    mdot_graph *c = g_new0(mdot_graph, 1);
+    *c = *g;
+    c->name = g_strdup(g->name);
+    c->batch = batch;
+    c->ops = g_new(mdot__op, g->n);
+    for (size_t k = 0; k < g->n; k++) {
+        const mdot__op *o = &g->ops[k];
+        c->ops[k] = *o;
+        c->ops[k].type = g_strdup(o->type);
+        c->ops[k].preds = g_memdup2(o->preds, (o->n_preds + 1) * sizeof(size_t));
+        c->ops[k].flops = o->flops * f;
+        c->ops[k].bytes_read = (o->bytes_read - o->param_bytes) * f + o->param_bytes;
+        c->ops[k].bytes_written = o->bytes_written * f;
+    }
+    return c;
+}
+
+size_t mdot_graph_count(const mdot_graph *g) { return g->n; }
+int64_t mdot_graph_batch(const mdot_graph *g) { return g->batch; }
+double mdot_graph_params(const mdot_graph *g) { return g->params; }
+const char *mdot_graph_name(const mdot_graph *g) { return g->name; }
+
+void mdot__op_features(const mdot__op *op, double out[MDOT__N_FEAT])
+{
+    for (size_t i = 0; i < MDOT__N_CONFIG; i++)
+        out[i] = log1p(op->config[i]);
+    out[MDOT__N_CONFIG] = log1p(op->flops);
+    out[MDOT__N_CONFIG + 1] = log1p(op->bytes_read);
+    out[MDOT__N_CONFIG + 2] = log1p(op->bytes_written);
+}
+
+void mdot__sinusoid(double x, size_t dims, double *out)
+{
+    for (size_t i = 0; i < dims / 2; i++) {
+        double f = x / pow(10000.0, (double)(2 * i) / (double)dims);
+        out[2 * i] = sin(f);
+        out[2 * i + 1] = cos(f);
+    }
+}
+
+void mdot_graph_pe(const mdot_graph *g, size_t d, double *out)
+{
+    g_autofree double *depth = g_new0(double, g->n);
+    g_autofree double *height = g_new0(double, g->n);
+    for (size_t v = 0; v < g->n; v++)
+        for (size_t j = 0; j < g->ops[v].n_preds; j++)
+            depth[v] = fmax(depth[v], depth[g->ops[v].preds[j]] + 1);
+    for (size_t v = g->n; v-- > 0;)
+        for (size_t j = 0; j < g->ops[v].n_preds; j++) {
+            size_t u = g->ops[v].preds[j];
+            height[u] = fmax(height[u], height[v] + 1);
+        }
+    for (size_t v = 0; v < g->n; v++) {
+        mdot__sinusoid(depth[v], d / 2, out + v * d);
+        mdot__sinusoid(height[v], d / 2, out + v * d + d / 2);
+    }
+}
+
+void mdot_graph_free(mdot_graph *g)
+{
+    if (!g)
+        return;
+    for (size_t k = 0; g->ops && k < g->n; k++) {
+        g_free(g->ops[k].type);
+        g_free(g->ops[k].preds);
+    }
+    g_free(g->ops);
+    g_free(g->name);
+    g_free(g);
+}
