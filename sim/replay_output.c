@@ -10,6 +10,7 @@
 
 #include "base/ccs.h"
 #include "replay-private.h"
+#include "traces/mdot.h"
 
 static const char *const summary_columns[] = {
     "scenario", "topology", "trace", "scheduler", "seed", "mode", "sim_start_s", "sim_end_s",
@@ -285,6 +286,8 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     g_autoptr(cJSON) root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "version", ccs_version());
     cJSON_AddStringToObject(root, "git_commit", ccs_git_commit());
+    /* the MDOT predictor behind any {"graph": ...} model (docs/mdot.md) */
+    cJSON_AddStringToObject(root, "compute_predictor", MDOT_VERSION);
     cJSON_AddItemToObject(root, "config", config_to_json(r->cfg_in));
     char seed[32];
     g_snprintf(seed, sizeof seed, "%" G_GUINT64_FORMAT, r->cfg->sim.seed);

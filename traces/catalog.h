@@ -61,6 +61,8 @@ typedef struct catalog_model {
     char *source;                        /* where the numbers come from (short; docs/models.md has all) */
     char *gpu_note;                      /* why the H100 time is not below the A100 time, or NULL
                                           * (required then: the catalog audit) */
+    bool predicted;                      /* compute_s predicted by MDOT from an operator graph
+                                          * (docs/mdot.md), not measured */
 } catalog_model;
 
 typedef struct catalog catalog;
@@ -93,6 +95,10 @@ const catalog_model *catalog_resolve(const catalog *c, const char *trace_name, i
  * required; comm_bytes defaults to 0 (then network = false), comm_start_frac
  * to 1, opt_s to 0, collective to "allreduce".  Optional "buckets", "tp",
  * "pp", "a2a_bytes", "pp_bytes".  The same times apply to every GPU type.
+ * Instead of compute_s, {"graph": FILE, "batch": N, "device": D} (batch and
+ * device optional) takes compute_s from the MDOT predictor (mdot.h; FILE
+ * relative to the working directory); comm_bytes then defaults to 4 bytes
+ * per parameter of the graph, and the model is marked predicted.
  * name becomes the model's name.  (transfer full) */
 catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GError **error);
 

@@ -20,6 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The weights format and method version this build reads; run.json
+ * records it.  Weights of another version are refused. */
+#define MDOT_VERSION "mdot-1"
+
 typedef struct mdot_graph mdot_graph;
 typedef struct mdot_model mdot_model;
 
@@ -76,6 +80,13 @@ const char *mdot_model_device_name(const mdot_model *m); /* the measured device,
  * step) of g on the model's device.  CCS_ERROR_INVALID (returns -1) for an
  * operator type the model does not know.  O(layers * (n^2 d + n d ffn)). */
 double mdot_predict_s(const mdot_model *m, const mdot_graph *g, GError **error);
+
+/* Convenience: the graph in file path at batch (0: the graph's own) through
+ * the embedded weights of device (NULL: the default).  params (nullable)
+ * gets the graph's parameter count.  -1 and the error of the step that
+ * failed. */
+double mdot_predict_file_s(const char *path, int64_t batch, const char *device, double *params,
+                           GError **error);
 
 void mdot_graph_free(mdot_graph *g);
 void mdot_model_free(mdot_model *m);

@@ -138,6 +138,11 @@ static bool load_header(mdot_model *m, const cJSON *root, const char *name, GErr
                     "%s: version, device, device_name and pe must be strings", name);
         return false;
     }
+    if (strcmp(m->version, MDOT_VERSION)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: version: '%s', this build reads '%s'", name, m->version, MDOT_VERSION);
+        return false;
+    }
     m->pe = !strcmp(pe, "graph") ? PE_GRAPH : !strcmp(pe, "seq") ? PE_SEQ : PE_NONE;
     if (!read_size(root, "d_model", &m->d, name, error) ||
         !read_size(root, "heads", &m->heads, name, error) ||
@@ -378,6 +383,25 @@ double mdot_predict_s(const mdot_model *m, const mdot_graph *g, GError **error)
     for (size_t v = 0; v < n; v++)
         sum += exp(s[v] - mx);
     return exp(mx + log(sum));
+}
+
+double mdot_predict_file_s(const char *path, int64_t batch, const char *device, double *params,
+                           GError **error)
+{
+    g_autoptr(mdot_model) m = mdot_model_load_default(device, error);
+    g_autoptr(mdot_graph) g = m ? mdot_graph_load(path, error) : NULL;
+    if (!g)
+        return -1;
+    if (batch != 0) {
+        mdot_graph *scaled = mdot_graph_with_batch(g, batch, error);
+        if (!scaled)
+            return -1;
+        mdot_graph_free(g);
+        g = scaled;
+    }
+    if (params)
+        *params = g->params;
+    return mdot_predict_s(m, g, error);
 }
 
 void mdot_model_free(mdot_model *m)

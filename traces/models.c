@@ -6,6 +6,7 @@
  * compute jitter.  Numbers and sources: docs/models.md.
  */
 #include "catalog.h"
+#include "mdot.h"
 
 #include <math.h>
 #include <string.h>
@@ -368,6 +369,36 @@ catalog *catalog_load_default(GError **error)
 
 /* ---- inline models -------------------------------------------------- */
 
+/* compute_s and the parameter count of {"graph": FILE, "batch": N, "device": D}
+ * from the MDOT predictor; source says how it was obtained. */
+static bool graph_compute(const cJSON *obj, const char *name, double *compute_s, double *params,
+                          char **source, GError **error)
+{
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "graph");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(obj, "device");
+    double batch = 0;
+    if (!cJSON_IsString(g) || !*g->valuestring || (dev && !cJSON_IsString(dev))) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: graph and device: expected file and device names", name);
+        return false;
+    }
+    if (!opt_number(obj, "batch", 1, 1e9, &batch, name, error))
+        return false;
+    if (batch != floor(batch)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: batch: expected an integer", name);
+        return false;
+    }
+    const char *device = dev ? dev->valuestring : NULL;
+    *compute_s = mdot_predict_file_s(g->valuestring, (int64_t)batch, device, params, error);
+    if (*compute_s < 0) {
+        g_prefix_error(error, "%s: ", name);
+        return false;
+    }
+    *source = g_strdup_printf("MDOT %s (%s) from %s", MDOT_VERSION, device ? device : "cpu1",
+                              g->valuestring);
+    return true;
+}
+
 catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GError **error)
 {
     if (!name)
@@ -376,12 +407,19 @@ catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GErr
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected an object", name);
         return NULL;
     }
-    if (!cJSON_GetObjectItemCaseSensitive(obj, "compute_s")) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: missing \"compute_s\"", name);
+    bool has_graph = cJSON_GetObjectItemCaseSensitive(obj, "graph") != NULL;
+    if (has_graph == (cJSON_GetObjectItemCaseSensitive(obj, "compute_s") != NULL)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s", name,
+                    has_graph ? "give \"compute_s\" or \"graph\", not both"
+                              : "missing \"compute_s\" (or \"graph\")");
         return NULL;
     }
     double compute = 0, comm = 0, start = 1, opt = 0, buckets = 1, tp = 1, pp = 1, a2a = 0,
-           ppb = 0;
+           ppb = 0, params = 0;
+    g_autofree char *source = NULL;
+    if (has_graph && !graph_compute(obj, name, &compute, &params, &source, error))
+        return NULL;
+    comm = 4 * params; /* fp32 gradients of a graph model; 0 otherwise */
     if (!opt_number(obj, "compute_s", 0, 1e9, &compute, name, error) ||
         !opt_number(obj, "comm_bytes", 0, 1e15, &comm, name, error) ||
         !opt_number(obj, "comm_start_frac", 0, 1, &start, name, error) ||
@@ -413,10 +451,11 @@ catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GErr
     catalog_model *m = g_new0(catalog_model, 1);
     m->name = g_strdup(name);
     m->family = g_strdup("inline");
-    m->source = g_strdup("inline model");
-    m->params = 0;
-    m->grad_params = 0;
-    m->bytes_per_value = 1;
+    m->source = has_graph ? g_steal_pointer(&source) : g_strdup("inline model");
+    m->predicted = has_graph;
+    m->params = params;
+    m->grad_params = params;
+    m->bytes_per_value = has_graph ? 4 : 1;
     m->grad_bytes = comm;
     for (int g = 0; g < CATALOG_GPU_COUNT; g++) {
         m->compute_s[g] = compute;

@@ -11,6 +11,7 @@
 #include "schedulers/registry.h"
 #include "topo/topo.h"
 #include "traces/catalog.h"
+#include "traces/mdot.h"
 
 #define WIDTH 80 /* a terminal's columns: every line fits */
 
@@ -73,6 +74,22 @@ static void model_row(const catalog_model *m)
            m->network ? catalog_collective_name(m->collective) : "none");
 }
 
+/* Which entries' compute times the MDOT predictor gave (docs/mdot.md). */
+static void print_compute_sources(const catalog *c)
+{
+    g_autoptr(GString) names = g_string_new(NULL);
+    for (size_t i = 0; i < catalog_count(c); i++)
+        if (catalog_get(c, i)->predicted)
+            g_string_append_printf(names, "%s%s", names->len ? ", " : "", catalog_get(c, i)->name);
+    g_autofree char *line =
+        names->len ? g_strdup_printf("Compute predicted by MDOT (%s, docs/mdot.md): %s; every "
+                                     "other entry measured.", MDOT_VERSION, names->str)
+                   : g_strdup("Compute: every entry measured (docs/models.md); none predicted "
+                              "by MDOT (docs/mdot.md).");
+    printf("  ");
+    print_wrapped(line, 2, 2);
+}
+
 static bool list_models(GError **error)
 {
     g_autoptr(catalog) c = catalog_load_default(error);
@@ -92,6 +109,7 @@ static bool list_models(GError **error)
                   "communication starts (= fwd when it overlaps the backward pass, 1 when it "
                   "follows it). collective: the data-parallel communication pattern.",
                   2, 2);
+    print_compute_sources(c);
     return true;
 }
 

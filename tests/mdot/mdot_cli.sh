@@ -49,4 +49,25 @@ check "unknown device exits 2" [ "$st" -eq 2 ]
 check "unknown device lists the known" grep -q "known: cpu1" "$tmp/err"
 "$ccsim" predict >/dev/null 2>&1; st=$?
 check "no GRAPH exits 2" [ "$st" -eq 2 ]
+# A scenario job whose model is {"graph": FILE, "batch": N}: its isolated
+# iteration time is the predicted compute (no network: 1 GPU), and run.json
+# names the predictor.
+t16=$(sed -n 's/^chain: \([0-9.e+-]*\) s per.*/\1/p' "$tmp/out16")
+cat >"$tmp/scenario.json" <<JSON
+{"topology": {"hosts": [{"name": "h1", "gpus": 8, "nics": 1}], "switches": [], "links": []},
+ "trace": {"jobs": [{"id": "g1", "gpus": 1, "hosts": ["h1"], "start_s": 0, "end_s": 60,
+                     "model": {"graph": "$tmp/ok.json", "batch": 16}}]},
+ "scheduler": "ecmp", "sim": {"mode": "window", "start_s": 0, "end_s": 60, "seed": 1}}
+JSON
+"$ccsim" run --scenario "$tmp/scenario.json" --out "$tmp/run" >"$tmp/run.log" 2>&1; st=$?
+check "graph-model scenario exits 0" [ "$st" -eq 0 ]
+check "run.json names the predictor" grep -q '"compute_predictor":[[:space:]]*"mdot-1"' "$tmp/run/run.json"
+iso=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="isolated_iter_s") c=i} NR==2{print $c}' "$tmp/run/jobs.csv")
+check "isolated iteration = predicted compute ($iso vs $t16)" \
+  awk -v a="$iso" -v b="$t16" 'BEGIN{exit !(a > 0 && (a-b)/b < 1e-4 && (b-a)/b < 1e-4)}'
+sed 's/"batch": 16/"batch": -1/' "$tmp/scenario.json" >"$tmp/bad-scenario.json"
+"$ccsim" run --scenario "$tmp/bad-scenario.json" --out "$tmp/bad" >/dev/null 2>"$tmp/err"; st=$?
+check "graph model with batch -1 exits 1" [ "$st" -eq 1 ]
+check "graph model batch message" grep -q "model: batch: expected a number" "$tmp/err"
+check "no output folder after the failure" [ ! -e "$tmp/bad" ]
 exit $fail
