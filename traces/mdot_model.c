@@ -32,7 +32,8 @@ struct mdot_model {
     GPtrArray *blocks;      /* every tensor allocated, freed together */
 };
 
-static const char *const DEVICES[] = {"cpu1"};
+/* Devices with embedded weights (traces/mdot-NAME.json), the first the default. */
+#define DEVICES "cpu1"
 
 /* Tensor `key` of the exact shape (rows x cols; cols 0 for a vector). */
 static double *tensor(mdot_model *m, const cJSON *ts, const char *key, size_t rows, size_t cols,
@@ -222,11 +223,12 @@ mdot_model *mdot_model_load_json(const char *json, size_t len, const char *name,
 
 mdot_model *mdot_model_load_default(const char *device, GError **error)
 {
-    const char *dev = device ? device : DEVICES[0];
-    for (size_t i = 0; i < G_N_ELEMENTS(DEVICES); i++) {
-        if (g_ascii_strcasecmp(dev, DEVICES[i]))
+    g_auto(GStrv) known = g_strsplit(DEVICES, ",", -1);
+    const char *dev = device ? device : known[0];
+    for (size_t i = 0; known[i]; i++) {
+        if (g_ascii_strcasecmp(dev, known[i]))
             continue;
-        g_autofree char *path = g_strdup_printf("/ccsim/traces/mdot-%s.json", DEVICES[i]);
+        g_autofree char *path = g_strdup_printf("/ccsim/traces/mdot-%s.json", known[i]);
         g_autoptr(GBytes) b = trace__resource_bytes(path, error);
         if (!b)
             return NULL;
@@ -239,7 +241,7 @@ mdot_model *mdot_model_load_default(const char *device, GError **error)
     return NULL;
 }
 
-const char *mdot_model_devices(void) { return "cpu1"; }
+const char *mdot_model_devices(void) { return DEVICES; }
 const char *mdot_model_version(const mdot_model *m) { return m->version; }
 const char *mdot_model_device(const mdot_model *m) { return m->device; }
 const char *mdot_model_device_name(const mdot_model *m) { return m->device_name; }
