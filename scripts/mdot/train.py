@@ -3,8 +3,9 @@
 # its baselines, then the shipped model and its reference outputs.
 """Train and evaluate MDOT and its baselines on the collected dataset.
 
-usage: train.py [--data FILE] [--epochs N] [--folds K] [--seed S]
-                [--weights FILE] [--reference FILE] [--eval FILE] [--skip-eval]
+usage: train.py [--data FILE] [--epochs N] [--folds K] [--seed S] [--methods M,..]
+                [--weights FILE] [--reference FILE] [--eval FILE]
+                [--skip-eval] [--skip-ship] [--report EVAL.json ...]
 
 Evaluation: the families are dealt round-robin (sorted by name) into K
 folds; each fold is predicted by models trained on the other folds only, so
@@ -17,6 +18,8 @@ every row is predicted by a model that never saw its family.  Methods:
 Then MDOT is trained on every row and written as JSON (--weights) with its
 predictions on every row in double precision (--reference) for the C test.
 Torch runs one thread; times reported are CPU seconds of this process.
+The methods may run as separate processes (--methods, --skip-ship, each
+with its own --eval) and be merged with --report.
 """
 import argparse
 import gzip
@@ -145,9 +148,10 @@ def metrics(rows, pred):
 
 def evaluate(rows, args):
     folds, fold_of = folds_of(rows, args.folds)
-    preds = {m: [0.0] * len(rows) for m in METHODS}
+    methods = {m: METHODS[m] for m in args.methods}
+    preds = {m: [0.0] * len(rows) for m in methods}
     cpu = {}
-    for m, spec in METHODS.items():
+    for m, spec in methods.items():
         t0 = time.process_time()
         for test in folds:
             train = [r for i, r in enumerate(rows) if i not in set(test)]
@@ -161,15 +165,43 @@ def evaluate(rows, args):
                 preds[m][i] = v
         cpu[m] = time.process_time() - t0
         print(f"{m}: {metrics(rows, preds[m])} ({cpu[m]:.0f} s CPU)", file=sys.stderr)
-    per_family = {m: {} for m in METHODS}
+    per_family = {m: {} for m in methods}
     for fam in sorted(fold_of):
         idx = [i for i, r in enumerate(rows) if r["family"] == fam]
-        for m in METHODS:
+        for m in methods:
             per_family[m][fam] = metrics([rows[i] for i in idx], [preds[m][i] for i in idx])
     return {"folds": fold_of, "rows": len(rows), "epochs": args.epochs, "seed": args.seed,
-            "overall": {m: metrics(rows, preds[m]) for m in METHODS},
+            "overall": {m: metrics(rows, preds[m]) for m in methods},
             "per_family": per_family, "cpu_s": cpu,
-            "predictions": {m: {r["name"]: p for r, p in zip(rows, preds[m])} for m in METHODS}}
+            "family_of": {r["name"]: r["family"] for r in rows},
+            "predictions": {m: {r["name"]: p for r, p in zip(rows, preds[m])} for m in methods}}
+
+
+def merge(results):
+    """One evaluation from runs of different --methods on the same data."""
+    out = dict(results[0])
+    for key in ("overall", "per_family", "cpu_s", "predictions"):
+        out[key] = {}
+        for r in results:
+            out[key].update(r[key])
+    return out
+
+
+def markdown(result):
+    """The evaluation as markdown tables (overall, then MAPE per family)."""
+    ms = [m for m in METHODS if m in result["overall"]]
+    out = ["| method | MAE (ms) | RMSE (ms) | MAPE (%) | CPU s |", "|---|---|---|---|---|"]
+    for m in ms:
+        o = result["overall"][m]
+        out.append(f"| {m} | {o['mae_ms']:.1f} | {o['rmse_ms']:.1f} | {o['mape_pct']:.1f} "
+                   f"| {result['cpu_s'][m]:.0f} |")
+    out += ["", "| family (fold) | rows | " + " | ".join(ms) + " |",
+            "|---" * (len(ms) + 2) + "|"]
+    for fam, fold in sorted(result["folds"].items(), key=lambda x: (x[1], x[0])):
+        n = sum(1 for f in result["family_of"].values() if f == fam)
+        cells = " | ".join(f"{result['per_family'][m][fam]['mape_pct']:.1f}" for m in ms)
+        out.append(f"| {fam} ({fold}) | {n} | {cells} |")
+    return "\n".join(out)
 
 
 def ship(rows, args):
@@ -197,15 +229,32 @@ def main(argv=None):
     p.add_argument("--weights", default="traces/mdot-cpu1.json")
     p.add_argument("--reference", default="tests/data/mdot-reference.json")
     p.add_argument("--eval", default="scripts/mdot/data/evaluation.json")
-    p.add_argument("--skip-eval", action="store_true")
+    p.add_argument("--methods", default=",".join(METHODS),
+                   help="methods to evaluate (comma-separated; default all)")
+    p.add_argument("--skip-eval", action="store_true", help="only the shipped model")
+    p.add_argument("--skip-ship", action="store_true", help="only the evaluation")
+    p.add_argument("--report", nargs="+", metavar="EVAL.json",
+                   help="merge evaluation files of separate --methods runs into --eval, "
+                        "print the tables, and stop")
     args = p.parse_args(argv)
+    args.methods = args.methods.split(",")
+    if any(m not in METHODS for m in args.methods):
+        p.error(f"--methods: choose among {', '.join(METHODS)}")
+    if args.report:
+        result = merge([json.load(open(f)) for f in args.report])
+        with open(args.eval, "w") as f:
+            json.dump(result, f, indent=1)
+        print(markdown(result))
+        return
     torch.set_num_threads(1)
     rows = load(args.data)
     if not args.skip_eval:
         result = evaluate(rows, args)
         with open(args.eval, "w") as f:
             json.dump(result, f, indent=1)
-    ship(rows, args)
+        print(markdown(result))
+    if not args.skip_ship:
+        ship(rows, args)
 
 
 if __name__ == "__main__":
