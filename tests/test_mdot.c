@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 #include "ccs-config.h"
 #include "test_util.h"
 #include "traces/mdot-private.h"
 #include "traces/mdot.h"
-#include "traces/traces-private.h"
 
 static mdot_graph *parse(const char *json, GError **err)
 {
@@ -158,10 +158,10 @@ static void test_mdot_matches_reference(void)
     g_autoptr(mdot_model) m = mdot_model_load_default("cpu1", &err);
     TEST_ASSERT_NO_ERROR(err);
     CU_ASSERT_FATAL(m != NULL);
-    g_autoptr(GBytes) refb = trace__read_file(CCS_SOURCE_DIR "/tests/data/mdot-reference.json",
-                                              &err);
-    g_autoptr(GBytes) data = trace__read_file(CCS_SOURCE_DIR "/scripts/mdot/data/cpu1.jsonl.gz",
-                                              &err);
+    g_autoptr(GBytes) refb =
+        ccs_input_read(CCS_SOURCE_DIR "/tests/data/mdot-reference.json", true, &err);
+    g_autoptr(GBytes) data =
+        ccs_input_read(CCS_SOURCE_DIR "/scripts/mdot/data/cpu1.jsonl.gz", true, &err);
     TEST_ASSERT_NO_ERROR(err);
     CU_ASSERT_FATAL(refb && data);
     g_autoptr(cJSON) ref = cJSON_Parse(g_bytes_get_data(refb, NULL));

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 #include "mdot-private.h"
-#include "traces-private.h"
 
 static const char *const CONFIG_KEYS[] = {"k", "s", "g", "cin", "cout", "in", "out"};
 
@@ -274,7 +274,7 @@ mdot_graph *mdot_graph_from_cjson(const cJSON *obj, const char *name, GError **e
 
 mdot_graph *mdot_graph_load(const char *path, GError **error)
 {
-    g_autoptr(GBytes) b = trace__read_file(path, error);
+    g_autoptr(GBytes) b = ccs_input_read(path, true, error);
     if (!b)
         return NULL;
     gsize len;
