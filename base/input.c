@@ -76,7 +76,7 @@ static bool gunzip(const guint8 *p, size_t n, const char *name, size_t cap, GByt
 /* A NUL byte in text: error naming its line. */
 static bool check_no_nul(const guint8 *p, size_t n, const char *name, GError **error)
 {
-    const guint8 *nul = memchr(p, 0, n);
+    const guint8 *nul = n ? memchr(p, 0, n) : NULL; /* p may be NULL when n == 0 */
     if (!nul)
         return true;
     size_t line = 1;
