@@ -130,6 +130,20 @@ else
 fi
 expect_fail bad_jobs 2 "-j must be in 0..256" compare --scenario "$ex1" -j -1
 
+# run --progress-file keeps "NOW START END" while running (the sweep's
+# ETA reads it) and removes it at the end
+"$ccsim" run -q --start 61260 --end 61860 --no-fast-forward --progress-file "$tmp/prog" \
+    --out "$tmp/progrun" >/dev/null 2>"$tmp/stderr" &
+pid=$!
+seen=""
+while kill -0 $pid 2>/dev/null; do
+    [ -s "$tmp/prog" ] && seen=$(cat "$tmp/prog" 2>/dev/null) && [ -n "$seen" ] && break
+    sleep 0.1
+done
+wait $pid && ok || bad "run --progress-file: $(cat "$tmp/stderr")"
+[[ $seen =~ ^[0-9.e+]+\ 61260\ 61860$ ]] && ok || bad "progress file: '$seen'"
+[ ! -e "$tmp/prog" ] && ok || bad "progress file left behind"
+
 # results never mix: a non-empty folder is refused (exit 1, nothing
 # touched) unless --force, which replaces it whole
 touch "$tmp/cmp/mine.txt"

@@ -141,7 +141,7 @@ int cli_compare_main(int argc, char **argv)
         config_set_scheduler(cfg, name);
         g_autofree char *out = g_build_filename(output_dir_path(d), name, NULL);
         output_dir *sub = output_dir_open(out, &e);
-        if (!sub || !cli_run_one(cfg, &in, sub, o.quiet, &res[i], combined, &e)) {
+        if (!sub || !cli_run_one(cfg, &in, sub, o.quiet, NULL, &res[i], combined, &e)) {
             g_prefix_error(&e, "%s: ", name);
             output_dir_abort(d);
             cli_inputs_clear(&in);

@@ -24,6 +24,12 @@ int cli_run_main(int argc, char **argv)
                                  "lingjun-sample (847 hosts, 6,776 GPUs)\nunder ecmp, over the "
                                  "2 hours around its peak GPU demand.");
     g_option_context_add_main_entries(ctx, entries, NULL);
+    const GOptionEntry extra[] = {
+        {"progress-file", 0, 0, G_OPTION_ARG_FILENAME, &o.progress_file,
+         "keep \"NOW_S START_S END_S\" of the run in FILE while it runs (ccsim sweep's ETA)",
+         "FILE"},
+        G_OPTION_ENTRY_NULL};
+    g_option_context_add_main_entries(ctx, extra, NULL);
     GError *e = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
         cli_error("run: %s", e->message);
@@ -60,7 +66,7 @@ int cli_run_main(int argc, char **argv)
         o.out ? g_strdup(o.out) : cli_default_out(cfg, in.topo_spec, one, false);
     replay_summary s;
     output_dir *d = output_dir_open_new(out, o.force, o.scenario, &e);
-    bool ok = d && cli_run_one(cfg, &in, d, o.quiet, &s, NULL, &e);
+    bool ok = d && cli_run_one(cfg, &in, d, o.quiet, o.progress_file, &s, NULL, &e);
     int status = CLI_EXIT_OK;
     if (!ok && cli_signal_caught()) {
         g_error_free(e);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "base/ccs.h"
 #include "cli.h"
 #include "schedulers/registry.h"
@@ -86,7 +88,7 @@ void cli_sim_opts_clear(cli_sim_opts *o)
     char **s[] = {&o->scenario, &o->trace, &o->topo, &o->sched, &o->scheds, &o->out,
                   &o->mode, &o->start, &o->end, &o->seed, &o->levels, &o->gpu, &o->interval,
                   &o->time_scale, &o->placement, &o->collective_model, &o->channels,
-                  &o->alpha_us, &o->buckets, &o->jitter};
+                  &o->alpha_us, &o->buckets, &o->jitter, &o->progress_file};
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
         g_clear_pointer(s[i], g_free);
 }
@@ -289,16 +291,32 @@ void cli_inputs_clear(cli_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
-void cli_progress_init(cli_progress *p, const char *label, bool quiet)
+void cli_progress_init(cli_progress *p, const char *label, bool quiet, const char *file)
 {
     p->enabled = !quiet && isatty(STDERR_FILENO);
     p->last_wall_s = -1;
     p->label = label;
+    p->file = file;
+    p->last_file_s = -1;
+}
+
+/* The progress file a sweep reads for its ETA (sweep_exec.c); a failed
+ * write only costs the ETA. */
+static void progress_file_write(cli_progress *p, const replay_progress *rp)
+{
+    if (!p->file || rp->wall_s - p->last_file_s < 0.5)
+        return;
+    p->last_file_s = rp->wall_s;
+    char buf[96];
+    g_snprintf(buf, sizeof buf, "%.17g %.17g %.17g\n", rp->now_s, rp->start_s, rp->end_s);
+    if (!g_file_set_contents(p->file, buf, -1, NULL))
+        g_debug("%s: cannot write the progress", p->file);
 }
 
 void cli_progress_cb(void *user, const replay_progress *rp)
 {
     cli_progress *p = user;
+    progress_file_write(p, rp);
     if (!p->enabled || rp->wall_s - p->last_wall_s < 0.25)
         return;
     p->last_wall_s = rp->wall_s;
@@ -317,6 +335,8 @@ void cli_progress_done(cli_progress *p)
 {
     if (p->enabled && p->last_wall_s >= 0)
         fprintf(stderr, "\r\033[K");
+    if (p->file)
+        g_remove(p->file);
 }
 
 /* One warning line per class of odd input the run accepted and counted
@@ -349,7 +369,8 @@ static bool continue_unless_signalled(void *user, const replay_watch *w)
 }
 
 bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
-                 replay_summary *s, output_csv *combined, GError **error)
+                 const char *progress_file, replay_summary *s, output_csv *combined,
+                 GError **error)
 {
     const sched_ops *ops = sched_registry_lookup(cfg->scheduler, error);
     g_autoptr(replay) r = ops ? replay_new(cfg, ops, in->t, in->tr, in->cat, error) : NULL;
@@ -359,7 +380,7 @@ bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
     }
     replay_set_watch(r, cfg->sim.interval_s / 4, continue_unless_signalled, NULL);
     cli_progress p;
-    cli_progress_init(&p, cfg->scheduler, quiet);
+    cli_progress_init(&p, cfg->scheduler, quiet, progress_file);
     bool ok = cli_signal_caught() || replay_run(r, d, cli_progress_cb, &p, error);
     cli_progress_done(&p);
     if (ok && cli_signal_caught()) {

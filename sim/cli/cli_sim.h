@@ -21,6 +21,7 @@ typedef struct cli_sim_opts {
         *collective_model, *channels, *alpha_us, *buckets, *jitter;
     gboolean scale_hosts, gzip, quiet, no_ffwd, force;
     int jobs; /* compare -j: schedulers run in parallel (0: not given) */
+    char *progress_file; /* run --progress-file: simulated-time progress for a sweep */
 } cli_sim_opts;
 
 /* The option entries pointing into o (NULL-terminated, owned by the caller
@@ -64,15 +65,20 @@ typedef struct cli_progress {
     bool enabled;
     double last_wall_s;
     const char *label;
+    const char *file;     /* (nullable) "NOW_S START_S END_S" rewritten every 0.5 s */
+    double last_file_s;
 } cli_progress;
-void cli_progress_init(cli_progress *p, const char *label, bool quiet);
+void cli_progress_init(cli_progress *p, const char *label, bool quiet, const char *file);
 void cli_progress_cb(void *user, const replay_progress *rp);
 void cli_progress_done(cli_progress *p);
 
 /* Run one scheduler: replay, write into d (committed on success, aborted
  * on failure: d is consumed either way), fill *s, and append its summary
- * row to combined (nullable).  Returns false with error. */
+ * row to combined (nullable); with progress_file (nullable), keep the
+ * simulated-time progress there while running and remove it at the end.
+ * Returns false with error. */
 bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
-                 replay_summary *s, output_csv *combined, GError **error);
+                 const char *progress_file, replay_summary *s, output_csv *combined,
+                 GError **error);
 
 #endif /* CCSIM_SIM_CLI_CLI_SIM_H */

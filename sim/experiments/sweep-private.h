@@ -10,6 +10,10 @@
 #include "base/ccs.h" /* g_autoptr(cJSON) */
 
 
+/* The file in a run's folder where its worker keeps its simulated-time
+ * progress (`ccsim run --progress-file`), read for the sweep's ETA. */
+#define SWEEP_PROGRESS_FILE ".progress"
+
 /* Set root.PATH (dotted) to a copy of value, creating objects on the way. */
 bool sweep__set_path(cJSON *root, const char *path, const cJSON *value, GError **error);
 /* Make relative trace/topology file paths of a scenario absolute against dir. */

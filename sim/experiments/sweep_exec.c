@@ -152,6 +152,21 @@ struct pool {
     GError *fatal;      /* first IO error; stops the pool */
 };
 
+/* The simulated-time fraction a running worker has done, from the
+ * progress file `ccsim run --progress-file` keeps ("NOW START END"); 0
+ * when there is none yet. */
+static double worker_fraction(const pool *pl, const worker *w)
+{
+    g_autofree char *run_dir = sweep__run_dir(pl->dir, sweep_run_name(pl->sw, w->index));
+    g_autofree char *path = g_build_filename(run_dir, SWEEP_PROGRESS_FILE, NULL);
+    g_autofree char *text = NULL;
+    double now, start, end;
+    if (!g_file_get_contents(path, &text, NULL, NULL) ||
+        sscanf(text, "%lf %lf %lf", &now, &start, &end) != 3 || !(end > start))
+        return 0.0;
+    return CLAMP((now - start) / (end - start), 0.0, 1.0);
+}
+
 static void report(pool *pl, const char *name, bool ok)
 {
     pl->p.elapsed_s = (double)(g_get_monotonic_time() - pl->start_us) * 1e-6;
@@ -160,6 +175,15 @@ static void report(pool *pl, const char *name, bool ok)
     size_t left = pl->p.total - pl->p.done - pl->p.failed;
     double width = (double)MIN((size_t)pl->o->jobs, MAX(left, (size_t)1));
     pl->p.eta_s = pl->ran > 0 ? pl->ran_s / (double)pl->ran * (double)left / width : -1.0;
+    /* Better, from simulated time: the share of this call's runs done,
+     * counting each running one by its progress, extrapolated. */
+    size_t todo = pl->todo->len;
+    double frac = (double)pl->ran;
+    for (guint i = 0; i < pl->running->len; i++)
+        frac += worker_fraction(pl, pl->running->pdata[i]);
+    frac = todo > 0 ? frac / (double)todo : 1.0;
+    if (frac > 0.0 && frac < 1.0 && pl->p.elapsed_s > 0.0)
+        pl->p.eta_s = pl->p.elapsed_s * (1.0 - frac) / frac;
     pl->p.last_name = name;
     pl->p.last_ok = ok;
     if (pl->o->progress != NULL)
@@ -272,7 +296,7 @@ static bool pool_start(pool *pl, size_t index, GError **error)
      * records about its inputs ("scenario.json") is the same whatever DIR
      * is; the scenario's own paths are absolute. */
     g_strv_builder_add_many(b, pl->o->worker_path, "run", "--scenario", "scenario.json", "--out",
-                            ".", NULL);
+                            ".", "--progress-file=" SWEEP_PROGRESS_FILE, NULL);
     g_strv_builder_addv(b, (const char **)extra);
     g_auto(GStrv) argv = g_strv_builder_end(b);
 
@@ -319,6 +343,14 @@ static void pool_cancel(GCancellable *c, gpointer data)
         g_subprocess_force_exit(((worker *)pl->running->pdata[i])->proc);
 }
 
+static gboolean progress_tick(gpointer data)
+{
+    pool *pl = data;
+    if (pl->running->len > 0 && !pl->stopping)
+        report(pl, NULL, true);
+    return G_SOURCE_CONTINUE;
+}
+
 bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
                    sweep_progress *last, GError **error)
 {
@@ -349,8 +381,14 @@ bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
         handler = g_cancellable_connect(opts->cancellable, G_CALLBACK(pool_cancel), &pl, NULL);
     GMainContext *ctx = g_main_context_ref_thread_default();
     pool_fill(&pl);
+    /* the progress line (and its ETA) also moves while runs are going */
+    GSource *tick = g_timeout_source_new_seconds(1);
+    g_source_set_callback(tick, progress_tick, &pl, NULL);
+    g_source_attach(tick, ctx);
     while (pl.running->len > 0)
         g_main_context_iteration(ctx, TRUE);
+    g_source_destroy(tick);
+    g_source_unref(tick);
     g_main_context_unref(ctx);
     if (opts->cancellable)
         g_cancellable_disconnect(opts->cancellable, handler);

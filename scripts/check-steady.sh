@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# check-steady.sh - the fast-forward changes no result: replays each case
+# with and without it (--no-fast-forward) and compares every output field
+# (docs/engine.md §5a, §5b; figures in docs/performance-notes.md).
+#
+# Usage: scripts/check-steady.sh [--trace DIR] [--scheds LIST] [--quick] [--out DIR]
+#   --trace DIR   full-size trace for the busiest-6-hours cases (default:
+#                 a synthetic one, `ccsim gen-trace --seed 1`, made in OUT)
+#   --scheds LIST schedulers (default: every registered one)
+#   --quick       only the bundled default and the Crux example (no big trace)
+#   --out DIR     work folder (default results/check-steady)
+# Cases: the bundled default (2 hours of the sample), examples/crux-example1.json,
+# and the busiest 6 hours of the trace (trace seconds 936000-957600) on
+# crux-clos2 and crux-double-sided with the recorded hosts.
+# Criteria (issue 19): cluster and allocated GPU utilization (summary and
+# every interval) within 1e-6 absolute; per-job iterations within 1, and
+# equal for jobs the fast-forward did not touch; every other number is
+# reported with its largest relative difference.  Prints one line per run
+# and the CPU seconds of both; exits 1 if a criterion fails.
+# CCSIM=path/to/ccsim uses that binary instead of building build/ccsim.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+trace="" scheds="" quick=0 out=$root/results/check-steady
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --trace) trace=$(realpath -m "$2"); shift 2 ;;
+        --scheds) scheds=$2; shift 2 ;;
+        --quick) quick=1; shift ;;
+        --out) out=$(realpath -m "$2"); shift 2 ;;
+        -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+        *) echo "check-steady.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+ccsim=${CCSIM:+$(realpath "$CCSIM")}
+cd "$root"
+if [ -z "$ccsim" ]; then
+    scripts/build.sh build >/dev/null
+    ccsim=$root/build/ccsim
+fi
+[ -n "$scheds" ] || scheds=$("$ccsim" list 2>/dev/null | awk '/^schedulers/{s=1;next} s&&/^$/{exit} s&&/^  [a-z]/{print $1}' | paste -sd, -)
+mkdir -p "$out"
+cases=("default|" "example|--scenario examples/crux-example1.json")
+if [ $quick = 0 ]; then
+    if [ -z "$trace" ]; then
+        trace=$out/trace
+        [ -s "$trace/job.csv.gz" ] || "$ccsim" gen-trace --seed 1 --gzip --out "$trace" >/dev/null
+    fi
+    for net in crux-clos2 crux-double-sided; do
+        cases+=("busiest6h-$net|--topo $net:hosts_from=$trace/topo.csv.gz --trace $trace --start 936000 --end 957600")
+    done
+fi
+status=0
+printf '%-28s %-17s %9s %9s %s\n' case scheduler cpu_ff_s cpu_off_s result
+for c in "${cases[@]}"; do
+    name=${c%%|*} args=${c#*|}
+    for s in ${scheds//,/ }; do
+        d=$out/$name/$s
+        rm -rf "$d"; mkdir -p "$d"
+        # shellcheck disable=SC2086
+        /usr/bin/time -f %U,%S -o "$d/time-ff" "$ccsim" run -q $args --sched "$s" --out "$d/ff" >/dev/null
+        # shellcheck disable=SC2086
+        /usr/bin/time -f %U,%S -o "$d/time-off" "$ccsim" run -q $args --sched "$s" --no-fast-forward --out "$d/off" >/dev/null
+        cpu() { awk -F, '{printf "%.2f", $1 + $2}' "$1"; }
+        if res=$(python3 scripts/check-steady-compare.py "$d/ff" "$d/off"); then :; else status=1; fi
+        printf '%-28s %-17s %9s %9s %s\n' "$name" "$s" "$(cpu "$d/time-ff")" "$(cpu "$d/time-off")" "$res"
+    done
+done
+exit $status
