@@ -98,6 +98,8 @@ struct net {
     struct net__hent *s_heap;
     size_t cap_s;
     net_stats stats;
+    net_rate_fn rate_obs; /* (nullable) net_set_rate_observer */
+    void *rate_obs_user;
 };
 
 #define NET__NO_POS UINT32_MAX

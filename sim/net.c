@@ -91,6 +91,24 @@ void net_flush(net *n)
     net__solve(n);
 }
 
+void net_set_rate_observer(net *n, net_rate_fn fn, void *obs)
+{
+    g_return_if_fail(n != NULL);
+    n->rate_obs = fn;
+    n->rate_obs_user = obs;
+}
+
+size_t net_transfer_links(const net *n, net_transfer_id id, net_link_id *out, size_t cap)
+{
+    uint32_t s = net__lookup(n, id);
+    if (s == NET__NO_POS)
+        return 0;
+    const net__xfer *t = &n->xf[s];
+    for (uint32_t k = 0; k < t->n_tl && k < cap; k++)
+        out[k] = t->tl[k].link;
+    return t->n_tl;
+}
+
 void net_resolve_all(net *n)
 {
     g_return_if_fail(n != NULL);

@@ -114,6 +114,13 @@ typedef struct net_link_stats {
     double load_Bps;      /* current load: sum over active transfers of m * x */
 } net_link_stats;
 
+/* An observer of transfer rates (timelines): called after a solve changed
+ * a transfer's rate (rate_Bps, done false) and when it completes (rate 0,
+ * done true, before its on_done); xfer_user is the transfer's spec.user.
+ * Not called for cancelled transfers. */
+typedef void (*net_rate_fn)(void *obs, net_transfer_id id, void *xfer_user, double rate_Bps,
+                            bool done, double now_s);
+
 /* Engine-wide counters since net_new(). */
 typedef struct net_stats {
     uint64_t solves;              /* solves run (batched changes count once) */
@@ -222,6 +229,13 @@ const uint32_t *net_links_moved(net *n, size_t *count);
 /* Solve now if changes are pending (queries do this themselves; the zero-
  * delay solve event would do it later in the same instant). */
 void net_flush(net *n);
+
+/* Set (fn NULL: clear) the rate observer. */
+void net_set_rate_observer(net *n, net_rate_fn fn, void *obs);
+
+/* The links of an active transfer, each once, into out (up to cap);
+ * returns how many it has (0 if id is not active). */
+size_t net_transfer_links(const net *n, net_transfer_id id, net_link_id *out, size_t cap);
 
 /* Re-solve every level of every transfer from scratch (all links dirty).
  * O(all elements * log links): for benchmarks and debugging only. */

@@ -351,6 +351,8 @@ static void apply_rates(net *n, size_t n_t, double now)
         t->rate_Bps = x;
         n->stats.rate_changes++;
         net__xfer_reschedule(n, s);
+        if (n->rate_obs)
+            n->rate_obs(n->rate_obs_user, net__xfer_id(n, s), t->user, x, false, now);
         for (uint32_t k = 0; k < t->n_tl; k++)
             n->links[t->tl[k].link].lmark = n->load_epoch;
     }

@@ -215,6 +215,8 @@ static void completion_event(void *ctx, uint64_t arg, double now_s)
     t->rate_Bps = 0;
     n->stats.transfers_done++;
     n->stats.active_transfers--;
+    if (n->rate_obs)
+        n->rate_obs(n->rate_obs_user, arg, t->user, 0, true, now_s);
     if (t->on_done)
         t->on_done(t->user, arg, now_s);
     /* Reap after the callback (it may have grown n->xf: re-fetch). */

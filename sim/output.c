@@ -211,6 +211,15 @@ bool output_json_write(output_dir *d, const char *name, const cJSON *json, GErro
     return g_file_set_contents(tmp, with_newline, -1, error);
 }
 
+bool output_text_write(output_dir *d, const char *name, const char *text, size_t len,
+                       GError **error)
+{
+    char *tmp = tmp_path_for(d, name);
+    g_ptr_array_add(d->tmp_done, tmp);
+    g_ptr_array_add(d->final_done, g_build_filename(d->path, name, NULL));
+    return g_file_set_contents(tmp, text, (gssize)len, error);
+}
+
 static void remove_folder_if_created(output_dir *d)
 {
     if (d->created)

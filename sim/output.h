@@ -70,6 +70,10 @@ bool output_csv_end_row(output_csv *c, GError **error);
 /* Write json (pretty-printed) as name in d, through a temp file too. */
 bool output_json_write(output_dir *d, const char *name, const cJSON *json, GError **error);
 
+/* Write len bytes of text as name in d, through a temp file too. */
+bool output_text_write(output_dir *d, const char *name, const char *text, size_t len,
+                       GError **error);
+
 /* Close every file, rename the temp files to their names, free d.
  * On failure the temp files are removed as by output_dir_abort(). */
 bool output_dir_commit(output_dir *d, GError **error);

@@ -4,6 +4,7 @@
 #ifndef CCSIM_SIM_REPLAY_PRIVATE_H
 #define CCSIM_SIM_REPLAY_PRIVATE_H
 
+#include "timeline.h"
 #include "cluster.h"
 #include "contention.h"
 #include "event.h"
@@ -64,6 +65,7 @@ struct replay {
     char *first_unknown_host;  /* "job J: host H" of the first such job, or NULL */
     double wall_s;
     bool ran;
+    timeline *tl;              /* (nullable) replay_set_timeline */
     replay_decision_fn decision_fn; /* (nullable) observer after each reschedule */
     void *decision_user;
     replay_watch_fn watch_fn;  /* (nullable) totals watcher */

@@ -23,6 +23,7 @@ void replay_free(replay *r)
     if (r->sched && r->ops)
         r->ops->destroy(r->sched);
     metrics_free(r->m);
+    timeline_free(r->tl);
     net_free(r->n);
     evq_free(r->q);
     if (r->jobs)
@@ -171,15 +172,25 @@ static int start_cmp(gconstpointer a, gconstpointer b, gpointer user)
 
 static void on_busy(void *user, job *j, int delta, double now_s)
 {
-    (void)j;
     replay *r = user;
     metrics_busy_change(r->m, now_s, delta);
+    if (r->tl)
+        timeline_busy(r->tl, j, delta, now_s);
 }
 
 static void on_comm(void *user, job *j, bool starting, double now_s)
 {
-    (void)now_s;
+    replay *r = user;
+    if (r->tl)
+        timeline_comm(r->tl, j, starting, now_s);
     replay__on_comm(user, j, starting);
+}
+
+void replay_set_timeline(replay *r, const timeline_options *o)
+{
+    timeline_free(r->tl);
+    r->tl = timeline_new(o, r->n, r->t);
+    r->cfg->sim.fast_forward = false;
 }
 
 static void on_ffwd(void *user, job *j, job_ffwd_event ev, double origin_s, double now_s)

@@ -98,6 +98,12 @@ void replay_get_summary(const replay *r, replay_summary *out);
 typedef bool (*replay_decision_fn)(void *user, sched_ctx *ctx);
 void replay_set_decision_hook(replay *r, replay_decision_fn fn, void *user);
 
+/* Record a timeline (sim/timeline.h) written with the run's files.  Set
+ * before replay_run; it turns fast-forward off for the run (the results
+ * are the same, every iteration goes through the event queue). */
+struct timeline_options;
+void replay_set_timeline(replay *r, const struct timeline_options *o);
+
 /* A watcher of the run's totals, called after the first event at or past
  * each multiple of every_s (from the window's start).  It only reads:
  * watching does not change the run.  Returning false stops the run as the

@@ -21,7 +21,7 @@ static const char *const summary_columns[] = {
 static const char *const job_columns[] = {
     "job_id", "model", "gpus", "hosts", "start_s", "end_s", "iterations", "busy_gpu_s",
     "isolated_iter_s", "mean_iter_s", "slowdown", "gpu_intensity", "priority", "shift_s",
-    "status", "placed_by_policy", "target_iterations", "completion_s", NULL};
+    "status", "placed_by_policy", "target_iterations", "completion_s", "host_names", NULL};
 
 static const char *const link_columns[] = {"t_s", "tier", "links", "capacity_Bps",
                                            "carried_bytes", "util_frac",
@@ -127,6 +127,16 @@ static const char *status_name(replay_job_status s)
     return "?";
 }
 
+/* The topology names of the hosts a job ran on, ' '-separated (empty if it
+ * did not run). */
+static void write_host_names(const struct replay *r, const job *j, output_csv *c)
+{
+    g_autoptr(GString) s = g_string_new(NULL);
+    for (size_t h = 0; j->alloc && h < j->alloc->n_hosts; h++)
+        g_string_append_printf(s, "%s%s", h ? " " : "", topo_host_name(r->t, j->alloc->hosts[h]));
+    output_csv_str(c, s->str);
+}
+
 static bool write_jobs(struct replay *r, output_dir *d, GError **error)
 {
     output_csv *c = output_csv_open(d, "jobs.csv", r->cfg->sim.gzip, job_columns, error);
@@ -155,6 +165,7 @@ static bool write_jobs(struct replay *r, output_dir *d, GError **error)
         output_csv_int(c, j->placed_by_policy ? 1 : 0);
         output_csv_int(c, j->target_iters);
         output_csv_double(c, jr.completion_s);
+        write_host_names(r, j, c);
         if (!output_csv_end_row(c, error))
             return false;
     }
@@ -276,6 +287,8 @@ static cJSON *summary_json(const replay *r, const replay_summary *s)
 bool replay__write_final(struct replay *r, output_dir *d, GError **error)
 {
     if (!write_jobs(r, d, error))
+        return false;
+    if (r->tl && !timeline_write(r->tl, d, r->cfg->sim.gzip, error))
         return false;
     replay_summary s;
     replay_get_summary(r, &s);

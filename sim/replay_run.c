@@ -176,6 +176,8 @@ static void handler(void *ctx, uint64_t arg, double now_s)
     case EV_TICK: {
         metrics_row row;
         metrics_tick(r->m, now_s, &row);
+        if (r->tl)
+            timeline_tick(r->tl, now_s);
         GError *e = NULL;
         if (!replay__write_tick(r, &row, &e))
             fail(r, e);
@@ -269,6 +271,10 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
     r->run_end_s = end;
     metrics_row row;
     metrics_tick(r->m, end, &row);
+    if (r->tl) {
+        timeline_tick(r->tl, end);
+        timeline_finish(r->tl, end);
+    }
     if (row.dt_s > 0 && !replay__write_tick(r, &row, error))
         return false;
     if (r->deferred_error) {

@@ -167,6 +167,18 @@ mkdir "$tmp/cwd"
 n=$(ls "$tmp/cwd/results" | grep -Ec '^crux-example1_clos2-tors=2-aggs=1-[^/]*_fixed_[0-9a-f]{6}$')
 [ "$n" -eq 2 ] && ok || bad "default folder names: $(ls "$tmp/cwd/results")"
 
+# timelines through the command line; jobs.csv names the hosts
+if "$ccsim" run --scenario "$ex1" --out "$tmp/tl" -q --timeline t.json --timeline-span 0:12 --flows >/dev/null 2>"$tmp/stderr"; then
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['traceEvents']) > 20" "$tmp/tl/t.json" \
+        && ok || bad "timeline JSON"
+    [ "$(head -1 "$tmp/tl/flows.csv")" = "job_id,transfer,start_s,end_s,bytes,priority,path" ] && ok || bad "flows.csv header"
+    grep -q ',h0 h2$' "$tmp/tl/jobs.csv" && ok || bad "jobs.csv host_names: $(cat "$tmp/tl/jobs.csv")"
+else
+    bad "run --timeline: $(cat "$tmp/stderr")"
+fi
+expect_fail bad_span '2' '--timeline-span: expected START:END' run --scenario "$ex1" --timeline t.json --timeline-span 5:1
+expect_fail span_alone '2' 'need --timeline or --flows' run --scenario "$ex1" --timeline-span 0:1
+
 # one meaning per command: the bundled sample inspected by name; gen-trace
 # says what it wrote; help in the C locale has no '?' for "…"
 "$ccsim" trace stats default >"$tmp/stats" 2>"$tmp/stderr" && grep -q 'on lingjun-sample' "$tmp/stats" \

@@ -113,12 +113,18 @@ int cli_compare_main(int argc, char **argv)
     g_autoptr(config) cfg = cli_sim_config(&o, &usage, &e);
     if (!cfg)
         return fail(&o, e, usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE);
+    timeline_options tlo;
+    bool want_tl = false;
+    if (!cli_timeline_options(&o, &tlo, &want_tl, &e))
+        return fail(&o, e, CLI_EXIT_USAGE);
+    g_auto(GStrv) tl_jobs = tlo.jobs;
     cli_inputs in;
     if (!cli_inputs_load(cfg, &in, &e)) {
         cli_inputs_clear(&in);
         return fail(&o, e, CLI_EXIT_FAILURE);
     }
     cli_default_window(cfg, &in);
+    in.timeline = want_tl ? &tlo : NULL;
     g_autofree char *base =
         o.out ? g_strdup(o.out) : cli_default_out(cfg, in.topo_spec, names, o.scheds == NULL);
     output_dir *d = output_dir_open_new(base, o.force, o.scenario, &e);

@@ -51,6 +51,15 @@ int cli_run_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
     }
+    timeline_options tlo;
+    bool want_tl = false;
+    if (!cli_timeline_options(&o, &tlo, &want_tl, &e)) {
+        cli_error("%s", e->message);
+        g_error_free(e);
+        cli_sim_opts_clear(&o);
+        return CLI_EXIT_USAGE;
+    }
+    g_auto(GStrv) tl_jobs = tlo.jobs;
     cli_inputs in;
     if (!cli_inputs_load(cfg, &in, &e)) {
         cli_error("%s", e->message);
@@ -60,6 +69,7 @@ int cli_run_main(int argc, char **argv)
         return CLI_EXIT_FAILURE;
     }
     cli_default_window(cfg, &in);
+    in.timeline = want_tl ? &tlo : NULL;
     g_autoptr(GPtrArray) one = g_ptr_array_new();
     g_ptr_array_add(one, cfg->scheduler);
     g_autofree char *out =

@@ -77,6 +77,16 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
          "replace the output folder whole if it is not empty (never /, home or the working "
          "directory)",
          NULL},
+        {"timeline", 0, 0, G_OPTION_ARG_STRING, &o->timeline,
+         "write a Chrome/Perfetto trace-event timeline NAME into the output folder "
+         "(turns fast-forward off)",
+         "NAME"},
+        {"timeline-jobs", 0, 0, G_OPTION_ARG_STRING, &o->timeline_jobs,
+         "record only these trace job ids (default: all)", "ID,..."},
+        {"timeline-span", 0, 0, G_OPTION_ARG_STRING, &o->timeline_span,
+         "record only START:END, trace seconds (default: the whole run)", "S:E"},
+        {"flows", 0, 0, G_OPTION_ARG_NONE, &o->flows,
+         "also write flows.csv: every transfer's start, end, bytes, priority and links", NULL},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "no progress line", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
@@ -88,7 +98,8 @@ void cli_sim_opts_clear(cli_sim_opts *o)
     char **s[] = {&o->scenario, &o->trace, &o->topo, &o->sched, &o->scheds, &o->out,
                   &o->mode, &o->start, &o->end, &o->seed, &o->levels, &o->gpu, &o->interval,
                   &o->time_scale, &o->placement, &o->collective_model, &o->channels,
-                  &o->alpha_us, &o->buckets, &o->jitter, &o->progress_file};
+                  &o->alpha_us, &o->buckets, &o->jitter, &o->progress_file, &o->timeline,
+                  &o->timeline_jobs, &o->timeline_span};
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
         g_clear_pointer(s[i], g_free);
 }
@@ -379,6 +390,8 @@ bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
         return false;
     }
     replay_set_watch(r, cfg->sim.interval_s / 4, continue_unless_signalled, NULL);
+    if (in->timeline)
+        replay_set_timeline(r, in->timeline);
     cli_progress p;
     cli_progress_init(&p, cfg->scheduler, quiet, progress_file);
     bool ok = cli_signal_caught() || replay_run(r, d, cli_progress_cb, &p, error);

@@ -10,6 +10,7 @@
 #include "sim/config.h"
 #include "sim/output.h"
 #include "sim/replay.h"
+#include "sim/timeline.h"
 #include "topo/topo.h"
 #include "traces/catalog.h"
 #include "traces/trace.h"
@@ -20,6 +21,8 @@ typedef struct cli_sim_opts {
     char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
         *collective_model, *channels, *alpha_us, *buckets, *jitter;
     gboolean scale_hosts, gzip, quiet, no_ffwd, force;
+    char *timeline, *timeline_jobs, *timeline_span;
+    gboolean flows;
     int jobs; /* compare -j: schedulers run in parallel (0: not given) */
     char *progress_file; /* run --progress-file: simulated-time progress for a sweep */
 } cli_sim_opts;
@@ -35,6 +38,7 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error);
 
 /* The inputs the configuration names (or the bundled defaults). */
 typedef struct cli_inputs {
+    const timeline_options *timeline; /* (nullable) record a timeline in each run */
     char *topo_spec; /* the spec built (the user's or the default), NULL for an object */
     topo *t;
     trace *tr;
@@ -59,6 +63,12 @@ void cli_inputs_clear(cli_inputs *in);
  * SHA-256 with the scheduler set.  (transfer full) */
 char *cli_default_out(const config *cfg, const char *topo_spec, const GPtrArray *scheds,
                       bool all);
+
+/* The timeline options (cli_timeline.c): *wanted when --timeline or
+ * --flows was given; out->jobs is owned by the caller (g_strfreev), the
+ * file name by o.  Errors (CCS_ERROR_INVALID) are usage errors. */
+bool cli_timeline_options(const cli_sim_opts *o, timeline_options *out, bool *wanted,
+                          GError **error);
 
 /* The progress callback (prints on stderr when it is a terminal). */
 typedef struct cli_progress {

@@ -1,0 +1,395 @@
+/* timeline.c - record a run as Chrome/Perfetto trace events and flows.csv
+ * (timeline.h).  Not here: deciding when the replay calls it (replay*.c).
+ */
+#include "timeline.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/ccs.h"
+
+#define MAX_PATH_LINKS 256
+
+typedef struct job_track {
+    int pid;
+    double busy_since, comm_since;
+    bool busy, in_comm, comm_seen, busy_is_opt;
+    int iteration;    /* compute slices started */
+    double rate_Bps;  /* sum of its transfers' current rates */
+} job_track;
+
+typedef struct xfer_track {
+    const job *j;
+    double start_s, last_s, rate_Bps, bytes;
+    int prio;
+    char *path; /* link ids, ' '-separated */
+} xfer_track;
+
+typedef struct link_track {
+    double last_carried, since_s; /* carried bytes at since_s */
+} link_track;
+
+struct timeline {
+    timeline_options o;
+    net *n;
+    const topo *t;
+    GHashTable *want;   /* job ids to record (NULL: all) */
+    GString *ev;        /* the traceEvents, comma-joined */
+    size_t n_events;
+    bool truncated;
+    GHashTable *jobs;   /* job* -> job_track* */
+    GHashTable *xfers;  /* net_transfer_id (boxed) -> xfer_track* */
+    GHashTable *links;  /* link id + 1 -> link_track* */
+    GString *flows;     /* flows.csv rows */
+    int next_pid;
+};
+
+static void xfer_free(gpointer p)
+{
+    xfer_track *x = p;
+    g_free(x->path);
+    g_free(x);
+}
+
+static guint id_hash(gconstpointer p) { return g_int64_hash(p); }
+static gboolean id_equal(gconstpointer a, gconstpointer b) { return g_int64_equal(a, b); }
+
+static void on_rate(void *obs, net_transfer_id id, void *user, double rate_Bps, bool done,
+                    double now_s);
+
+timeline *timeline_new(const timeline_options *o, net *n, const topo *t)
+{
+    timeline *tl = g_new0(timeline, 1);
+    tl->o = *o;
+    tl->o.file = g_strdup(o->file);
+    tl->o.jobs = g_strdupv(o->jobs);
+    tl->n = n;
+    tl->t = t;
+    if (o->jobs) {
+        tl->want = g_hash_table_new(g_str_hash, g_str_equal);
+        for (char **p = tl->o.jobs; *p; p++)
+            g_hash_table_add(tl->want, *p);
+    }
+    tl->ev = g_string_new(NULL);
+    tl->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    tl->xfers = g_hash_table_new_full(id_hash, id_equal, g_free, xfer_free);
+    tl->links = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    tl->flows = g_string_new(NULL);
+    tl->next_pid = 1;
+    net_set_rate_observer(n, on_rate, tl);
+    return tl;
+}
+
+void timeline_free(timeline *tl)
+{
+    if (!tl)
+        return;
+    net_set_rate_observer(tl->n, NULL, NULL);
+    if (tl->want)
+        g_hash_table_unref(tl->want);
+    g_hash_table_unref(tl->jobs);
+    g_hash_table_unref(tl->xfers);
+    g_hash_table_unref(tl->links);
+    g_string_free(tl->ev, TRUE);
+    g_string_free(tl->flows, TRUE);
+    g_free(tl->o.file);
+    g_strfreev(tl->o.jobs);
+    g_free(tl);
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static bool in_span(const timeline *tl, double t_s)
+{
+    return t_s >= tl->o.start_s && t_s <= tl->o.end_s;
+}
+
+static double us(double t_s) { return t_s * 1e6; }
+
+/* Append one event object (text without braces); false once full. */
+static bool emit(timeline *tl, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool emit(timeline *tl, const char *fmt, ...)
+{
+    if (tl->n_events >= TIMELINE_MAX_EVENTS) {
+        tl->truncated = true;
+        return false;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    g_string_append(tl->ev, tl->n_events++ ? ",\n{" : "{");
+    g_string_append_vprintf(tl->ev, fmt, ap);
+    g_string_append_c(tl->ev, '}');
+    va_end(ap);
+    return true;
+}
+
+/* A JSON string literal of s (quotes escaped). */
+static char *quoted(const char *s)
+{
+    GString *q = g_string_new("\"");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            g_string_append_c(q, '\\');
+        if ((unsigned char)*p >= 0x20)
+            g_string_append_c(q, *p);
+    }
+    g_string_append_c(q, '"');
+    return g_string_free(q, FALSE);
+}
+
+static void emit_slice(timeline *tl, int pid, int tid, const char *name, double a, double b,
+                       int iteration)
+{
+    a = fmax(a, tl->o.start_s);
+    b = fmin(b, tl->o.end_s);
+    if (b <= a)
+        return; /* outside the span, or empty */
+    emit(tl,
+         "\"name\":\"%s\",\"cat\":\"phase\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,"
+         "\"dur\":%.3f,\"args\":{\"iteration\":%d}",
+         name, pid, tid, us(a), us(b) - us(a), iteration);
+}
+
+static void emit_meta(timeline *tl, int pid, int tid, const char *what, const char *name)
+{
+    g_autofree char *q = quoted(name);
+    emit(tl, "\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":%s}", what,
+         pid, tid, q);
+}
+
+static bool wanted(const timeline *tl, const job *j)
+{
+    return !tl->want || g_hash_table_contains(tl->want, j->spec.id);
+}
+
+/* The job's track, made (with its process and thread names) on first
+ * sight; NULL for a job not recorded. */
+static job_track *track_of(timeline *tl, const job *j)
+{
+    job_track *k = g_hash_table_lookup(tl->jobs, j);
+    if (k || !wanted(tl, j))
+        return k;
+    k = g_new0(job_track, 1);
+    k->pid = tl->next_pid++;
+    g_hash_table_insert(tl->jobs, (gpointer)j, k);
+    g_autofree char *name =
+        g_strdup_printf("job %s: %s, %d GPUs", j->spec.id, j->spec.model, j->spec.gpus);
+    emit_meta(tl, k->pid, 0, "process_name", name);
+    emit(tl, "\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}",
+         k->pid, k->pid);
+    emit_meta(tl, k->pid, 1, "thread_name", "GPU group (compute, optimizer)");
+    emit_meta(tl, k->pid, 2, "thread_name", "communication");
+    return k;
+}
+
+/* ---- job phases ----------------------------------------------------------- */
+
+/* A busy stretch is an iteration's compute, or its optimizer step: one
+ * that starts after the iteration's communication ended, for a model with
+ * an optimizer step (a compute still running when the communication ends
+ * runs on into the optimizer step as one stretch). */
+void timeline_busy(timeline *tl, const job *j, int delta, double now_s)
+{
+    job_track *k = track_of(tl, j);
+    if (!k)
+        return;
+    if (delta > 0 && !k->busy) {
+        k->busy = true;
+        k->busy_since = now_s;
+        k->busy_is_opt = j->spec.opt_s > 0 && k->comm_seen && !k->in_comm;
+        k->comm_seen = k->comm_seen && !k->busy_is_opt;
+        if (!k->busy_is_opt) {
+            k->iteration++;
+            k->comm_seen = false;
+        }
+    } else if (delta < 0 && k->busy) {
+        k->busy = false;
+        emit_slice(tl, k->pid, 1, k->busy_is_opt ? "optimizer" : "compute", k->busy_since, now_s,
+                   k->iteration);
+    }
+}
+
+void timeline_comm(timeline *tl, const job *j, bool starting, double now_s)
+{
+    job_track *k = track_of(tl, j);
+    if (!k)
+        return;
+    if (starting && !k->in_comm) {
+        k->in_comm = true;
+        k->comm_seen = true;
+        k->comm_since = now_s;
+    } else if (!starting && k->in_comm) {
+        k->in_comm = false;
+        emit_slice(tl, k->pid, 2, "communication", k->comm_since, now_s, k->iteration);
+    }
+}
+
+/* ---- transfers -------------------------------------------------------------- */
+
+static char *path_text(timeline *tl, net_transfer_id id, double now_s)
+{
+    net_link_id links[MAX_PATH_LINKS];
+    size_t n = net_transfer_links(tl->n, id, links, MAX_PATH_LINKS);
+    GString *p = g_string_new(NULL);
+    for (size_t i = 0; i < n && i < MAX_PATH_LINKS; i++) {
+        g_string_append_printf(p, "%s%u", i ? " " : "", (unsigned)links[i]);
+        gpointer key = GUINT_TO_POINTER((guint)links[i] + 1);
+        if (!g_hash_table_contains(tl->links, key)) {
+            link_track *lt = g_new0(link_track, 1);
+            net_link_stats st;
+            if (net_link_stats_get(tl->n, links[i], &st, NULL))
+                lt->last_carried = st.carried_bytes;
+            lt->since_s = now_s;
+            g_hash_table_insert(tl->links, key, lt);
+        }
+    }
+    return g_string_free(p, FALSE);
+}
+
+static void job_rate_counter(timeline *tl, job_track *k, double now_s)
+{
+    if (in_span(tl, now_s))
+        emit(tl, "\"name\":\"network Gbps\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"Gbps\":%.6g}",
+             k->pid, us(now_s), k->rate_Bps * 8e-9);
+}
+
+static void flow_row(timeline *tl, const xfer_track *x, net_transfer_id id, double end_s)
+{
+    if (!tl->o.flows || x->start_s > tl->o.end_s || end_s < tl->o.start_s)
+        return;
+    g_string_append_printf(tl->flows, "%s,%" G_GUINT64_FORMAT ",%.10g,%.10g,%.10g,%d,%s\n",
+                           x->j->spec.id, (guint64)id, x->start_s, end_s, x->bytes, x->prio,
+                           x->path);
+}
+
+static void on_rate(void *obs, net_transfer_id id, void *user, double rate_Bps, bool done,
+                    double now_s)
+{
+    timeline *tl = obs;
+    const job *j = user;
+    job_track *k = j ? track_of(tl, j) : NULL;
+    if (!k)
+        return;
+    guint64 key = (guint64)id;
+    xfer_track *x = g_hash_table_lookup(tl->xfers, &key);
+    if (!x) {
+        x = g_new0(xfer_track, 1);
+        x->j = j;
+        x->start_s = x->last_s = now_s;
+        x->prio = net_transfer_priority(tl->n, id);
+        x->path = path_text(tl, id, now_s);
+        g_hash_table_insert(tl->xfers, g_memdup2(&key, sizeof key), x);
+        if (in_span(tl, now_s))
+            emit(tl,
+                 "\"name\":\"transfer\",\"cat\":\"transfer\",\"ph\":\"b\",\"id\":\"0x%" G_GINT64_MODIFIER
+                 "x\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"priority\":%d,\"links\":\"%s\"}",
+                 (guint64)id, k->pid, us(now_s), x->prio, x->path);
+    }
+    x->bytes += x->rate_Bps * (now_s - x->last_s);
+    x->last_s = now_s;
+    k->rate_Bps += rate_Bps - x->rate_Bps;
+    x->rate_Bps = rate_Bps;
+    if (in_span(tl, now_s))
+        emit(tl,
+             "\"name\":\"%s\",\"cat\":\"transfer\",\"ph\":\"%s\",\"id\":\"0x%" G_GINT64_MODIFIER
+             "x\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"rate_Gbps\":%.6g}",
+             done ? "transfer" : "rate", done ? "e" : "n", (guint64)id, k->pid, us(now_s),
+             rate_Bps * 8e-9);
+    job_rate_counter(tl, k, now_s);
+    if (done) {
+        flow_row(tl, x, id, now_s);
+        g_hash_table_remove(tl->xfers, &key);
+    }
+}
+
+/* ---- links and the end -------------------------------------------------------- */
+
+void timeline_tick(timeline *tl, double now_s)
+{
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, tl->links);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        net_link_id e = GPOINTER_TO_UINT(key) - 1;
+        link_track *lt = val;
+        net_link_stats st;
+        if (!net_link_stats_get(tl->n, e, &st, NULL))
+            continue;
+        double since = lt->since_s, dt = now_s - since;
+        double util = dt > 0 ? (st.carried_bytes - lt->last_carried) /
+                                   (net_link_capacity_Bps(tl->n, e) * dt)
+                             : NAN;
+        lt->last_carried = st.carried_bytes;
+        lt->since_s = now_s;
+        if (!isfinite(util) || now_s < tl->o.start_s || since > tl->o.end_s)
+            continue;
+        const topo_link *l = topo_link_get(tl->t, e);
+        emit(tl,
+             "\"name\":\"link %u %s>%s util\",\"ph\":\"C\",\"pid\":0,\"ts\":%.3f,"
+             "\"args\":{\"util_frac\":%.6g}",
+             (unsigned)e, topo_node_name(tl->t, l->src), topo_node_name(tl->t, l->dst),
+             us(fmax(since, tl->o.start_s)), util);
+    }
+}
+
+void timeline_finish(timeline *tl, double now_s)
+{
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, tl->jobs);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        job_track *k = val;
+        if (k->busy)
+            emit_slice(tl, k->pid, 1, k->busy_is_opt ? "optimizer" : "compute", k->busy_since,
+                       now_s, k->iteration);
+        if (k->in_comm)
+            emit_slice(tl, k->pid, 2, "communication", k->comm_since, now_s, k->iteration);
+        k->busy = k->in_comm = false;
+    }
+    /* transfers cancelled at their job's end: closed here, not in flows.csv */
+    g_hash_table_iter_init(&it, tl->xfers);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        xfer_track *x = val;
+        job_track *k = g_hash_table_lookup(tl->jobs, x->j);
+        if (k && in_span(tl, now_s))
+            emit(tl,
+                 "\"name\":\"transfer\",\"cat\":\"transfer\",\"ph\":\"e\",\"id\":\"0x%" G_GINT64_MODIFIER
+                 "x\",\"pid\":%d,\"ts\":%.3f",
+                 *(guint64 *)key, k->pid, us(now_s));
+    }
+    g_hash_table_remove_all(tl->xfers);
+}
+
+bool timeline_write(timeline *tl, output_dir *d, bool gzip, GError **error)
+{
+    if (tl->o.file) {
+        GString *out = g_string_new("{\"traceEvents\":[\n");
+        emit_meta(tl, 0, 0, "process_name", "network links");
+        g_string_append_len(out, tl->ev->str, (gssize)tl->ev->len);
+        g_string_append_printf(out,
+                               "],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":"
+                               "\"ccsim %s\",\"events\":%zu,\"truncated\":%s}}\n",
+                               ccs_version(), tl->n_events, tl->truncated ? "true" : "false");
+        bool ok = output_text_write(d, tl->o.file, out->str, out->len, error);
+        g_string_free(out, TRUE);
+        if (!ok)
+            return false;
+    }
+    if (!tl->o.flows)
+        return true;
+    static const char *const cols[] = {"job_id",  "transfer", "start_s", "end_s", "bytes",
+                                       "priority", "path",     NULL};
+    output_csv *c = output_csv_open(d, "flows.csv", gzip, cols, error);
+    if (!c)
+        return false;
+    /* rows are already formatted: one cell each would re-quote the path */
+    g_auto(GStrv) rows = g_strsplit(tl->flows->str, "\n", -1);
+    for (char **r = rows; *r && **r; r++) {
+        g_auto(GStrv) f = g_strsplit(*r, ",", 7);
+        for (int i = 0; i < 7; i++)
+            output_csv_str(c, f[i]);
+        if (!output_csv_end_row(c, error))
+            return false;
+    }
+    return true;
+}

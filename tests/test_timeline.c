@@ -1,0 +1,199 @@
+/* test_timeline.c - suite "timeline": the trace-event JSON and flows.csv
+ * (sim/timeline.h).  Not here: the replay's own files (test_replay.c).
+ */
+#include "sim/timeline.h"
+
+#include <cjson/cJSON.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "base/ccs.h"
+#include "sim/output.h"
+#include "sim/output_folder.h"
+#include "test_run.h"
+#include "test_util.h"
+
+/* Crux's Example 1 on one 100 Gbps bottleneck (12.5 GB/s), communication
+ * after compute (comm_start_frac 1), no optimizer step, no startup
+ * latency (alpha 0); j1 (C = 2 s,
+ * 25 GB: 2 s alone) has priority 0 over j2 (C = 1 s, 12.5 GB: 1 s alone).
+ * By hand, both computing from 0:
+ *   j2 computes [0,1), sends alone [1,2); j1 computes [0,2), sends [2,4).
+ *   j2 computes [2,3); its send waits (rate 0) behind j1 until 4: [3,5).
+ *   j1 computes [4,6), sends [6,8); j2 computes [5,6), sends [6,9) (rate 0
+ *   over [6,8)), computes [9,10), sends [10,13) behind j1's [10,12).
+ * So in the span [0,12): j1 compute [0,2) [4,6) [8,10), communication
+ * [2,4) [6,8) [10,12); j2 compute [0,1) [2,3) [5,6) [9,10), communication
+ * [1,2) [3,5) [6,9) and [10,12) clipped.  j2's collective is 4 transfers
+ * of 3.125 GB (12.5 GB in all), 25 Gbps apiece over [1,2): 100 Gbps. */
+static const char *const example1 =
+    "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,nic_gbps=400,"
+    "tor_agg_gbps=100,latency_us=0,host_latency_us=0\","
+    " \"trace\": {\"jobs\": ["
+    "  {\"id\": \"j1\", \"gpus\": 2, \"hosts\": [\"h0\", \"h2\"], \"start_s\": 0, \"end_s\": 1203,"
+    "   \"model\": {\"compute_s\": 2.0, \"comm_bytes\": 25e9, \"comm_start_frac\": 1.0,"
+    "               \"opt_s\": 0, \"collective\": \"allreduce\"}},"
+    "  {\"id\": \"j2\", \"gpus\": 2, \"hosts\": [\"h1\", \"h3\"], \"start_s\": 0, \"end_s\": 1203,"
+    "   \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 12.5e9, \"comm_start_frac\": 1.0,"
+    "               \"opt_s\": 0, \"collective\": \"allreduce\"}}]},"
+    " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"j1\": {\"priority\": 0},"
+    "                                               \"j2\": {\"priority\": 1}}},"
+    " \"sim\": {\"alpha_us\": 0}}";
+
+/* Run example1 with a timeline over [0, 12) into a fresh folder; returns
+ * the folder (the caller removes it) and the parsed JSON in *json. */
+static char *run_example(cJSON **json, char **jobs)
+{
+    GError *e = NULL;
+    test_run x = {0};
+    g_autofree char *base = g_dir_make_tmp("ccsim-timeline-XXXXXX", NULL);
+    char *dir = g_build_filename(base, "run", NULL);
+    bool ok = test_run_prepare(&x, example1, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    timeline_options o = {.file = "t.json", .jobs = jobs, .start_s = 0, .end_s = 12,
+                          .flows = true};
+    output_dir *d = ok ? output_dir_open(dir, &e) : NULL;
+    if (d)
+        replay_set_timeline(x.r, &o);
+    ok = d && replay_run(x.r, d, NULL, NULL, &e) && output_dir_commit(d, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_TRUE(ok);
+    test_run_clear(&x);
+    g_autofree char *path = g_build_filename(dir, "t.json", NULL);
+    g_autofree char *text = NULL;
+    g_file_get_contents(path, &text, NULL, NULL);
+    *json = text ? cJSON_Parse(text) : NULL;
+    return dir;
+}
+
+/* The pid of the process named "job ID: ..." (0 if none). */
+static int pid_of(const cJSON *events, const char *id)
+{
+    g_autofree char *prefix = g_strdup_printf("job %s:", id);
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, events)
+    {
+        const cJSON *args = cJSON_GetObjectItem(ev, "args");
+        const cJSON *name = args ? cJSON_GetObjectItem(args, "name") : NULL;
+        if (strcmp(cJSON_GetObjectItem(ev, "name")->valuestring, "process_name") == 0 &&
+            cJSON_IsString(name) && g_str_has_prefix(name->valuestring, prefix))
+            return cJSON_GetObjectItem(ev, "pid")->valueint;
+    }
+    return 0;
+}
+
+/* The "X" slices named name of pid as "[a,b) " in seconds, in order. */
+static char *slices(const cJSON *events, int pid, const char *name)
+{
+    GString *s = g_string_new(NULL);
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, events)
+    {
+        if (strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "X") != 0 ||
+            cJSON_GetObjectItem(ev, "pid")->valueint != pid ||
+            strcmp(cJSON_GetObjectItem(ev, "name")->valuestring, name) != 0)
+            continue;
+        double ts = cJSON_GetObjectItem(ev, "ts")->valuedouble / 1e6;
+        double dur = cJSON_GetObjectItem(ev, "dur")->valuedouble / 1e6;
+        g_string_append_printf(s, "[%g,%g) ", ts, ts + dur);
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* Every event has the fields its phase needs (the trace-event schema):
+ * name, ph and pid always; ts for X, C, b, n, e; dur >= 0 for X; args an
+ * object for M and C; id for b, n, e. */
+static void test_timeline_schema(void)
+{
+    cJSON *json = NULL;
+    g_autofree char *dir = run_example(&json, NULL);
+    CU_ASSERT_FATAL(json != NULL);
+    const cJSON *events = cJSON_GetObjectItem(json, "traceEvents");
+    CU_ASSERT_FATAL(cJSON_IsArray(events));
+    CU_ASSERT(cJSON_GetArraySize(events) > 20);
+    CU_ASSERT(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(json, "otherData"),
+                                                "truncated")));
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, events)
+    {
+        const cJSON *ph = cJSON_GetObjectItem(ev, "ph");
+        CU_ASSERT_FATAL(cJSON_IsString(ph));
+        CU_ASSERT(cJSON_IsString(cJSON_GetObjectItem(ev, "name")));
+        CU_ASSERT(cJSON_IsNumber(cJSON_GetObjectItem(ev, "pid")));
+        const char *p = ph->valuestring;
+        CU_ASSERT(strchr("XMCbne", p[0]) != NULL && p[1] == '\0');
+        if (strchr("XCbne", p[0]))
+            CU_ASSERT(cJSON_IsNumber(cJSON_GetObjectItem(ev, "ts")));
+        if (p[0] == 'X')
+            CU_ASSERT(cJSON_GetObjectItem(ev, "dur")->valuedouble >= 0);
+        if (strchr("MC", p[0]))
+            CU_ASSERT(cJSON_IsObject(cJSON_GetObjectItem(ev, "args")));
+        if (strchr("bne", p[0]))
+            CU_ASSERT(cJSON_IsString(cJSON_GetObjectItem(ev, "id")));
+        if (cJSON_GetObjectItem(ev, "ts"))
+            CU_ASSERT(cJSON_GetObjectItem(ev, "ts")->valuedouble <= 12e6);
+    }
+    cJSON_Delete(json);
+    output_folder_remove(dir, NULL);
+    g_autofree char *parent = g_path_get_dirname(dir);
+    g_rmdir(parent);
+}
+
+/* The phases of the hand-worked schedule above, and flows.csv. */
+static void test_timeline_two_jobs(void)
+{
+    cJSON *json = NULL;
+    g_autofree char *dir = run_example(&json, NULL);
+    CU_ASSERT_FATAL(json != NULL);
+    const cJSON *events = cJSON_GetObjectItem(json, "traceEvents");
+    int p1 = pid_of(events, "j1"), p2 = pid_of(events, "j2");
+    CU_ASSERT(p1 > 0 && p2 > 0 && p1 != p2);
+    g_autofree char *c1 = slices(events, p1, "compute");
+    g_autofree char *m1 = slices(events, p1, "communication");
+    g_autofree char *c2 = slices(events, p2, "compute");
+    g_autofree char *m2 = slices(events, p2, "communication");
+    g_autofree char *o1 = slices(events, p1, "optimizer");
+    CU_ASSERT_STRING_EQUAL(c1, "[0,2) [4,6) [8,10) ");
+    CU_ASSERT_STRING_EQUAL(m1, "[2,4) [6,8) [10,12) ");
+    CU_ASSERT_STRING_EQUAL(c2, "[0,1) [2,3) [5,6) [9,10) ");
+    CU_ASSERT_STRING_EQUAL(m2, "[1,2) [3,5) [6,9) [10,12) ");
+    CU_ASSERT_STRING_EQUAL(o1, ""); /* opt_s 0: no optimizer step */
+    /* flows.csv: j2's first transfers, [1, 2), 3.125 GB each at priority 1 */
+    g_autofree char *fp = g_build_filename(dir, "flows.csv", NULL);
+    g_autofree char *flows = NULL;
+    CU_ASSERT_TRUE(g_file_get_contents(fp, &flows, NULL, NULL));
+    CU_ASSERT(flows && g_str_has_prefix(flows, "job_id,transfer,start_s,end_s,bytes,priority,path\n"));
+    CU_ASSERT(flows && strstr(flows, "\nj2,") && strstr(flows, ",1,2,3125000000,1,"));
+    cJSON_Delete(json);
+    output_folder_remove(dir, NULL);
+    g_autofree char *parent = g_path_get_dirname(dir);
+    g_rmdir(parent);
+}
+
+/* --timeline-jobs: only the named job has a process. */
+static void test_timeline_chosen_jobs(void)
+{
+    cJSON *json = NULL;
+    char *only[] = {"j2", NULL};
+    g_autofree char *dir = run_example(&json, only);
+    CU_ASSERT_FATAL(json != NULL);
+    const cJSON *events = cJSON_GetObjectItem(json, "traceEvents");
+    CU_ASSERT_EQUAL(pid_of(events, "j1"), 0);
+    CU_ASSERT(pid_of(events, "j2") > 0);
+    cJSON_Delete(json);
+    output_folder_remove(dir, NULL);
+    g_autofree char *parent = g_path_get_dirname(dir);
+    g_rmdir(parent);
+}
+
+int main(void)
+{
+    CU_TestInfo cases[] = {
+        {"schema", test_timeline_schema},
+        {"two_jobs", test_timeline_two_jobs},
+        {"chosen_jobs", test_timeline_chosen_jobs},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("timeline", cases);
+}
