@@ -35,12 +35,30 @@ run_suite() {
     echo "$dir: $p passed, $f failed"
 }
 
+# valgrind for the slow suite (tests/valgrind_test.sh), run in build/ only.
+ccsim_install_packages valgrind ||
+    echo "test.sh: could not install valgrind; the valgrind test will be skipped"
 scripts/build.sh build
-run_suite build "$@"
+run_suite build --setup full "$@"
 
 scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     run_suite build-asan "$@"
+
+# Fuzzing (tests/fuzz, docs/testing.md): with clang's libFuzzer every
+# harness runs over its corpus and then CCSIM_FUZZ_SECONDS (default 60) of
+# fresh fuzzing, in an ASan + UBSan build.  Without clang the corpus replay
+# of suite "fuzz" above is all, said here.
+ccsim_install_packages clang-14 libclang-rt-14-dev ||
+    echo "test.sh: could not install clang-14; fuzzing will be skipped"
+if command -v clang >/dev/null; then
+    echo "== fuzzing: ${CCSIM_FUZZ_SECONDS:-60} s per harness"
+    CC=clang scripts/build.sh build-fuzz -Dlibfuzzer=true -Db_sanitize=address,undefined \
+        -Db_lundef=false
+    scripts/fuzz.sh build-fuzz "${CCSIM_FUZZ_SECONDS:-60}" || status=1
+else
+    echo "== fuzzing: SKIPPED (no clang; the corpus replay ran as suite fuzz)"
+fi
 
 # A sweep through a real single-node Slurm (scripts/test-slurm.sh): needs
 # root; CCSIM_SKIP_SLURM=1 skips it.

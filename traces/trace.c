@@ -305,6 +305,12 @@ trace *trace_json_load(const char *path, GError **error)
         return NULL;
     size_t n;
     const char *s = g_bytes_get_data(b, &n);
+    return trace_json_parse(s, n, path, error);
+}
+
+trace *trace_json_parse(const char *s, size_t n, const char *path, GError **error)
+{
+    g_return_val_if_fail(s != NULL && path != NULL, NULL);
     const char *at = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(s, n, &at, false);
     if (!root) {

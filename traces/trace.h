@@ -110,6 +110,8 @@ trace *trace_json_from_cjson(const cJSON *jobs_array, const char *name, GError *
 
 /* A JSON file holding {"jobs": [...]} or a scenario {"trace": {"jobs": [...]}}. */
 trace *trace_json_load(const char *path, GError **error);
+/* The same from n bytes of JSON text at s; path names it in messages. */
+trace *trace_json_parse(const char *s, size_t n, const char *path, GError **error);
 
 /* The bundled 1-day sample (traces/data/, embedded in the library as a
  * GResource), loaded with the default options. */

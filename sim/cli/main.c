@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "cli.h"
 
 static const cli_command commands[] = {
@@ -40,7 +41,10 @@ void cli_error(const char *fmt, ...)
     va_start(ap, fmt);
     g_autofree char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    fprintf(stderr, "ccsim: %s\n", msg);
+    /* messages quote input (names, fields, specs): never let its control
+     * bytes or broken UTF-8 reach the terminal raw */
+    g_autofree char *shown = ccs_escape(msg, -1, 4096);
+    fprintf(stderr, "ccsim: %s\n", shown);
 }
 
 /* GLib's --help text is UTF-8 ("[OPTION…]"); its default printer turns

@@ -150,6 +150,10 @@ void sweep__io_error(GError **error, GError *src, const char *prefix)
 bool sweep__set_path(cJSON *root, const char *path, const cJSON *value, GError **error)
 {
     g_auto(GStrv) parts = g_strsplit(path, ".", -1);
+    if (parts[0] == NULL) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "an empty dotted path");
+        return false;
+    }
     cJSON *node = root;
     for (size_t i = 0; parts[i + 1] != NULL; i++) {
         cJSON *next = cJSON_GetObjectItemCaseSensitive(node, parts[i]);
@@ -194,6 +198,10 @@ static char *param_column(const char *key)
 
 static bool check_key(const char *name, const char *key, GError **error)
 {
+    if (!*key) { /* also a key that starts with \u0000 */
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: an empty grid key", name);
+        return false;
+    }
     if (key_is_option(key)) {
         if (key[2] == '\0' || strchr(key, '=') != NULL) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
