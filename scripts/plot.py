@@ -8,14 +8,20 @@ timeseries.csv, links.csv), of `ccsim compare` (one such folder per
 scheduler) or of `ccsim sweep` (summary.csv and runs/NAME/).  Writes PNG
 and SVG into FIGDIR (default DIR/figures):
 
-  util_bars       mean GPU utilization per topology and scheduler, each bar
+  util_bars       mean GPU utilization per group and scheduler, each bar
                   labelled with its gain over the baseline (ecmp), as in the
                   Crux paper's figure 23; error bars: standard deviation
-                  over the runs averaged (seeds, windows, other grid keys)
-  util_time       cluster GPU utilization over time, one line per scheduler
+                  over the seeds averaged; the axis zoomed to the data
+  util_time       cluster GPU utilization over time, one line per scheduler,
+                  one panel per group
   slowdown_cdf    CDF of job slowdown, one line per scheduler
-  link_occupancy  GPU-intensity-weighted occupancy of each link tier over
-                  time, one heat strip per tier (the paper's figure 24)
+  link_occupancy  GPU-intensity-weighted occupancy (GPUs) of each link tier
+                  over time, one heat strip per tier (the paper's figure 24)
+
+A group is the runs that differ only in scheduler and seed (topology,
+window and swept values are facets): runs of different windows are never
+averaged.  Each scheduler keeps one colour, marker and line style.  Axis
+labels come from the column dictionary of docs/usage.md.
 
 A figure whose inputs are missing is skipped with a note on stderr.
 Only the Python standard library and matplotlib (Debian's
@@ -26,6 +32,7 @@ import csv
 import math
 import os
 import sys
+import textwrap
 from collections import OrderedDict, defaultdict
 
 import matplotlib
@@ -36,6 +43,62 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 def note(msg):
     print(f"plot: {msg}", file=sys.stderr)
+
+
+# Scheduler styles: colour and marker by name, the same in every figure.
+COLOURS = plt.get_cmap("tab10").colors
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+LINESTYLES = ["-", "--", "-.", ":"]
+
+
+def style(i):
+    """Colour, marker and line style of the i-th scheduler."""
+    return dict(color=COLOURS[i % 10], marker=MARKERS[i % len(MARKERS)],
+                linestyle=LINESTYLES[i % len(LINESTYLES)])
+
+
+def load_labels():
+    """The column dictionary of docs/usage.md ("## Column dictionary": a
+    table | column | label |), so figures and docs name columns alike."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "docs", "usage.md")
+    labels, inside = {}, False
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("## "):
+                    inside = line.strip() == "## Column dictionary"
+                elif inside and line.startswith("| `"):
+                    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                    if len(cells) >= 2:
+                        labels[cells[0].strip("`")] = cells[1]
+    except OSError:
+        pass
+    return labels
+
+
+LABELS = load_labels()
+
+
+def label(column, width=40):
+    """A column's name in words with its unit (docs/usage.md), else itself,
+    wrapped to width characters."""
+    return textwrap.fill(LABELS.get(column, column), width)
+
+
+def short_topology(spec):
+    """A topology spec for a tick label: file paths reduced to base names;
+    a topology written in the scenario file as "custom topology"."""
+    if spec.endswith(".json") and ":" not in spec:
+        return "custom topology"
+    parts = []
+    for p in spec.replace(":", ",", 1).split(","):
+        k, eq, v = p.partition("=")
+        if eq and ("/" in v or v.endswith((".csv", ".gz", ".json"))):
+            v = os.path.basename(v).split(".")[0]
+        parts.append(k + eq + v)
+    head, rest = parts[0], parts[1:]
+    return head + (":" + ",".join(rest) if rest else "")
 
 
 def read_csv(path):
@@ -110,19 +173,60 @@ def save(fig, out_dir, name, written):
     plt.close(fig)
 
 
+# Columns that are not a facet: the scheduler (a bar or line of its own),
+# seeds (averaged over), and what every run reports anyway.
+NOT_FACETS = {"run", "scheduler", "seed", "scenario", "trace", "mode"}
+
+
+def facet_columns(runs):
+    """The summary columns that tell the groups apart: the topology, the
+    window, and any swept value (a sweep's columns before the run's own)."""
+    if not runs:
+        return []
+    cols = ["topology", "sim_start_s", "sim_end_s"]
+    first = runs[0].row
+    for c in first:  # a sweep's swept keys come right after "run"
+        if c in ("scenario", "topology"):
+            break
+        if c not in NOT_FACETS and c not in cols:
+            cols.append(c)
+    varying = [c for c in cols if len({r.row.get(c) for r in runs}) > 1]
+    return varying or ["topology"]
+
+
+def facet_name(run, cols):
+    parts = []
+    for c in cols:
+        v = run.row.get(c, "")
+        if c == "topology":
+            parts.append(short_topology(v or "?"))
+        elif c == "sim_start_s":
+            parts.append(f"window {v}")
+        elif c == "sim_end_s":
+            parts[-1:] = [f"{parts[-1]}-{v} s"] if parts and parts[-1].startswith("window") \
+                else [f"to {v} s"]
+        else:
+            parts.append(f"{c}={v}")
+    return "\n".join(parts)
+
+
 def by_topology(runs):
+    """Runs grouped by facet (topology, window, swept values): only runs of
+    one group are ever averaged (over seeds)."""
+    cols = facet_columns(runs)
     groups = OrderedDict()
     for r in runs:
-        groups.setdefault(r.topology, []).append(r)
+        groups.setdefault(facet_name(r, cols), []).append(r)
     return groups
 
 
 def fig_util_bars(runs, out_dir, written, metric, baseline):
     values = defaultdict(list)
-    for r in runs:
-        v = num(r.row.get(metric))
-        if v is not None:
-            values[(r.topology, r.scheduler)].append(v)
+    for t, rs in by_topology(runs).items():
+        for r in rs:
+            v = num(r.row.get(metric))
+            if v is not None:
+                values[(t, r.scheduler)].append(v)
     if not values:
         note(f"util_bars skipped: no '{metric}' column in the summaries")
         return
@@ -130,7 +234,6 @@ def fig_util_bars(runs, out_dir, written, metric, baseline):
     scheds = ordered([s for _, s in values], baseline)
     width = 0.8 / len(scheds)
     fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(topos) * len(scheds) * 0.6 + 2), 4))
-    cmap = plt.get_cmap("tab10")
     for j, s in enumerate(scheds):
         xs, means, errs = [], [], []
         for i, t in enumerate(topos):
@@ -142,8 +245,10 @@ def fig_util_bars(runs, out_dir, written, metric, baseline):
             xs.append(i - 0.4 + width * (j + 0.5))
             means.append(m)
             errs.append(sd)
-        bars = ax.bar(xs, means, width, yerr=errs if any(errs) else None,
-                      label=s, color=cmap(j % 10), capsize=2)
+        st = style(j)
+        bars = ax.bar(xs, means, width, yerr=errs if any(errs) else None, label=s,
+                      color=st["color"], capsize=2, edgecolor="black", linewidth=0.4,
+                      hatch=["", "//", "..", "xx", "\\\\", "oo"][j % 6])
         for x, m, sd, t in zip(xs, means, errs, [t for t in topos if values.get((t, s))]):
             base = values.get((t, baseline))
             if base and s != baseline:
@@ -155,12 +260,16 @@ def fig_util_bars(runs, out_dir, written, metric, baseline):
         del bars
     ax.set_xticks(range(len(topos)))
     ax.set_xticklabels(topos, fontsize=8)
-    ax.set_ylabel(metric)
+    ax.set_ylabel(label(metric))
+    # zoom to the data (the axis does not start at 0: the gains are printed)
     top = max(max(v) for v in values.values())
-    ax.set_ylim(0, top * 1.15 if top > 0 else 1.0)
-    ax.set_title(f"Mean GPU utilization (labels: gain over {baseline})")
-    ax.legend(fontsize=8, ncol=min(6, len(scheds)), loc="upper center",
-              bbox_to_anchor=(0.5, -0.1), frameon=False)
+    low = min(min(v) for v in values.values())
+    pad = max((top - low) * 0.5, 0.01)
+    ax.set_ylim(max(0.0, low - pad), min(1.05, top + pad) if top <= 1 else top + pad)
+    seeds = max(len(v) for v in values.values())
+    ax.set_title(f"Mean over {seeds} seed(s) per bar; labels: gain over {baseline}"
+                 if seeds > 1 else f"Labels: gain over {baseline}", fontsize=9)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     save(fig, out_dir, "util_bars", written)
 
 
@@ -197,13 +306,13 @@ def fig_util_time(runs, out_dir, written, baseline):
         return
     span = max(x for per in data.values() for ls in per.values() for line in ls for x, _ in line)
     div, unit = time_unit(span)
-    fig, axes = plt.subplots(len(data), 1, figsize=(8, 2.8 * len(data)), squeeze=False,
-                             sharex=True)
+    # each facet on its own time axis: windows differ
+    fig, axes = plt.subplots(len(data), 1, figsize=(8, 2.6 * len(data)), squeeze=False)
+    scheds_all = [s for per in data.values() for s in per]
     for ax, (t, per_sched) in zip(axes[:, 0], data.items()):
         for s in ordered(per_sched, baseline):
             lines = per_sched[s]
-            # Mean, at each time, over the runs (seeds, other grid values)
-            # that cover it: runs of different windows follow each other.
+            # Mean, at each time, over the seeds of this facet (one window).
             by_t = defaultdict(list)
             for line in lines:
                 for x, y in line:
@@ -213,13 +322,15 @@ def fig_util_time(runs, out_dir, written, baseline):
                 note(f"util_time: no data for {t} / {s}")
                 continue
             most = max(len(ys) for ys in by_t.values())
+            i = ordered(scheds_all, baseline).index(s)
             ax.plot([x / div for x in xs], [sum(by_t[x]) / len(by_t[x]) for x in xs],
-                    label=f"{s}" + (f" (mean of {most} runs)" if most > 1 else ""))
-        ax.set_title(t, fontsize=9)
-        ax.set_ylabel("cluster GPU util")
-        ax.set_ylim(0, 1.05)
+                    markevery=(i, max(1, len(xs) // 12)), markersize=4, **style(i),
+                    label=f"{s}" + (f" (mean of {most} seeds)" if most > 1 else ""))
+        ax.set_title(t.replace("\n", ", "), fontsize=9)
+        ax.set_ylabel(label("gpu_util_cluster_frac", 26), fontsize=8)
         ax.legend(fontsize=7)
-    axes[-1, 0].set_xlabel(f"time ({unit})")
+    for ax in axes[:, 0]:
+        ax.set_xlabel(f"simulated time ({unit})", fontsize=8)
     fig.tight_layout()
     save(fig, out_dir, "util_time", written)
 
@@ -241,14 +352,15 @@ def fig_slowdown_cdf(runs, out_dir, written, baseline):
         return
     fig, axes = plt.subplots(1, len(data), figsize=(4.5 * len(data), 3.5), squeeze=False)
     for ax, (t, per_sched) in zip(axes[0], data.items()):
-        for s in ordered(per_sched, baseline):
+        for i, s in enumerate(ordered(per_sched, baseline)):
             v = sorted(per_sched[s])
             if not v:
                 continue
-            ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post", label=s)
-        ax.set_title(t, fontsize=9)
-        ax.set_xlabel("job slowdown (iteration time / isolated)")
-        ax.set_ylabel("CDF of jobs")
+            ax.step(v, [(k + 1) / len(v) for k in range(len(v))], where="post", label=s,
+                    markevery=(i, max(1, len(v) // 8)), markersize=4, **style(i))
+        ax.set_title(t.replace("\n", ", "), fontsize=9)
+        ax.set_xlabel(label("slowdown"))
+        ax.set_ylabel("fraction of jobs (CDF)")
         ax.legend(fontsize=7)
     fig.tight_layout()
     save(fig, out_dir, "slowdown_cdf", written)
@@ -314,14 +426,15 @@ def fig_link_occupancy(runs, out_dir, written, baseline):
     image = None
     for ax, (title, (times, tiers, mat)) in zip(axes[:, 0], panels):
         step = times[1] - times[0] if len(times) > 1 else 1.0
-        image = ax.imshow(mat, aspect="auto", cmap="inferno", vmin=0, vmax=vmax,
+        image = ax.imshow(mat, aspect="auto", cmap="YlOrRd", vmin=0, vmax=vmax,
                           extent=(times[0] / div, (times[-1] + step) / div, len(tiers), 0),
                           interpolation="nearest")
         ax.set_yticks([i + 0.5 for i in range(len(tiers))])
         ax.set_yticklabels(tiers, fontsize=7)
-        ax.set_title(title, fontsize=8, loc="left", pad=2)
-    axes[-1, 0].set_xlabel(f"time ({unit})")
-    fig.colorbar(image, ax=axes[:, 0].tolist(), label="GPU-intensity-weighted occupancy")
+        quiet = " (no network traffic)" if max(max(row) for row in mat) == 0 else ""
+        ax.set_title(title.replace("\n", ", ") + quiet, fontsize=8, loc="left", pad=2)
+    axes[-1, 0].set_xlabel(f"simulated time ({unit})")
+    fig.colorbar(image, ax=axes[:, 0].tolist(), label=label("intensity_occupancy"))
     save(fig, out_dir, "link_occupancy", written)
 
 

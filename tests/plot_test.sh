@@ -87,6 +87,28 @@ else
     echo "note: this ccsim has no 'run' yet; only fake results were plotted"
 fi
 
+# Axis labels from docs/usage.md's column dictionary; tick labels without
+# paths; windows are groups of their own, never averaged together.
+if ! /usr/bin/python3 - "$here/../scripts" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import plot
+assert plot.label("gpu_util_cluster_frac", 80).startswith("cluster GPU utilization"), plot.LABELS
+assert plot.short_topology("crux-clos2:hosts_from=/a/b/topo.csv.gz") == "crux-clos2:hosts_from=topo"
+class R:
+    def __init__(self, start, sched):
+        self.row = {"run": "x", "scheduler": sched, "seed": "1", "scenario": "s",
+                    "topology": "t", "sim_start_s": start, "sim_end_s": "9"}
+        self.scheduler = sched
+        self.topology = "t"
+groups = plot.by_topology([R("0", "ecmp"), R("5", "ecmp"), R("0", "crux")])
+assert len(groups) == 2, list(groups)
+PY
+then
+    echo "FAIL - labels, tick names or groups"
+    failures=$((failures + 1))
+fi
+
 # Not a results folder.
 mkdir empty
 if /usr/bin/python3 "$plot" empty 2> /dev/null; then
