@@ -41,6 +41,7 @@ done
 "$ccsim" topo clos2:tors=2,aggs=1,hosts_per_tor=1 --export dot >"$tmp/g.dot"; st=$?
 check "export dot" [ "$st" -eq 0 ]
 check "dot edge" grep -q '"h0" -- "rack0/tor"' "$tmp/g.dot"
+check "dot keeps each rank in id order" grep -q '{ edge \[style=invis\]; "h0" -- "h1"; }' "$tmp/g.dot"
 "$ccsim" topo --list >"$tmp/list"; st=$?
 check "list" grep -q "^crux-double-sided" "$tmp/list"
 exit $fail

@@ -212,6 +212,7 @@ static bool write_dot(const topo *t, FILE *out, GError **error)
     static const char *const ranks[] = {"host", "tor", "rail", "switch", "agg", "core"};
     for (size_t r = 0; r < G_N_ELEMENTS(ranks); r++) {
         g_autoptr(GString) same = g_string_new(NULL);
+        g_autoptr(GString) chain = g_string_new(NULL);
         const cJSON *arr = cJSON_GetObjectItem(root, r == 0 ? "hosts" : "switches");
         for (const cJSON *n = arr->child; n; n = n->next) {
             const cJSON *k = cJSON_GetObjectItem(n, "kind");
@@ -219,10 +220,14 @@ static bool write_dot(const topo *t, FILE *out, GError **error)
                 continue;
             g_autofree char *nm = g_strescape(cJSON_GetObjectItem(n, "name")->valuestring, NULL);
             g_string_append_printf(same, " \"%s\";", nm);
+            g_string_append_printf(chain, "%s\"%s\"", chain->len ? " -- " : "", nm);
             g_string_append_printf(s, "  \"%s\" [shape=%s];\n", nm, dot_shape(ranks[r]));
         }
+        /* an invisible chain keeps a rank in id order (pods 0, 1, 2, ...):
+         * Graphviz would reorder it to cross fewer edges */
         if (same->len && strcmp(ranks[r], "switch") != 0)
-            g_string_append_printf(s, "  { rank=same;%s }\n", same->str);
+            g_string_append_printf(s, "  { rank=same;%s }\n  { edge [style=invis]; %s; }\n",
+                                   same->str, chain->str);
     }
     g_autoptr(GHashTable) count = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_autoptr(GPtrArray) order = g_ptr_array_new();
