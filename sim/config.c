@@ -289,13 +289,13 @@ static bool load_root(config *c, const cJSON *root, const char *file, GError **e
         return false;
     }
     static const char *const known[] = {"topology", "trace", "scheduler", "sim", "name",
-                                        "description", NULL};
+                                        "description", "timeline", NULL};
     for (const cJSON *v = root->child; v; v = v->next) {
         if (choice_index(known, v->string) < 0 || strcmp(known[choice_index(known, v->string)], v->string) != 0) {
             g_autofree char *shown = ccs_escape(v->string, -1, 80);
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: %s: unknown key (expected topology, trace, scheduler, sim, name or "
-                        "description)",
+                        "%s: %s: unknown key (expected topology, trace, scheduler, sim, "
+                        "timeline, name or description)",
                         file, shown);
             return false;
         }
@@ -341,6 +341,17 @@ static bool load_root(config *c, const cJSON *root, const char *file, GError **e
         }
         g_free(c->scheduler);
         c->scheduler = g_strdup(name->valuestring);
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "timeline");
+    if (v) {
+        if (!cJSON_IsObject(v)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: timeline: expected an object {\"file\", \"jobs\", \"span\", "
+                        "\"flows\"}",
+                        file);
+            return false;
+        }
+        c->timeline_obj = v; /* its keys are read by the command line (cli_timeline.c) */
     }
     v = cJSON_GetObjectItemCaseSensitive(root, "name");
     if (v) {
@@ -526,6 +537,8 @@ cJSON *config_to_json(const config *c)
         cJSON_AddItemToObject(o, "scheduler", cJSON_Duplicate(c->scheduler_obj, true));
     else
         cJSON_AddStringToObject(o, "scheduler", c->scheduler);
+    if (c->timeline_obj)
+        cJSON_AddItemToObject(o, "timeline", cJSON_Duplicate(c->timeline_obj, true));
     cJSON *s = cJSON_AddObjectToObject(o, "sim");
     cJSON_AddStringToObject(s, "mode", config_mode_name(c->sim.mode));
     add_num_or_null(s, "start_s", c->sim.start_s);

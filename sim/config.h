@@ -72,6 +72,7 @@ typedef struct config {
     char *scheduler;     /* scheduler name (default "ecmp") */
     const cJSON *scheduler_obj; /* (transfer none) the object of the current scheduler, or NULL */
     const cJSON *scheduler_file_obj; /* (transfer none) the scenario's scheduler object, or NULL */
+    const cJSON *timeline_obj; /* (transfer none) the scenario's "timeline" object, or NULL */
     config_sim sim;
     bool overridden;     /* an option has been applied */
 } config;

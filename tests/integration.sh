@@ -176,6 +176,23 @@ if "$ccsim" run --scenario "$ex1" --out "$tmp/tl" -q --timeline t.json --timelin
 else
     bad "run --timeline: $(cat "$tmp/stderr")"
 fi
+# the scenario key "timeline" does the same; a bad key in it is bad data (1)
+python3 - "$ex1" "$tmp/tl.json" "$tmp/tlbad.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["trace"]["jobs"][0]["hosts"] = s["trace"]["jobs"][0]["hosts"]  # as is
+s["timeline"] = {"file": "s.json", "jobs": ["j2"], "span": [0, 12], "flows": True}
+json.dump(s, open(sys.argv[2], "w"))
+s["timeline"] = {"file": "s.json", "spam": 1}
+json.dump(s, open(sys.argv[3], "w"))
+PY
+if "$ccsim" run --scenario "$tmp/tl.json" --out "$tmp/tls" -q >/dev/null 2>"$tmp/stderr"; then
+    grep -q '"job j2:' "$tmp/tls/s.json" && ! grep -q '"job j1:' "$tmp/tls/s.json" && [ -s "$tmp/tls/flows.csv" ] \
+        && ok || bad "scenario timeline: $(ls "$tmp/tls")"
+else
+    bad "scenario timeline: $(cat "$tmp/stderr")"
+fi
+expect_fail bad_tl_key '1' 'tlbad.json: timeline.spam: unknown key' run --scenario "$tmp/tlbad.json"
 expect_fail bad_span '2' '--timeline-span: expected START:END' run --scenario "$ex1" --timeline t.json --timeline-span 5:1
 expect_fail span_alone '2' 'need --timeline or --flows' run --scenario "$ex1" --timeline-span 0:1
 

@@ -96,8 +96,8 @@ static void test_config_errors(void)
         {"{\"sim\": {\"gzip\": 1}}", CCS_ERROR_INVALID,
          "s.json: sim.gzip: expected true or false, got a number"},
         {"{\"topo\": \"x\"}", CCS_ERROR_INVALID,
-         "s.json: topo: unknown key (expected topology, trace, scheduler, sim, name or "
-         "description)"},
+         "s.json: topo: unknown key (expected topology, trace, scheduler, sim, timeline, name "
+         "or description)"},
         {"{\"sim\": {\n\"mode\": }", CCS_ERROR_PARSE, "s.json:2: not valid JSON"},
         {"[1]", CCS_ERROR_INVALID, "s.json: expected a JSON object at the top level"},
     };

@@ -113,11 +113,10 @@ int cli_compare_main(int argc, char **argv)
     g_autoptr(config) cfg = cli_sim_config(&o, &usage, &e);
     if (!cfg)
         return fail(&o, e, usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE);
-    timeline_options tlo;
+    g_auto(timeline_options) tlo = {0};
     bool want_tl = false;
-    if (!cli_timeline_options(&o, &tlo, &want_tl, &e))
-        return fail(&o, e, CLI_EXIT_USAGE);
-    g_auto(GStrv) tl_jobs = tlo.jobs;
+    if (!cli_timeline_options(&o, cfg, &tlo, &want_tl, &usage, &e))
+        return fail(&o, e, usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE);
     cli_inputs in;
     if (!cli_inputs_load(cfg, &in, &e)) {
         cli_inputs_clear(&in);

@@ -51,15 +51,14 @@ int cli_run_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
     }
-    timeline_options tlo;
+    g_auto(timeline_options) tlo = {0};
     bool want_tl = false;
-    if (!cli_timeline_options(&o, &tlo, &want_tl, &e)) {
+    if (!cli_timeline_options(&o, cfg, &tlo, &want_tl, &usage, &e)) {
         cli_error("%s", e->message);
         g_error_free(e);
         cli_sim_opts_clear(&o);
-        return CLI_EXIT_USAGE;
+        return usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
     }
-    g_auto(GStrv) tl_jobs = tlo.jobs;
     cli_inputs in;
     if (!cli_inputs_load(cfg, &in, &e)) {
         cli_error("%s", e->message);

@@ -64,11 +64,15 @@ void cli_inputs_clear(cli_inputs *in);
 char *cli_default_out(const config *cfg, const char *topo_spec, const GPtrArray *scheds,
                       bool all);
 
-/* The timeline options (cli_timeline.c): *wanted when --timeline or
- * --flows was given; out->jobs is owned by the caller (g_strfreev), the
- * file name by o.  Errors (CCS_ERROR_INVALID) are usage errors. */
-bool cli_timeline_options(const cli_sim_opts *o, timeline_options *out, bool *wanted,
-                          GError **error);
+/* The timeline options (cli_timeline.c): the scenario's "timeline"
+ * object, then --timeline, --timeline-jobs, --timeline-span and --flows
+ * over it; *wanted when a file or flows.csv is asked for.  out is freed
+ * with cli_timeline_options_clear.  CCS_ERROR_INVALID, *usage set when an
+ * option (not the scenario) is wrong. */
+bool cli_timeline_options(const cli_sim_opts *o, const config *cfg, timeline_options *out,
+                          bool *wanted, bool *usage, GError **error);
+void cli_timeline_options_clear(timeline_options *out);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(timeline_options, cli_timeline_options_clear)
 
 /* The progress callback (prints on stderr when it is a terminal). */
 typedef struct cli_progress {

@@ -35,13 +35,72 @@ bad:
     return false;
 }
 
-bool cli_timeline_options(const cli_sim_opts *o, timeline_options *out, bool *wanted,
-                          GError **error)
+static bool bad(GError **error, const char *where, const char *key, const char *what)
+{
+    g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: timeline.%s: %s", where, key, what);
+    return false;
+}
+
+/* The scenario's "timeline" object: {"file": NAME, "jobs": [ID, ...],
+ * "span": [START, END] (null: open), "flows": BOOL}. */
+static bool from_scenario(const config *cfg, timeline_options *out, GError **error)
+{
+    const char *where = cfg->path ? cfg->path : "scenario";
+    for (const cJSON *v = cfg->timeline_obj->child; v; v = v->next) {
+        const char *k = v->string;
+        if (strcmp(k, "file") == 0) {
+            if (!cJSON_IsString(v))
+                return bad(error, where, k, "expected a file name");
+            g_free(out->file);
+            out->file = g_strdup(v->valuestring);
+        } else if (strcmp(k, "flows") == 0) {
+            if (!cJSON_IsBool(v))
+                return bad(error, where, k, "expected true or false");
+            out->flows = cJSON_IsTrue(v);
+        } else if (strcmp(k, "jobs") == 0) {
+            if (!cJSON_IsArray(v))
+                return bad(error, where, k, "expected an array of job ids");
+            g_autoptr(GStrvBuilder) b = g_strv_builder_new();
+            const cJSON *id;
+            cJSON_ArrayForEach(id, v)
+            {
+                if (!cJSON_IsString(id))
+                    return bad(error, where, k, "expected an array of job ids");
+                g_strv_builder_add(b, id->valuestring);
+            }
+            g_strfreev(out->jobs);
+            out->jobs = g_strv_builder_end(b);
+        } else if (strcmp(k, "span") == 0) {
+            const cJSON *a = cJSON_GetArrayItem(v, 0), *e = cJSON_GetArrayItem(v, 1);
+            bool ok = cJSON_IsArray(v) && cJSON_GetArraySize(v) == 2 &&
+                      (cJSON_IsNumber(a) || cJSON_IsNull(a)) && (cJSON_IsNumber(e) || cJSON_IsNull(e));
+            out->start_s = ok && cJSON_IsNumber(a) ? a->valuedouble : -INFINITY;
+            out->end_s = ok && cJSON_IsNumber(e) ? e->valuedouble : INFINITY;
+            if (!ok || !(out->start_s < out->end_s))
+                return bad(error, where, k, "expected [START, END] in trace seconds, START < END");
+        } else {
+            return bad(error, where, k, "unknown key (expected file, jobs, span or flows)");
+        }
+    }
+    return true;
+}
+
+bool cli_timeline_options(const cli_sim_opts *o, const config *cfg, timeline_options *out,
+                          bool *wanted, bool *usage, GError **error)
 {
     memset(out, 0, sizeof *out);
     out->start_s = -INFINITY;
     out->end_s = INFINITY;
-    *wanted = o->timeline || o->flows;
+    *usage = false;
+    if (cfg->timeline_obj && !from_scenario(cfg, out, error))
+        return false;
+    *usage = true;
+    if (o->timeline) {
+        g_free(out->file);
+        out->file = g_strdup(o->timeline);
+    }
+    out->flows = out->flows || o->flows;
+    *wanted = out->file || out->flows;
     if (!*wanted) {
         if (o->timeline_jobs || o->timeline_span) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
@@ -50,19 +109,25 @@ bool cli_timeline_options(const cli_sim_opts *o, timeline_options *out, bool *wa
         }
         return true;
     }
-    if (o->timeline && (strchr(o->timeline, '/') || o->timeline[0] == '.' || !o->timeline[0])) {
+    if (out->file && (strchr(out->file, '/') || out->file[0] == '.' || !out->file[0])) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "--timeline: a file name inside the output folder, got \"%s\"", o->timeline);
+                    "--timeline: a file name inside the output folder, got \"%s\"", out->file);
+        *usage = o->timeline != NULL;
         return false;
     }
     if (o->timeline_span && !parse_span(o->timeline_span, &out->start_s, &out->end_s, error))
         return false;
-    out->file = o->timeline;
-    out->flows = o->flows;
     if (o->timeline_jobs) {
+        g_strfreev(out->jobs);
         out->jobs = g_strsplit(o->timeline_jobs, ",", -1);
         for (char **p = out->jobs; *p; p++)
             g_strstrip(*p);
     }
     return true;
+}
+
+void cli_timeline_options_clear(timeline_options *out)
+{
+    g_clear_pointer(&out->file, g_free);
+    g_clear_pointer(&out->jobs, g_strfreev);
 }
