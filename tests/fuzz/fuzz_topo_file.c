@@ -10,6 +10,8 @@
 #include <glib/gstdio.h>
 #include <unistd.h>
 
+#include <igraph.h>
+
 #include "base/ccs.h"
 #include "topo/topo.h"
 
@@ -33,6 +35,9 @@ static void graphml(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* as the ccsim binary does (main.c): igraph's default handler aborts */
+    igraph_set_error_handler(igraph_error_handler_ignore);
+    igraph_set_warning_handler(igraph_warning_handler_ignore);
     if (size > 0 && data[0] == '<') {
         graphml(data, size);
         return 0;
