@@ -29,11 +29,15 @@
  * capacities do not change between two reschedules and the running set
  * only changes at one, so each job's demand (by uid) and the levels of
  * each communicating set are kept until the next reschedule: a repeated
- * set costs O(n).
+ * set costs O(n).  Which members share a link is kept incrementally (per
+ * link: how many members use it and the XOR of their uids, so the one
+ * user of a link is known): a phase start or end costs O(its links), not
+ * O(links of every member).
  */
 #include "sim/scheduler.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "sched-private.h"
 
@@ -45,6 +49,8 @@ typedef struct sincronia_demand {
     size_t n_links;  /* entries in links and d_s */
     uint32_t *links; /* increasing link ids */
     double *d_s;     /* demand on links[k], seconds per iteration */
+    bool counted;    /* in the link counts (a member: see count_add) */
+    size_t shared;   /* its links that another counted member also uses */
 } sincronia_demand;
 
 static void sincronia_demand_free(void *p)
@@ -63,6 +69,11 @@ typedef struct sincronia_sched {
                           * since the last reschedule */
     GArray *members;     /* scratch: job indices being ordered (size_t) */
     GArray *member_uids; /* scratch: their uids (gint64) */
+    /* per link, over the counted members (the active jobs of sincronia-online,
+     * every running job of sincronia), kept as members come and go: */
+    uint32_t *link_n;    /* how many use it */
+    uint64_t *link_x;    /* XOR of their uid + 1: the one user's when link_n is 1 */
+    size_t n_links;      /* entries of link_n and link_x */
 } sincronia_sched;
 
 /* Distinct communicating sets remembered between two reschedules, at most. */
@@ -99,6 +110,8 @@ static void sincronia_destroy(void *self)
     g_hash_table_destroy(s->memo);
     g_array_unref(s->members);
     g_array_unref(s->member_uids);
+    g_free(s->link_n);
+    g_free(s->link_x);
     g_free(s);
 }
 
@@ -114,8 +127,7 @@ static int cmp_link_demand(const void *a, const void *b)
 }
 
 /* The cached demand of job j (uid `uid`), computed on first use. */
-static const sincronia_demand *job_demand(sincronia_sched *s, sched_ctx *ctx, size_t j,
-                                          gint64 uid)
+static sincronia_demand *job_demand(sincronia_sched *s, sched_ctx *ctx, size_t j, gint64 uid)
 {
     sincronia_demand *dm = g_hash_table_lookup(s->demand, &uid);
     if (dm)
@@ -213,34 +225,74 @@ static void order_jobs(sincronia_sched *s, sched_ctx *ctx)
     }
 }
 
+/* Count member dm (uid) in: each of its links gains a user; a link going
+ * from one user to two becomes shared for both.  O(its links). */
+static void count_add(sincronia_sched *s, sched_ctx *ctx, sincronia_demand *dm, gint64 uid)
+{
+    size_t L = sched_link_count(ctx);
+    if (s->n_links < L) {
+        s->link_n = g_renew(uint32_t, s->link_n, L);
+        s->link_x = g_renew(uint64_t, s->link_x, L);
+        memset(s->link_n + s->n_links, 0, (L - s->n_links) * sizeof *s->link_n);
+        memset(s->link_x + s->n_links, 0, (L - s->n_links) * sizeof *s->link_x);
+        s->n_links = L;
+    }
+    uint64_t key = (uint64_t)uid + 1;
+    for (size_t k = 0; k < dm->n_links; k++) {
+        uint32_t e = dm->links[k];
+        uint32_t before = s->link_n[e]++;
+        if (before == 1) { /* the one user so far now shares e too */
+            gint64 other = (gint64)(s->link_x[e] - 1);
+            sincronia_demand *o = g_hash_table_lookup(s->demand, &other);
+            g_assert(o && o->counted);
+            o->shared++;
+        }
+        if (before >= 1)
+            dm->shared++;
+        s->link_x[e] ^= key;
+    }
+    dm->counted = true;
+}
+
+/* Count member dm (uid) out: the reverse of count_add. */
+static void count_remove(sincronia_sched *s, sincronia_demand *dm, gint64 uid)
+{
+    uint64_t key = (uint64_t)uid + 1;
+    for (size_t k = 0; k < dm->n_links; k++) {
+        uint32_t e = dm->links[k];
+        s->link_x[e] ^= key;
+        uint32_t after = --s->link_n[e];
+        if (after >= 1)
+            dm->shared--;
+        if (after == 1) { /* the one left no longer shares e */
+            gint64 other = (gint64)(s->link_x[e] - 1);
+            sincronia_demand *o = g_hash_table_lookup(s->demand, &other);
+            g_assert(o && o->counted);
+            o->shared--;
+        }
+    }
+    dm->counted = false;
+    dm->shared = 0;
+}
+
 /* Drop from s->members the jobs that share no link with another member.
  * Their order changes nobody's rate, and BSSI would rank them early (their
  * private ports carry little), taking the few distinct levels from the
  * coflows that do contend.  Removing them leaves the others' relative
  * order unchanged: on a private bottleneck port BSSI only places that
- * port's one coflow last and adjusts nobody else's weight. */
+ * port's one coflow last and adjusts nobody else's weight.  The members
+ * are exactly the counted jobs, so the link counts answer at once: O(m)
+ * (they were rebuilt per phase before: O(links of all members)). */
 static void keep_contending(sincronia_sched *s, sched_ctx *ctx)
 {
     size_t m = s->members->len;
     const size_t *members = (const size_t *)(void *)s->members->data;
     const gint64 *uids = (const gint64 *)(void *)s->member_uids->data;
-    g_autoptr(GHashTable) users = g_hash_table_new(g_direct_hash, g_direct_equal);
-    for (size_t i = 0; i < m; i++) {
-        const sincronia_demand *dm = job_demand(s, ctx, members[i], uids[i]);
-        for (size_t k = 0; k < dm->n_links; k++) {
-            gpointer key = GUINT_TO_POINTER(dm->links[k] + 1);
-            guint n = GPOINTER_TO_UINT(g_hash_table_lookup(users, key));
-            g_hash_table_insert(users, key, GUINT_TO_POINTER(n + 1));
-        }
-    }
     size_t kept = 0;
     for (size_t i = 0; i < m; i++) {
         const sincronia_demand *dm = job_demand(s, ctx, members[i], uids[i]);
-        bool shares = false;
-        for (size_t k = 0; k < dm->n_links && !shares; k++)
-            shares = GPOINTER_TO_UINT(g_hash_table_lookup(
-                         users, GUINT_TO_POINTER(dm->links[k] + 1))) > 1;
-        if (shares) {
+        g_assert(dm->counted);
+        if (dm->shared > 0) {
             g_array_index(s->members, size_t, kept) = members[i];
             g_array_index(s->member_uids, gint64, kept) = uids[i];
             kept++;
@@ -271,7 +323,15 @@ static void sincronia_reorder(sincronia_sched *s, sched_ctx *ctx)
 static void sincronia_reschedule(void *self, sched_ctx *ctx)
 {
     sincronia_sched *s = self;
-    /* the running set changed: demands and orders are recomputed */
+    /* the running set changed: demands, counts and orders are recomputed */
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, s->demand);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        const sincronia_demand *dm = val;
+        for (size_t k = 0; dm->counted && k < dm->n_links; k++)
+            s->link_n[dm->links[k]] = 0, s->link_x[dm->links[k]] = 0;
+    }
     g_hash_table_remove_all(s->demand);
     g_hash_table_remove_all(s->memo);
     if (s->online) { /* forget jobs that ended */
@@ -284,12 +344,20 @@ static void sincronia_reschedule(void *self, sched_ctx *ctx)
             uids[j] = (gint64)info.uid;
             g_hash_table_add(running, &uids[j]);
         }
-        GHashTableIter it;
-        gpointer key;
-        g_hash_table_iter_init(&it, s->active);
-        while (g_hash_table_iter_next(&it, &key, NULL))
-            if (!g_hash_table_contains(running, key))
-                g_hash_table_iter_remove(&it);
+        GHashTableIter ia;
+        gpointer ka;
+        g_hash_table_iter_init(&ia, s->active);
+        while (g_hash_table_iter_next(&ia, &ka, NULL))
+            if (!g_hash_table_contains(running, ka))
+                g_hash_table_iter_remove(&ia);
+    }
+    /* count the members again: the active jobs, or every running job */
+    for (size_t j = 0; j < sched_job_count(ctx); j++) {
+        sched_job_info info;
+        sched_job_get(ctx, j, &info);
+        gint64 uid = (gint64)info.uid;
+        if (!s->online || g_hash_table_contains(s->active, &uid))
+            count_add(s, ctx, job_demand(s, ctx, j, uid), uid);
     }
     sincronia_reorder(s, ctx);
 }
@@ -300,10 +368,14 @@ static void sincronia_on_comm(void *self, sched_ctx *ctx, size_t j, bool startin
     sched_job_info info;
     sched_job_get(ctx, j, &info);
     gint64 uid = (gint64)info.uid;
-    if (starting)
+    bool active = g_hash_table_contains(s->active, &uid);
+    if (starting && !active) {
         g_hash_table_add(s->active, g_memdup2(&uid, sizeof uid));
-    else
+        count_add(s, ctx, job_demand(s, ctx, j, uid), uid);
+    } else if (!starting && active) {
         g_hash_table_remove(s->active, &uid);
+        count_remove(s, job_demand(s, ctx, j, uid), uid);
+    }
     sincronia_reorder(s, ctx);
 }
 
