@@ -300,6 +300,38 @@ static void test_schedulers_sincronia_online(void)
     fake_ctx_clear(&ctx);
 }
 
+/* sincronia-online with three jobs on one link (demands C1 2, C3 3, C4 1
+ * on link 1, K = 8): the shared-link counts must follow three users.
+ * All three start: BSSI's bottleneck is link 1 (load 6), the largest
+ * demand goes last: C3, then C1 of {C1, C4}: C4 0, C1 1, C3 2.  C3 ends:
+ * {C1, C4} still share link 1: C4 0, C1 1.  C1 ends: C4 alone shares
+ * nothing: everyone 7. */
+static void test_schedulers_sincronia_online_three(void)
+{
+    sched_ctx ctx;
+    fake_ctx_init(&ctx, 2, 1, 8);
+    fake_job_fixed(fake_ctx_job(&ctx, "C1", 1, 1, 1, 1), 1, 2);
+    fake_job_fixed(fake_ctx_job(&ctx, "C3", 1, 1, 1, 1), 1, 3);
+    fake_job_fixed(fake_ctx_job(&ctx, "C4", 1, 1, 1, 1), 1, 1);
+    const sched_ops *ops = &sched_sincronia_online_ops;
+    void *s = make(ops, 8);
+    ops->reschedule(s, &ctx);
+    for (size_t j = 0; j < 3; j++)
+        ops->on_comm(s, &ctx, j, true);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 2);
+    ops->on_comm(s, &ctx, 1, false);
+    CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
+    CU_ASSERT_EQUAL(ctx.jobs[0].info.priority, 1);
+    CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 7);
+    ops->on_comm(s, &ctx, 0, false);
+    for (int j = 0; j < 3; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, 7);
+    ops->destroy(s);
+    fake_ctx_clear(&ctx);
+}
+
 /* TACCL* levels (docs/design.md §5.6): X's path crosses 6 links, Y's 4,
  * Z's 2 -> X 0, Y 1, Z 2; with K = 2, X 0 and Y, Z 1. */
 static void taccl_case(sched_ctx *ctx, int levels)
@@ -437,6 +469,7 @@ int main(void)
         {"sincronia", test_schedulers_sincronia},
         {"sincronia_private", test_schedulers_sincronia_private},
         {"sincronia_online", test_schedulers_sincronia_online},
+        {"sincronia_online_three", test_schedulers_sincronia_online_three},
         {"taccl_levels", test_schedulers_taccl_levels},
         {"cassini", test_schedulers_cassini},
         {"cassini_roomy", test_schedulers_cassini_roomy},
