@@ -353,9 +353,10 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         if ((size_t)j->spec.gpus > total) {
             if (!cfg->sim.scale_hosts) {
                 g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                            "job %s needs %d GPUs but the topology has %zu (%zu short); use a "
-                            "larger topology or --scale-hosts to skip such jobs",
-                            j->spec.id, j->spec.gpus, total, (size_t)j->spec.gpus - total);
+                            "%s: job %s needs %d GPUs but the topology has %zu (%zu short); "
+                            "use a larger topology or --scale-hosts to skip such jobs",
+                            trace_source_name(tr), j->spec.id, j->spec.gpus, total,
+                            (size_t)j->spec.gpus - total);
                 return NULL;
             }
             g_array_index(r->status, replay_job_status, i) = REPLAY_JOB_NO_CAPACITY;
@@ -368,10 +369,11 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
     r->peak_gpus_demand = peak_demand(r, &when);
     if (r->peak_gpus_demand > total && !cfg->sim.scale_hosts) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "the trace needs %zu GPUs at its peak (t = %g s) but the topology has %zu: "
-                    "%zu GPUs short (use a larger topology, or --scale-hosts to skip the jobs "
-                    "that do not fit)",
-                    r->peak_gpus_demand, when, total, r->peak_gpus_demand - total);
+                    "%s: the trace needs %zu GPUs at its peak (t = %g s) but the topology has "
+                    "%zu: %zu GPUs short (use a larger topology, or --scale-hosts to skip the "
+                    "jobs that do not fit)",
+                    trace_source_name(tr), r->peak_gpus_demand, when, total,
+                    r->peak_gpus_demand - total);
         return NULL;
     }
     g_array_sort_with_data(r->start_order, start_cmp, r->jobs);
