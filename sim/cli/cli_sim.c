@@ -276,21 +276,21 @@ bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error)
     in->tr = load_trace(cfg, error);
     if (!in->tr)
         return false;
-    if (cfg->topology_obj) {
-        in->t = topo_from_json(cfg->topology_obj, cfg->path ? cfg->path : "topology", error);
-    } else {
+    if (!cfg->topology_obj)
         in->topo_spec = cfg->topology_spec ? g_strdup(cfg->topology_spec)
                                            : default_topology_for(cfg, in->tr);
-        in->t = topo_build(in->topo_spec, NULL, error);
-    }
+    in->t = cli_inputs_topo(cfg, in, error);
     return in->t != NULL;
 }
 
 topo *cli_inputs_topo(const config *cfg, const cli_inputs *in, GError **error)
 {
-    if (cfg->topology_obj)
-        return topo_from_json(cfg->topology_obj, cfg->path ? cfg->path : "topology", error);
-    return topo_build(in->topo_spec, NULL, error);
+    if (!cfg->topology_obj)
+        return topo_build(in->topo_spec, NULL, error);
+    /* rows name it by the scenario, not by its file (a sweep's runs all
+     * read "scenario.json") */
+    g_autofree char *name = g_strdup_printf("custom (%s)", cfg->name);
+    return topo_from_json(cfg->topology_obj, name, error);
 }
 
 void cli_inputs_clear(cli_inputs *in)
