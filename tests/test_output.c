@@ -148,7 +148,7 @@ static void test_output_bad_folder(void)
     GError *err = NULL;
     output_dir *d = output_dir_open("/proc/ccsim-cannot-exist/run", &err);
     CU_ASSERT_PTR_NULL(d);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "/proc/ccsim-cannot-exist/run"));
+    CU_ASSERT(err && strstr(err->message, "/proc/ccsim-cannot-exist/run") != NULL);
     TEST_ASSERT_ERROR(err, CCS_ERROR_IO);
 }
 
