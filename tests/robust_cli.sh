@@ -138,5 +138,18 @@ for sig in TERM INT; do
     else ok; fi
 done
 
+# --- SIGTERM during gen-trace (about 2 s at --scale 10): no folder left ------
+rm -rf gsig
+"$ccsim" gen-trace --scale 10 --out gsig >/dev/null 2>gsig.err &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+wait $pid
+st=$?
+if [ "$st" != 143 ]; then bad "gen-trace SIGTERM: exit status $st, expected 143"
+elif ! grep -q "interrupted by SIGTERM" gsig.err; then bad "gen-trace SIGTERM: message: $(cat gsig.err)"
+elif [ -e gsig ]; then bad "gen-trace SIGTERM: left $(ls -A gsig)"
+else ok; fi
+
 echo "robust_cli: $pass passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -21,7 +21,7 @@ typedef struct cli_command {
 /* Print "ccsim: MESSAGE" on stderr (printf-style). */
 void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
-/* SIGINT/SIGTERM during run and compare (cli_signal.c): catch records the
+/* SIGINT/SIGTERM during run, compare and gen-trace (cli_signal.c): catch records the
  * signal; caught returns it (0: none); exit, when one was caught, says so
  * and re-raises it with its default action (it does not return then). */
 void cli_signals_catch(void);

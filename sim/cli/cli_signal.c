@@ -1,5 +1,6 @@
-/* cli_signal.c - SIGINT and SIGTERM during `ccsim run` and `compare`: note
- * the signal, let the run stop and remove its output, then die of it.
+/* cli_signal.c - SIGINT and SIGTERM during `ccsim run`, `compare` and
+ * `gen-trace`: note the signal, let the command stop and remove its output,
+ * then die of it.
  * Not here: the sweep's own handling (cli_sweep.c), the cleanup itself
  * (output_dir_abort).
  *
@@ -36,7 +37,7 @@ void cli_signals_exit(void)
     int sig = caught;
     if (sig == 0)
         return;
-    cli_error("interrupted by %s: the run's output was removed", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    cli_error("interrupted by %s: the output was removed", sig == SIGINT ? "SIGINT" : "SIGTERM");
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "base/ccs.h"
 #include "base/limits.h"
 #include "cli.h"
@@ -46,6 +48,20 @@ static bool gen_numbers(const gen_args *a, trace_gen_options *o, GError **error)
             return false;
     }
     return true;
+}
+
+/* After SIGINT/SIGTERM: remove the three tables gen-trace just wrote into
+ * dir, and dir itself when gen-trace created it. */
+static void gen_remove_output(const char *dir, bool gzip, bool created)
+{
+    static const char *const tables[] = {"job.csv", "worker.csv", "topo.csv"};
+    for (size_t i = 0; i < G_N_ELEMENTS(tables); i++) {
+        g_autofree char *name = g_strconcat(tables[i], gzip ? ".gz" : "", NULL);
+        g_autofree char *path = g_build_filename(dir, name, NULL);
+        g_unlink(path);
+    }
+    if (created)
+        g_rmdir(dir);
 }
 
 int cli_gen_trace_main(int argc, char **argv)
@@ -91,10 +107,17 @@ int cli_gen_trace_main(int argc, char **argv)
         o.seed = (guint32)a.seed;
         o.topo_path = a.topo;
         o.gzip = a.gzip;
+        /* A signal now is noted, not fatal: the files are written whole,
+         * then removed below, so nothing half-written is left. */
+        bool created = !g_file_test(a.out, G_FILE_TEST_IS_DIR);
+        cli_signals_catch();
         if (!trace_gen_write(a.out, &o, &e)) {
             cli_error("%s", e->message);
             g_error_free(e);
             status = CLI_EXIT_FAILURE;
+        } else if (cli_signal_caught()) {
+            gen_remove_output(a.out, a.gzip, created);
+            cli_signals_exit();
         } else {
             const char *z = a.gzip ? ".gz" : "";
             printf("wrote %s/: job.csv%s, worker.csv%s, topo.csv%s (seed %d; statistics: "
