@@ -15,21 +15,26 @@ passed=0
 failed=0
 status=0
 
-# Sum the "tests" rows of every CUnit run summary in a meson test log.
+# Sum the "tests" rows of every CUnit run summary in meson test logs
+# (0 0 when there is none: meson itself failed, and said so).
 count_cunit() {
-    awk '$1 == "tests" && NF >= 6 { ran += $3; pass += $4; fail += $5 }
-         END { printf "%d %d\n", pass, fail }' "$1"
+    cat "$@" 2>/dev/null |
+        awk '$1 == "tests" && NF >= 6 { ran += $3; pass += $4; fail += $5 }
+             END { printf "%d %d\n", pass, fail }'
 }
 
 run_suite() {
     local dir=$1
     shift
     echo "== tests in $dir"
+    # The log is testlog.txt, or testlog-SETUP.txt under --setup SETUP:
+    # remove earlier ones so that the one left is this run's.
+    rm -f "$dir"/meson-logs/testlog*.txt
     if ! meson test -C "$dir" --print-errorlogs "$@"; then
         status=1
     fi
     local p f
-    read -r p f < <(count_cunit "$dir/meson-logs/testlog.txt")
+    read -r p f < <(count_cunit "$dir"/meson-logs/testlog*.txt)
     passed=$((passed + p))
     failed=$((failed + f))
     echo "$dir: $p passed, $f failed"
