@@ -153,6 +153,7 @@ static void test_channels_hashing(void)
 {
     GError *e = NULL;
     g_autoptr(topo) t = topo_build(TOPO_2TOR_4AGG, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
     if (!t)
         return;
     g_autoptr(cluster) cl = cluster_new(t);
@@ -202,6 +203,7 @@ static void test_channels_nccl_rule(void)
     /* the plan resolves "auto" (0) with the job's NIC rate: 100 Gbps -> 2 */
     GError *e = NULL;
     g_autoptr(topo) t = topo_build(TOPO_2TOR_4AGG, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
     if (!t)
         return;
     g_autoptr(cluster) cl = cluster_new(t);
