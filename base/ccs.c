@@ -3,6 +3,7 @@
  */
 #include "ccs.h"
 
+#include "ccs-commit.h"
 #include "ccs-config.h"
 
 G_DEFINE_QUARK(ccs-error-quark, ccs_error)

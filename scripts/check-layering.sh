@@ -61,7 +61,7 @@ layer_of() {
 # or nothing.
 generated_owner() {
     case $1 in
-    ccs-config.h) owner=base ;;
+    ccs-config.h | ccs-commit.h) owner=base ;;
     trace-resources.h) owner=traces ;;
     topo-resources.h) owner=topo ;;
     *) owner= ;;
