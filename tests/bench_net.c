@@ -1,21 +1,21 @@
 /* bench_net.c - engine microbenchmarks (scripts/bench.sh runs them).
  * Not here: any test; timings depend on the machine.
  *
- *   bench_net maxmin SHAPE all|active SEED
+ *   bench_net maxmin SHAPE SEED [USAGE_FILE]
  *       SimGrid maxmin_bench shapes (small 10x10, medium 100x100,
- *       big 2000x2000, huge 20000x20000 constraints x variables): every
- *       variable draws (1<<b) + (1<<(8m/10)) random constraints; a
- *       constraint drawn twice counts with multiplicity 2 (our coefficients
- *       are integers; SimGrid's are U[0,1.5) reals).  Capacities U(0,10),
- *       weight 1.  "active" keeps only as many variables as SimGrid's
- *       concurrency limits leave enabled (7.7 / 46 / 768 / 7,592).
- *       Times net_resolve_all() (a full from-scratch solve of every level).
+ *       big 2000x2000, huge 20000x20000 constraints x variables), drawn as
+ *       maxmin_gen.h says (the same system tests/bench_simgrid.cpp gives
+ *       SimGrid).  Times the first solve and net_resolve_all() (a full
+ *       from-scratch solve); prints one tab-separated line: shape,
+ *       constraints, variables, distinct elements, first solve us,
+ *       re-solve us, re-solves timed, peak RSS MB.  USAGE_FILE gets each
+ *       link's load, one per line.
  *   bench_net churn MEMBERS EVENTS SEED
  *       k=16 fat-tree (1,024 hosts, 100 Gb/s, 1 us links, random ECMP
  *       paths), 64 ring transfers of MEMBERS random hosts over 4 priority
  *       levels; each completion starts a new random ring; EVENTS
  *       completions are timed.
- * Each run prints one markdown table row; peak RSS from getrusage().
+ * churn prints one markdown table row; peak RSS from getrusage().
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +26,7 @@
 
 #include "base/ccs.h"
 #include "sim/net.h"
+#include "maxmin_gen.h"
 
 /* CPU time of this process in microseconds: less disturbed than wall time
  * when other jobs share the machine. */
@@ -45,60 +46,52 @@ static double peak_rss_mb(void)
 
 /* ---- maxmin_bench shapes ---- */
 
-typedef struct shape {
-    const char *name;
-    int constraints, variables, base, max;
-    double active_vars; /* enabled by SimGrid's concurrency limits (docs/design.md §7) */
-} shape;
-
-static const shape shapes[] = {
-    {"small", 10, 10, 1, 2, 7.7},
-    {"medium", 100, 100, 3, 6, 46},
-    {"big", 2000, 2000, 5, 8, 768},
-    {"huge", 20000, 20000, 7, 10, 7592},
-};
-
-static int bench_maxmin(const char *name, bool active_only, guint32 seed)
+/* Write each link's load after the last solve, one per line, to path
+ * (bench.sh compares them with SimGrid's constraint usages). */
+static int write_usage(net *n, int n_cnst, const char *path)
 {
-    const shape *sh = NULL;
-    for (size_t i = 0; i < G_N_ELEMENTS(shapes); i++)
-        if (strcmp(shapes[i].name, name) == 0)
-            sh = &shapes[i];
-    if (sh == NULL) {
-        fprintf(stderr, "bench_net: unknown shape %s\n", name);
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        perror(path);
+        return 1;
+    }
+    for (int c = 0; c < n_cnst; c++) {
+        net_link_stats st;
+        if (!net_link_stats_get(n, (net_link_id)c, &st, NULL))
+            return 1;
+        fprintf(f, "%.17g\n", st.load_Bps);
+    }
+    return fclose(f) == 0 ? 0 : 1;
+}
+
+static int bench_maxmin(const char *name, guint32 seed, const char *usage_path)
+{
+    maxmin_sys sys;
+    if (!maxmin_gen(name, seed, &sys)) {
+        fprintf(stderr, "bench_net: unknown shape %s (or a zero bound drawn)\n", name);
         return 2;
     }
-    g_autoptr(GRand) rng = g_rand_new_with_seed(seed);
     g_autoptr(evq) q = evq_new();
     net_options o = net_options_default();
     o.prio_levels = 1;
     g_autoptr(net) n = net_new(&o, q, NULL);
-    for (int c = 0; c < sh->constraints; c++) {
-        double cap;
-        do
-            cap = g_rand_double_range(rng, 0, 10);
-        while (cap <= 0);
-        net_link_add(n, cap, 0, NULL, NULL);
-    }
-    int draws = (1 << sh->base) + (1 << (8 * sh->max / 10));
-    int vars = active_only ? (int)lround(sh->active_vars) : sh->variables;
-    net_link_id *links = g_new(net_link_id, draws);
+    for (int c = 0; c < sys.n_cnst; c++)
+        net_link_add(n, sys.bound[c], 0, NULL, NULL);
     size_t elements = 0;
     GHashTable *distinct = g_hash_table_new(g_direct_hash, g_direct_equal);
-    for (int v = 0; v < vars; v++) {
+    for (int v = 0; v < sys.n_var; v++) {
+        const uint32_t *links = &sys.draw[(size_t)v * sys.n_elem];
         g_hash_table_remove_all(distinct);
-        for (int d = 0; d < draws; d++) {
-            links[d] = (net_link_id)g_rand_int_range(rng, 0, sh->constraints);
+        for (int d = 0; d < sys.n_elem; d++)
             g_hash_table_add(distinct, GUINT_TO_POINTER(links[d] + 1));
-        }
         elements += g_hash_table_size(distinct);
-        net_transfer_spec sp = {.size_bytes = 1e30, .links = links, .n_links = (size_t)draws,
-                                .weight = 1};
+        /* net_link_id is uint32_t: the draws are the links */
+        net_transfer_spec sp = {.size_bytes = 1e30, .links = links,
+                                .n_links = (size_t)sys.n_elem, .weight = 1};
         if (!net_transfer_start(n, &sp, NULL, NULL))
             return 1;
     }
     g_hash_table_destroy(distinct);
-    g_free(links);
 
     double t0 = cpu_us();
     net_flush(n); /* first solve */
@@ -112,11 +105,11 @@ static int bench_maxmin(const char *name, bool active_only, guint32 seed)
         reps++;
         el = cpu_us() - t0;
     }
-    double us = el / reps;
-    printf("| %s | %s | %d | %d | %zu | %.1f | %.2f | %.0f | %.1f |\n", sh->name,
-           active_only ? "SimGrid-enabled count" : "all", sh->constraints, vars, elements,
-           first_us, us, 1e6 / us, peak_rss_mb());
-    return 0;
+    printf("%s\t%d\t%d\t%zu\t%.2f\t%.3f\t%d\t%.1f\n", sys.shape, sys.n_cnst, sys.n_var,
+           elements, first_us, el / reps, reps, peak_rss_mb());
+    int rc = usage_path ? write_usage(n, sys.n_cnst, usage_path) : 0;
+    maxmin_sys_clear(&sys);
+    return rc;
 }
 
 /* ---- churn on a k=16 fat-tree ---- */
@@ -259,13 +252,13 @@ static int bench_churn(int members, uint64_t events, guint32 seed)
 
 int main(int argc, char **argv)
 {
-    if (argc == 5 && strcmp(argv[1], "maxmin") == 0)
-        return bench_maxmin(argv[2], strcmp(argv[3], "active") == 0,
-                            (guint32)strtoul(argv[4], NULL, 10));
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "maxmin") == 0)
+        return bench_maxmin(argv[2], (guint32)strtoul(argv[3], NULL, 10),
+                            argc == 5 ? argv[4] : NULL);
     if (argc == 5 && strcmp(argv[1], "churn") == 0)
         return bench_churn(atoi(argv[2]), strtoull(argv[3], NULL, 10),
                            (guint32)strtoul(argv[4], NULL, 10));
-    fprintf(stderr, "usage: bench_net maxmin small|medium|big|huge all|active SEED\n"
+    fprintf(stderr, "usage: bench_net maxmin small|medium|big|huge SEED [USAGE_FILE]\n"
                     "       bench_net churn MEMBERS EVENTS SEED\n");
     return 2;
 }

@@ -560,6 +560,7 @@ int main(void)
         {"link_remove", test_net_link_remove},
         {"links_moved", test_net_links_moved},
         {"property_vs_reference", test_net_property_vs_reference},
+        {"maxmin_shapes", test_net_maxmin_shapes},
         {"errors", test_net_errors},
         CU_TEST_INFO_NULL,
     };

@@ -7,6 +7,9 @@
 /* test_net_property.c: random workloads against the reference solver. */
 void test_net_property_vs_reference(void);
 
+/* test_net_maxmin.c: SimGrid maxmin_bench's systems (maxmin_gen.h). */
+void test_net_maxmin_shapes(void);
+
 /* test_net_errors.c: the table of bad inputs. */
 void test_net_errors(void);
 
