@@ -23,6 +23,8 @@ typedef struct trace_gen_options {
     double gpu_run_tilt;   /* rank correlation lifting GPU jobs' run times (default 0.7) */
     double gpu_cap;        /* GPUs the trace's jobs may hold at once, times scale;
                             * later GPU jobs queue (default 2000) */
+    bool topo_aware;       /* whole-host pods gathered under one ToR when they fit
+                            * (default true); false: any free host (docs/traces.md) */
 } trace_gen_options;
 
 trace_gen_options trace_gen_options_default(void);

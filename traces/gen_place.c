@@ -249,22 +249,52 @@ static int small_pod_host(const placer *P, int per)
     return -1;
 }
 
-/* Place pods; out[k] = host index.  false (nothing used) if it does not fit. */
-static bool place(placer *P, int pods, int per, int *out)
+/* Whole-host pods without topology awareness: each on a free host drawn
+ * uniformly, the tenant's share first, the ToR ignored.  This is what a
+ * Kubernetes scheduler does when a job does not opt in to network
+ * topology-aware scheduling: whole hosts all score alike, and it picks
+ * among equal scores at random (docs/traces.md). */
+static void place_any_host(placer *P, GRand *r, int pods, int per, int *out)
+{
+    g_autoptr(GArray) cand = g_array_new(FALSE, FALSE, sizeof(int));
+    int k = 0;
+    for (int pass = 0; pass < 2 && k < pods; pass++) {
+        g_array_set_size(cand, 0);
+        for (size_t x = 0; x < P->n_hosts; x++)
+            if (host_open(P, (int)x, pass == 0)) {
+                int h = (int)x;
+                g_array_append_val(cand, h);
+            }
+        for (; k < pods && cand->len > 0; k++) {
+            guint q = (guint)g_rand_int_range(r, 0, (gint32)cand->len);
+            out[k] = g_array_index(cand, int, q);
+            g_array_remove_index_fast(cand, q);
+            host_use(P, out[k], per);
+        }
+    }
+}
+
+/* Place pods; out[k] = host index.  false (nothing used) if it does not fit.
+ * r: the draws of place_any_host, used only when !topo_aware. */
+static bool place(placer *P, GRand *r, bool topo_aware, int pods, int per, int *out)
 {
     int k = 0;
     if (per >= 8) {
         int free_total = 0;
-        for (size_t r = 0; r < P->n_racks; r++)
-            free_total += P->racks[r].free_hosts;
+        for (size_t x = 0; x < P->n_racks; x++)
+            free_total += P->racks[x].free_hosts;
         if (free_total < pods)
             return false;
+        if (!topo_aware) {
+            place_any_host(P, r, pods, per, out);
+            return true;
+        }
         int psw = -1;
         while (k < pods) {
             bool pool;
-            int r = next_rack(P, psw, pods - k, &pool);
-            psw = P->racks[r].psw;
-            prack *rk = &P->racks[r];
+            int rr = next_rack(P, psw, pods - k, &pool);
+            psw = P->racks[rr].psw;
+            prack *rk = &P->racks[rr];
             for (guint x = 0; x < rk->hosts->len && k < pods; x++) {
                 int h = g_array_index(rk->hosts, int, x);
                 if (host_open(P, h, pool)) {
@@ -326,7 +356,7 @@ void gen__place_jobs(gen *G)
             }
         }
         g_autofree int *hs = g_new(int, j->pods);
-        if (!place(&P, j->pods, j->per_pod, hs)) {
+        if (!place(&P, G->r, G->o.topo_aware, j->pods, j->per_pod, hs)) {
             j->outside = true; /* the cluster is full: the job ran elsewhere */
             g_debug("gen-trace: no room for %d x %d GPUs at %" G_GINT64_FORMAT, j->pods, j->per_pod,
                     j->running);

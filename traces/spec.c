@@ -64,6 +64,14 @@ trace *trace_load_spec(const cJSON *spec, const char *base_dir, const char *name
             return NULL;
         }
         o.seed = (guint32)seed;
+        const cJSON *ta = cJSON_GetObjectItemCaseSensitive(sy, "topo_aware");
+        if (ta && !cJSON_IsBool(ta)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: trace.synthetic.topo_aware: expected true or false", name);
+            return NULL;
+        }
+        if (ta)
+            o.topo_aware = cJSON_IsTrue(ta);
         const cJSON *tp = cJSON_GetObjectItemCaseSensitive(sy, "topo");
         g_autofree char *topo = NULL;
         if (tp) {

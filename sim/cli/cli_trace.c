@@ -20,11 +20,13 @@ typedef struct gen_args {
     gchar *out;
     gchar *days, *scale, *tilt; /* parsed strictly by gen_numbers */
     gchar *topo;
+    gchar *topo_aware; /* "yes" or "no" */
     gboolean gzip;
 } gen_args;
 
 /* --days, --scale and --gpu-run-tilt as strict decimal numbers in their
- * ranges (base/limits.h), checked before anything is written. */
+ * ranges (base/limits.h), and --topo-aware, checked before anything is
+ * written. */
 static bool gen_numbers(const gen_args *a, trace_gen_options *o, GError **error)
 {
     struct {
@@ -46,6 +48,15 @@ static bool gen_numbers(const gen_args *a, trace_gen_options *o, GError **error)
         if (v[i].limit >= 0 &&
             !ccs_limit_check((ccs_limit_id)v[i].limit, *v[i].out, v[i].opt, error))
             return false;
+    }
+    if (a->topo_aware) {
+        if (strcmp(a->topo_aware, "yes") != 0 && strcmp(a->topo_aware, "no") != 0) {
+            g_autofree char *shown = ccs_escape(a->topo_aware, -1, 80);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "--topo-aware: expected \"yes\" or \"no\", got \"%s\"", shown);
+            return false;
+        }
+        o->topo_aware = strcmp(a->topo_aware, "yes") == 0;
     }
     return true;
 }
@@ -78,6 +89,9 @@ int cli_gen_trace_main(int argc, char **argv)
         {"gzip", 'z', 0, G_OPTION_ARG_NONE, &a.gzip, "write .csv.gz files", NULL},
         {"gpu-run-tilt", 0, 0, G_OPTION_ARG_STRING, &a.tilt,
          "how much longer GPU jobs run than CPU jobs (copula shift, default 0.7)", "T"},
+        {"topo-aware", 0, 0, G_OPTION_ARG_STRING, &a.topo_aware,
+         "gather a job's whole-host pods under one ToR when they fit (yes, default) or take "
+         "any free host (no)", "yes|no"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- write a synthetic Lingjun trace");
@@ -130,6 +144,7 @@ int cli_gen_trace_main(int argc, char **argv)
     g_free(a.days);
     g_free(a.scale);
     g_free(a.tilt);
+    g_free(a.topo_aware);
     return status;
 }
 
