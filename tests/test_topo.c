@@ -599,6 +599,7 @@ int main(void)
         {"lingjun", test_topo_lingjun},
         {"lingjun_errors", test_topo_lingjun_errors},
         {"ecmp", test_topo_ecmp},
+        {"paths_threads", test_topo_paths_threads},
         {"bad_specs", test_topo_bad_specs},
         {"json_import", test_topo_json_import},
         {"json_errors", test_topo_json_errors},

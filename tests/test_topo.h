@@ -56,6 +56,7 @@ void test_topo_fat_tree_paths(void);
 void test_topo_path_spread(void);
 void test_topo_path_sampling(void);
 void test_topo_ecmp(void);
+void test_topo_paths_threads(void);
 
 /* test_topo_io.c: JSON import, export and round trips, DOT. */
 void test_topo_json_import(void);

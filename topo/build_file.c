@@ -374,6 +374,7 @@ bool topo__build_graphml(topo *t, const char *path, GError **error)
     }
     /* igraph keeps the attribute handler process-wide: install the C one for
      * this call and put the previous one back. */
+    topo__igraph_lock();
     igraph_attribute_table_t *old = igraph_set_attribute_table(&igraph_cattribute_table);
     igraph_t g;
     igraph_error_t rc = igraph_read_graph_graphml(&g, f, 0);
@@ -388,6 +389,7 @@ bool topo__build_graphml(topo *t, const char *path, GError **error)
         igraph_destroy(&g);
     }
     igraph_set_attribute_table(old);
+    topo__igraph_unlock();
     if (ok)
         ok = topo__build_json(t, root, error);
     cJSON_Delete(root);

@@ -35,7 +35,7 @@ topo_stats topo_stats_get(const topo *t)
     return s;
 }
 
-bool topo_bisection_Bps(const topo *t, double *out_Bps, GError **error)
+static bool bisection_locked(const topo *t, double *out_Bps, GError **error)
 {
     *out_Bps = 0;
     size_t h = t->hosts->len;
@@ -88,6 +88,14 @@ bool topo_bisection_Bps(const topo *t, double *out_Bps, GError **error)
     }
     igraph_vector_destroy(&cap);
     igraph_vector_int_destroy(&edges);
+    return ok;
+}
+
+bool topo_bisection_Bps(const topo *t, double *out_Bps, GError **error)
+{
+    topo__igraph_lock();
+    bool ok = bisection_locked(t, out_Bps, error);
+    topo__igraph_unlock();
     return ok;
 }
 

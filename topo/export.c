@@ -275,8 +275,12 @@ bool topo_export(const topo *t, topo_format format, FILE *out, GError **error)
             g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "cannot write JSON output");
         return ok;
     }
-    case TOPO_FORMAT_GRAPHML:
-        return write_graphml(t, out, error);
+    case TOPO_FORMAT_GRAPHML: {
+        topo__igraph_lock();
+        bool ok = write_graphml(t, out, error);
+        topo__igraph_unlock();
+        return ok;
+    }
     case TOPO_FORMAT_DOT:
         return write_dot(t, out, error);
     }

@@ -333,7 +333,10 @@ static const topo__pathset *pathset_get(topo *t, uint32_t sw_a, uint32_t sw_b, G
     topo__pathset *ps = g_hash_table_lookup(t->path_cache, &key);
     if (ps)
         return ps;
-    if (!fill_from(t, sw_a, error))
+    topo__igraph_lock();
+    bool filled = fill_from(t, sw_a, error);
+    topo__igraph_unlock();
+    if (!filled)
         return NULL;
     ps = g_hash_table_lookup(t->path_cache, &key);
     if (!ps) /* validation guarantees reachability between first switches */

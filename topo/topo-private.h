@@ -105,6 +105,15 @@ bool topo__finish(topo *t, GError **error);
 topo_tier topo__switch_tier(topo_node_kind a, topo_node_kind b);
 bool topo__igraph_error(igraph_error_t rc, const char *what, GError **error);
 
+/* igraph keeps its error-cleanup ("finally") stack and its attribute
+ * handler in process-wide variables unless it is built thread-safe
+ * (Debian's is not: IGRAPH_THREAD_SAFE is 0), so two threads inside igraph
+ * at once corrupt them and abort (compare -j and sweep -j build one
+ * topology per run and fill its path cache lazily).  Every igraph call of
+ * topo/ runs between these two; the lock is recursive. */
+void topo__igraph_lock(void);
+void topo__igraph_unlock(void);
+
 /* ---- spec parameters (params.c) ---- */
 typedef struct topo__params topo__params;
 /* Parse "k=v,k=v" (a bare first token without '=' becomes key bare_key,

@@ -112,10 +112,12 @@ void topo_free(topo *t)
     g_array_free(t->sw_to_node, TRUE);
     g_free(t->node_to_sw);
     g_free(t->first_switch);
+    topo__igraph_lock();
     if (t->has_in_edges)
         igraph_inclist_destroy(&t->in_edges);
     if (t->has_sw_graph)
         igraph_destroy(&t->sw_graph);
+    topo__igraph_unlock();
     g_hash_table_destroy(t->nic_attach);
     g_hash_table_destroy(t->host_by_name);
     g_ptr_array_free(t->hosts, TRUE);
@@ -130,6 +132,14 @@ const char *topo_name(const topo *t)
     g_return_val_if_fail(t, NULL);
     return t->name;
 }
+
+/* The one lock around igraph (topo-private.h says why): process-wide
+ * because igraph's own state is; a static GRecMutex needs no init. */
+static GRecMutex igraph_mutex;
+
+void topo__igraph_lock(void) { g_rec_mutex_lock(&igraph_mutex); }
+
+void topo__igraph_unlock(void) { g_rec_mutex_unlock(&igraph_mutex); }
 
 bool topo__igraph_error(igraph_error_t rc, const char *what, GError **error)
 {
@@ -361,8 +371,11 @@ static bool check_connected(topo *t, GError **error)
 
 bool topo__finish(topo *t, GError **error)
 {
-    return check_links(t, error) && build_sw_graph(t, error) && attach_nics(t, error) &&
-           check_connected(t, error);
+    topo__igraph_lock();
+    bool ok = check_links(t, error) && build_sw_graph(t, error) && attach_nics(t, error) &&
+              check_connected(t, error);
+    topo__igraph_unlock();
+    return ok;
 }
 
 /* ---- getters ---- */
