@@ -204,6 +204,46 @@ bool evq_rekey(evq *q, evq_id id, double time_s)
     return true;
 }
 
+static int entry_cmp(const void *a, const void *b, void *user)
+{
+    const heap_entry *heap = user;
+    const heap_entry *x = &heap[((const uint32_t *)a)[1]], *y = &heap[((const uint32_t *)b)[1]];
+    return entry_less(x, y) ? -1 : entry_less(y, x) ? 1 : 0;
+}
+
+void evq_collect(const evq *q, evq_handler h, const void *ctx, GArray *out)
+{
+    g_return_if_fail(q != NULL && out != NULL);
+    g_autoptr(GArray) found = g_array_new(FALSE, FALSE, 2 * sizeof(uint32_t));
+    for (size_t i = 0; i < q->heap_len; i++) {
+        const slot *sl = &q->slots[q->heap[i].slot];
+        if (sl->handler == h && sl->ctx == ctx) {
+            uint32_t pair[2] = {q->heap[i].slot, (uint32_t)i};
+            g_array_append_val(found, pair);
+        }
+    }
+    g_array_sort_with_data(found, entry_cmp, q->heap);
+    for (guint i = 0; i < found->len; i++) {
+        const uint32_t *pair = &g_array_index(found, uint32_t, 2 * i);
+        const slot *sl = &q->slots[pair[0]];
+        evq_entry e = {make_id(sl->gen, pair[0]), q->heap[pair[1]].time_s, sl->arg};
+        g_array_append_val(out, e);
+    }
+}
+
+bool evq_delay(evq *q, evq_id id, double dt_s)
+{
+    g_return_val_if_fail(q != NULL, false);
+    g_return_val_if_fail(isfinite(dt_s) && dt_s >= 0, false);
+    uint32_t s = lookup(q, id);
+    if (s == NO_SLOT)
+        return false;
+    size_t pos = q->slots[s].heap_pos;
+    q->heap[pos].time_s += dt_s; /* later: only the subtree can be earlier */
+    sift_down(q, pos);
+    return true;
+}
+
 bool evq_pending(const evq *q, evq_id id)
 {
     g_return_val_if_fail(q != NULL, false);

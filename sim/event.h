@@ -86,6 +86,24 @@ bool evq_step(evq *q);
  * the queue is empty and leaves now at the last event's time. */
 void evq_run_until(evq *q, double end_s);
 
+/* A pending event as evq_collect lists it. */
+typedef struct evq_entry {
+    evq_id id;
+    double time_s;
+    uint64_t arg;
+} evq_entry;
+
+/* Append to out (evq_entry) every pending event of handler h with context
+ * ctx, in firing order (time, then push order).  O(pending events): for
+ * the steady-state detector (docs/engine.md §5c), once per period. */
+void evq_collect(const evq *q, evq_handler h, const void *ctx, GArray *out);
+
+/* Delay a pending event by dt_s >= 0 keeping its place among events at
+ * equal times (unlike evq_rekey, which orders it as a new push): events
+ * delayed together by the same dt_s fire in the order they had.  Returns
+ * false for a stale id.  O(log n). */
+bool evq_delay(evq *q, evq_id id, double dt_s);
+
 /* Number of pending events.  O(1). */
 size_t evq_size(const evq *q);
 

@@ -100,7 +100,10 @@ static void finish_iteration(job *j, double now_s)
     j->total_shift_s += shift;
     if (job__ff_try_stretch(j, now_s + shift, now_s))
         return;
-    job__push(j, now_s + shift, EV_ITER_START);
+    double delay = j->env->group_boundary ? j->env->group_boundary(j->env->user, j,
+                                                                   now_s + shift, now_s)
+                                          : 0.0;
+    job__push(j, now_s + shift + delay, EV_ITER_START);
 }
 
 void job__check_end(job *j, double now_s)

@@ -92,6 +92,10 @@ typedef struct job_env {
     bool (*iteration_done)(void *user, job *j, double now_s);
     /* a fast-forwarded job's pattern changed (instead of busy_changed) */
     void (*ffwd)(void *user, job *j, job_ffwd_event ev, double origin_s, double now_s);
+    /* (nullable) j ended an iteration at now_s and its next would start at
+     * origin_s: how much later it starts (0: not at all; the steady-state
+     * fast path, which has moved j's whole group by that delay) */
+    double (*group_boundary)(void *user, job *j, double origin_s, double now_s);
     /* (nullable) j's next iteration would start at origin_s: the time
      * before which it may run fast-forwarded (it shares no link with
      * another running job until then), or -INFINITY if it may not */
@@ -144,6 +148,7 @@ struct job {
     uint32_t ffwd_handle;      /* the replay's handle for it (written by env->ffwd) */
     bool isolated;             /* shares no link with another running job (the replay's) */
     size_t steady_slot;        /* the replay's index of its links (steady.c) */
+    struct steady_group *steady_group; /* the replay's group of jobs sharing links with it, or NULL */
     ffwd_profile *ff_cache;    /* stretch profile on the current paths (owned; NULL: none yet) */
 
     job_state state;
@@ -225,6 +230,36 @@ void job_set_shift(job *j, double shift_s, double now_s);
 
 /* Change the level of the job's transfers, the running ones included. */
 void job_set_priority(job *j, int level);
+
+/* ---- The steady-state fast path for groups (docs/engine.md §5c) ---- */
+
+/* One value of a phase snapshot and how far another may be and still be
+ * equal (0: exactly). */
+typedef struct phase_val {
+    double v, tol;
+} phase_val;
+
+/* What a job has done so far: what advances by whole periods. */
+typedef struct job_counters {
+    int64_t iterations;
+    double iter_time_sum_s;
+    double busy_gpu_s;
+} job_counters;
+
+/* Append to vals (phase_val) j's phase relative to time t = now: its
+ * iteration's state (at_boundary: j has just ended an iteration and its
+ * next one is not started yet), busy state, its pending events (kind, time - t) and
+ * its transfers (moving, level, remaining bytes, rate, event time - t);
+ * time offsets equal within tol_t, bytes and rates within 1e-9 relative.
+ * Reads only (no solve).  O(its transfers + pending events in the queue). */
+void job_phase_capture(const job *j, double t, double tol_t, bool at_boundary,
+                       GArray *vals);
+/* j's counters at t (busy time including a running compute). */
+void job_phase_counters(const job *j, double t, job_counters *out);
+/* Delay all of j (its pending events and its transfers, net_transfers_delay)
+ * by dt_s and add *add to its counters: j is at now + dt_s where it is
+ * now.  The caller has checked that nothing else uses j's links meanwhile. */
+void job_phase_delay(job *j, double dt_s, const job_counters *add);
 
 /* Busy GPU-seconds up to now_s (including the running compute). */
 double job_busy_gpu_s_at(const job *j, double now_s);

@@ -6,6 +6,11 @@
 #include <math.h>
 #include <string.h>
 
+/* Busy GPU-seconds at a constant rate over [t0, t1] (metrics_busy_ramp). */
+typedef struct ramp {
+    double t0, t1, rate;
+} ramp;
+
 /* A fast-forwarded job: values(t) = base + F(t - origin). */
 typedef struct ffwd_src {
     const ffwd_profile *p; /* NULL: free slot */
@@ -32,6 +37,7 @@ struct metrics {
     GArray *ffwd_free;                           /* free slot indices (uint32) */
     size_t ffwd_live;                            /* sources in use */
     ffwd_values ffwd_open;                       /* removed sources' part of the open interval */
+    GArray *ramps;                               /* ramp: busy time spread over a skip */
 };
 
 metrics *metrics_new(const topo *t, net *n, size_t gpus_total, double t0_s)
@@ -46,6 +52,7 @@ metrics *metrics_new(const topo *t, net *n, size_t gpus_total, double t0_s)
     m->tagged_prev = g_new0(double, L ? L : 1);
     m->ffwd = g_array_new(FALSE, TRUE, sizeof(ffwd_src));
     m->ffwd_free = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    m->ramps = g_array_new(FALSE, FALSE, sizeof(ramp));
     for (size_t e = 0; e < L; e++)
         m->tier_cap[topo_link_get(t, (uint32_t)e)->tier] += topo_link_get(t, (uint32_t)e)->cap_Bps;
     return m;
@@ -59,13 +66,37 @@ void metrics_free(metrics *m)
     g_free(m->tagged_prev);
     g_array_free(m->ffwd, TRUE);
     g_array_free(m->ffwd_free, TRUE);
+    g_array_free(m->ramps, TRUE);
     g_free(m);
+}
+
+/* The ramps' busy time in [from, to]. */
+static double ramps_over(const metrics *m, double from, double to)
+{
+    double sum = 0;
+    for (guint i = 0; i < m->ramps->len; i++) {
+        const ramp *rp = &g_array_index(m->ramps, ramp, i);
+        double a = fmax(from, rp->t0), b = fmin(to, rp->t1);
+        if (b > a)
+            sum += rp->rate * (b - a);
+    }
+    return sum;
 }
 
 static void advance(metrics *m, double now_s)
 {
     double dt = now_s - m->t_last;
     g_assert(dt >= -1e-9 * fmax(1.0, fabs(now_s)));
+    if (dt > 0 && m->ramps->len > 0) {
+        double add = ramps_over(m, m->t_last, now_s);
+        m->busy_int += add;
+        m->busy_total += add;
+        guint keep = 0; /* the ramps that end by now are done */
+        for (guint i = 0; i < m->ramps->len; i++)
+            if (g_array_index(m->ramps, ramp, i).t1 > now_s)
+                g_array_index(m->ramps, ramp, keep++) = g_array_index(m->ramps, ramp, i);
+        g_array_set_size(m->ramps, keep);
+    }
     if (dt > 0) {
         m->busy_int += m->busy * dt;
         m->alloc_int += m->alloc * dt;
@@ -89,6 +120,14 @@ void metrics_alloc_change(metrics *m, double now_s, int delta_gpus, int delta_jo
     m->alloc += delta_gpus;
     m->jobs += delta_jobs;
     g_assert(m->alloc >= 0 && m->jobs >= 0);
+}
+
+void metrics_busy_ramp(metrics *m, double now_s, double until_s, double gpu_s)
+{
+    g_return_if_fail(until_s > now_s);
+    advance(m, now_s);
+    ramp rp = {now_s, until_s, gpu_s / (until_s - now_s)};
+    g_array_append_val(m->ramps, rp);
 }
 
 static void src_values(const ffwd_src *s, double t, ffwd_values *out)
@@ -226,6 +265,8 @@ void metrics_peek(const metrics *m, double now_s, double *busy_gpu_s, double *al
             ff += v.busy_gpu_s - s->seen.busy_gpu_s;
         }
     }
+    if (dt > 0)
+        ff += ramps_over(m, m->t_last, now_s);
     *busy_gpu_s = m->busy_total + m->busy * dt + ff;
     *alloc_gpu_s = m->alloc_total + m->alloc * dt;
     *alloc_gpus = m->alloc;

@@ -60,6 +60,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(metrics, metrics_free)
 void metrics_busy_change(metrics *m, double now_s, int delta_gpus);
 void metrics_alloc_change(metrics *m, double now_s, int delta_gpus, int delta_jobs);
 
+/* Add gpu_s busy GPU-seconds (may be negative) spread evenly over
+ * [now_s, until_s] (now_s >= the last change, until_s > now_s): what a
+ * group of jobs skipped by the steady-state fast path did beyond what the
+ * step function b(t) integrates for it (docs/engine.md §5c).  The caller
+ * ends the skip before the interval closes, so the interval gets all of
+ * it; metrics_peek inside the stretch sees the share up to its time. */
+void metrics_busy_ramp(metrics *m, double now_s, double until_s, double gpu_s);
+
 /* A periodic source (a fast-forwarded job) from now_s on, its first
  * iteration starting at origin_s >= now_s; p is borrowed and must stay
  * valid until metrics_ffwd_remove.  Returns its handle.  O(1). */

@@ -252,6 +252,22 @@ bool net_link_stats_get(net *n, net_link_id id, net_link_stats *out, GError **er
     return true;
 }
 
+bool net_link_stats_peek(const net *n, net_link_id id, net_link_stats *out)
+{
+    g_return_val_if_fail(n != NULL && out != NULL, false);
+    if (id >= n->n_links)
+        return false;
+    const net__link *l = &n->links[id];
+    double dt = l->present ? evq_now(n->q) - l->last_s : 0;
+    if (!(dt > 0))
+        dt = 0;
+    *out = (net_link_stats){.carried_bytes = l->carried_bytes + l->load_Bps * dt,
+                            .busy_s = l->busy_s + (l->load_Bps > 0 ? dt : 0),
+                            .tagged_bytes = l->tagged_bytes + l->tag_Bps * dt,
+                            .load_Bps = l->load_Bps};
+    return true;
+}
+
 bool net_link_in_use(const net *n, net_link_id id)
 {
     g_return_val_if_fail(n != NULL, false);
@@ -511,6 +527,27 @@ double net_transfer_remaining_bytes(net *n, net_transfer_id id)
     const net__xfer *t = &n->xf[s];
     double rem = t->rem_bytes - t->rate_Bps * (evq_now(n->q) - t->last_s);
     return rem > 0 ? rem : 0;
+}
+
+bool net_transfer_peek(const net *n, net_transfer_id id, net_transfer_view *out)
+{
+    g_return_val_if_fail(n != NULL && out != NULL, false);
+    uint32_t s = net__lookup(n, id);
+    if (s == NET__NO_POS)
+        return false;
+    const net__xfer *t = &n->xf[s];
+    double now = evq_now(n->q), rem = t->rem_bytes;
+    if (now > t->last_s && t->rate_Bps > 0)
+        rem = fmax(0.0, rem - t->rate_Bps * (now - t->last_s));
+    double ev = evq_time(n->q, t->ev);
+    *out = (net_transfer_view){.moving = t->state == NET__MOVING,
+                               .prio = t->prio,
+                               .size_bytes = t->size_bytes,
+                               .rem_bytes = rem,
+                               .rate_Bps = t->rate_Bps,
+                               .event_s = isnan(ev) ? INFINITY : ev,
+                               .tag = t->tag};
+    return true;
 }
 
 int net_transfer_priority(const net *n, net_transfer_id id)

@@ -237,6 +237,42 @@ void net_set_rate_observer(net *n, net_rate_fn fn, void *obs);
  * returns how many it has (0 if id is not active). */
 size_t net_transfer_links(const net *n, net_transfer_id id, net_link_id *out, size_t cap);
 
+/* ---- The steady-state fast path (docs/engine.md §5c) ---- */
+
+/* A transfer as it stands at evq_now(), read without solving. */
+typedef struct net_transfer_view {
+    bool moving;       /* false: still waiting for its startup */
+    int prio;
+    double size_bytes;
+    double rem_bytes;  /* at evq_now(), with the rate in force */
+    double rate_Bps;   /* in force (a solve pending in this instant may change it) */
+    double event_s;    /* the end of its startup wait, or its completion (INFINITY: none) */
+    double tag;
+} net_transfer_view;
+
+/* Fill *out for an active transfer; false if id is not active.  O(1);
+ * changes nothing (no solve). */
+bool net_transfer_peek(const net *n, net_transfer_id id, net_transfer_view *out);
+
+/* A link's counters carried on to evq_now() without writing them and
+ * without solving (with the loads in force).  False for an unknown id. */
+bool net_link_stats_peek(const net *n, net_link_id id, net_link_stats *out);
+
+/* Move a set of transfers dt_s >= 0 into the future: pending changes are
+ * solved first (net_flush), then each transfer's remaining bytes are
+ * brought up to now and frozen until now + dt_s, and its startup or
+ * completion event is delayed by dt_s (evq_delay).  Its rate stays.  The
+ * caller guarantees that until now + dt_s nothing starts, ends or changes
+ * on the links these transfers use.  Unknown ids are skipped. */
+void net_transfers_delay(net *n, const net_transfer_id *ids, size_t count, double dt_s);
+
+/* The same for links only such transfers use: each link's counters are
+ * brought up to now, add[i] (carried, busy and tagged; load ignored) is
+ * added to them, and they stay frozen until now + dt_s (when they resume
+ * with the load in force).  The links count as moved (net_links_moved). */
+void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_link_stats *add,
+                     double dt_s);
+
 /* Re-solve every level of every transfer from scratch (all links dirty).
  * O(all elements * log links): for benchmarks and debugging only. */
 void net_resolve_all(net *n);

@@ -42,9 +42,13 @@ uint32_t net__new_epoch(net *n)
     return n->epoch;
 }
 
+/* A link or transfer delayed by the steady-state fast path (net_links_delay)
+ * has last_s in the future: nothing is integrated before it. */
 void net__link_advance(net__link *l, double now_s)
 {
     double dt = now_s - l->last_s;
+    if (dt < 0)
+        return;
     if (dt > 0) {
         l->carried_bytes += l->load_Bps * dt;
         l->tagged_bytes += l->tag_Bps * dt;
@@ -57,6 +61,8 @@ void net__link_advance(net__link *l, double now_s)
 void net__xfer_advance(net__xfer *t, double now_s)
 {
     double dt = now_s - t->last_s;
+    if (dt < 0)
+        return;
     if (dt > 0 && t->rate_Bps > 0) {
         t->rem_bytes -= t->rate_Bps * dt;
         if (t->rem_bytes < 0)
@@ -221,4 +227,44 @@ static void completion_event(void *ctx, uint64_t arg, double now_s)
         t->on_done(t->user, arg, now_s);
     /* Reap after the callback (it may have grown n->xf: re-fetch). */
     net__xfer_release(n, s);
+}
+
+void net_transfers_delay(net *n, const net_transfer_id *ids, size_t count, double dt_s)
+{
+    g_return_if_fail(n != NULL && (ids != NULL || count == 0));
+    g_return_if_fail(isfinite(dt_s) && dt_s >= 0);
+    net_flush(n);
+    double now = evq_now(n->q);
+    for (size_t i = 0; i < count; i++) {
+        uint32_t s = net__lookup(n, ids[i]);
+        if (s == NET__NO_POS)
+            continue;
+        net__xfer *t = &n->xf[s];
+        net__xfer_advance(t, now);
+        t->last_s = now + dt_s;
+        evq_delay(n->q, t->ev, dt_s);
+    }
+}
+
+void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_link_stats *add,
+                     double dt_s)
+{
+    g_return_if_fail(n != NULL && (ids != NULL || count == 0) && (add != NULL || count == 0));
+    g_return_if_fail(isfinite(dt_s) && dt_s >= 0);
+    net_flush(n);
+    double now = evq_now(n->q);
+    for (size_t i = 0; i < count; i++) {
+        if (ids[i] >= n->n_links || !n->links[ids[i]].present)
+            continue;
+        net__link *l = &n->links[ids[i]];
+        net__link_advance(l, now);
+        l->carried_bytes += add[i].carried_bytes;
+        l->busy_s += add[i].busy_s;
+        l->tagged_bytes += add[i].tagged_bytes;
+        l->last_s = now + dt_s;
+        if (!l->moved_listed) {
+            l->moved_listed = true;
+            g_array_append_val(n->moved, ids[i]);
+        }
+    }
 }

@@ -58,6 +58,12 @@ struct replay {
     GArray *steady_off;        /* guint: where running job i's links start in it */
     double end_min1, end_min2; /* the two earliest recorded ends of running jobs */
     const job *end_min1_job;   /* the job with end_min1 */
+    struct steady_groups *groups; /* groups of jobs sharing links (steady_group.c, §5c) */
+    uint64_t group_repeats;    /* anchor boundaries at which a group repeated */
+    uint64_t group_fallbacks;  /* groups that found no repeat within the budget */
+    uint64_t group_skips;      /* skips of whole periods */
+    uint64_t group_skip_iters; /* member iterations skipped */
+    double next_tick_s;        /* the pending interval tick */
     size_t ff_stretches;       /* stretches run, by jobs that ended */
     uint64_t ff_stretch_iters; /* iterations in them */
     size_t peak_gpus_demand;   /* of the trace in the window */
@@ -93,6 +99,13 @@ void replay__reschedule(struct replay *r);
 void replay__steady_update(struct replay *r);
 /* job_env.ff_until (steady.c). */
 double replay__steady_until(void *user, const job *j, double origin_s);
+
+/* Rebuild the groups of running jobs that share links, after
+ * replay__steady_update (steady_group.c). */
+void replay__groups_update(struct replay *r);
+void replay__groups_free(struct steady_groups *sg);
+/* job_env.group_boundary (steady_group.c). */
+double replay__group_boundary(void *user, job *j, double origin_s, double now_s);
 
 /* Call on_comm if the scheduler has it. */
 void replay__on_comm(struct replay *r, job *j, bool starting);

@@ -48,6 +48,7 @@ void replay_free(replay *r)
         g_array_free(r->steady_links, TRUE);
     if (r->steady_off)
         g_array_free(r->steady_off, TRUE);
+    replay__groups_free(r->groups);
     config_free(r->cfg);
     g_free(r);
 }
@@ -429,6 +430,7 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         .iteration_done = on_iteration,
         .ffwd = on_ffwd,
         .ff_until = replay__steady_until,
+        .group_boundary = replay__group_boundary,
     };
     return g_steal_pointer(&r);
 }

@@ -62,6 +62,10 @@ typedef struct replay_summary {
     size_t jobs_fast_forwarded;     /* jobs run without per-iteration events (run.json) */
     size_t ffwd_stretches;          /* fast-forwarded stretches of jobs sharing no link (run.json) */
     uint64_t ffwd_stretch_iterations; /* iterations run in them (run.json) */
+    uint64_t group_repeats;         /* repeats found in groups sharing links (run.json, §5c) */
+    uint64_t group_fallbacks;       /* groups that found none within the budget (run.json) */
+    uint64_t group_skips;           /* skips of whole repeats (run.json) */
+    uint64_t group_skip_iterations; /* member iterations in them (run.json) */
     int64_t peak_rss_bytes;
 } replay_summary;
 

@@ -364,6 +364,11 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(root, "fast_forward_stretches", (double)s.ffwd_stretches);
     cJSON_AddNumberToObject(root, "fast_forward_stretch_iterations",
                             (double)s.ffwd_stretch_iterations);
+    cJSON_AddNumberToObject(root, "steady_group_repeats", (double)s.group_repeats);
+    cJSON_AddNumberToObject(root, "steady_group_fallbacks", (double)s.group_fallbacks);
+    cJSON_AddNumberToObject(root, "steady_group_skips", (double)s.group_skips);
+    cJSON_AddNumberToObject(root, "steady_group_skipped_iterations",
+                            (double)s.group_skip_iterations);
     cJSON_AddNumberToObject(root, "peak_rss_bytes", (double)s.peak_rss_bytes);
     return output_json_write(d, "run.json", root, error);
 }

@@ -181,7 +181,8 @@ static void handler(void *ctx, uint64_t arg, double now_s)
         GError *e = NULL;
         if (!replay__write_tick(r, &row, &e))
             fail(r, e);
-        evq_push(r->q, tick_time(r, now_s), handler, r, (uint64_t)EV_TICK << 32);
+        r->next_tick_s = tick_time(r, now_s);
+        evq_push(r->q, r->next_tick_s, handler, r, (uint64_t)EV_TICK << 32);
         break;
     }
     default:
@@ -217,7 +218,8 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
     }
     evq_run_until(r->q, r->sim_start_s);
     push_next_arrival(r);
-    evq_push(r->q, tick_time(r, r->sim_start_s), handler, r, (uint64_t)EV_TICK << 32);
+    r->next_tick_s = tick_time(r, r->sim_start_s);
+    evq_push(r->q, r->next_tick_s, handler, r, (uint64_t)EV_TICK << 32);
     bool work = r->cfg->sim.mode == CONFIG_MODE_WORK;
     /* work mode runs until every job is done, but never past 100 windows */
     double cap = work ? r->sim_start_s + 100.0 * (r->sim_end_s - r->sim_start_s) : r->sim_end_s;
@@ -360,5 +362,9 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->jobs_fast_forwarded = r->jobs_ffwd;
     s->ffwd_stretches = r->ff_stretches;
     s->ffwd_stretch_iterations = r->ff_stretch_iters;
+    s->group_repeats = r->group_repeats;
+    s->group_fallbacks = r->group_fallbacks;
+    s->group_skips = r->group_skips;
+    s->group_skip_iterations = r->group_skip_iters;
     s->peak_rss_bytes = peak_rss_bytes();
 }

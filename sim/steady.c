@@ -68,6 +68,7 @@ void replay__steady_update(struct replay *r)
     }
     for (guint k = 0; k < total; k++) /* clear only what was counted */
         r->link_jobs[all[k]] = 0;
+    replay__groups_update(r);
 }
 
 /* Stretches are allowed in this run at all. */

@@ -280,6 +280,37 @@ static void test_event_two_queues(void)
     CU_ASSERT_EQUAL(evq_fired_count(b), 0);
 }
 
+/* evq_collect and evq_delay.  Events (ctx log) 1@1, 2@2, 3@2, 4@5 and
+ * one of another context 9@2.  Collected for log: 1, 2, 3, 4 in firing
+ * order.  Delaying 2 and 3 by 3 (to 5, both) keeps them in their order
+ * and ahead of 4 (pushed after them) at 5: firing order 1, 9, 2, 3, 4;
+ * a stale id is refused. */
+static void test_event_collect_delay(void)
+{
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log(), other = new_log();
+    evq_push(q, 1.0, log_handler, log, 1);
+    evq_id e2 = evq_push(q, 2.0, log_handler, log, 2);
+    evq_id e3 = evq_push(q, 2.0, log_handler, log, 3);
+    evq_push(q, 5.0, log_handler, log, 4);
+    evq_push(q, 2.0, log_handler, other, 9);
+    g_autoptr(GArray) got = g_array_new(FALSE, FALSE, sizeof(evq_entry));
+    evq_collect(q, log_handler, log, got);
+    CU_ASSERT_EQUAL(got->len, 4);
+    for (guint i = 0; i < got->len && i < 4; i++)
+        CU_ASSERT_EQUAL(g_array_index(got, evq_entry, i).arg, i + 1);
+    TEST_ASSERT_CLOSE(g_array_index(got, evq_entry, 2).time_s, 2.0, 0);
+    CU_ASSERT_TRUE(evq_delay(q, e3, 3.0));
+    CU_ASSERT_TRUE(evq_delay(q, e2, 3.0));
+    TEST_ASSERT_CLOSE(evq_time(q, e2), 5.0, 0);
+    evq_run_until(q, INFINITY);
+    CU_ASSERT_EQUAL(log->len, 4);
+    for (guint i = 0; i < log->len && i < 4; i++)
+        CU_ASSERT_EQUAL(log_arg(log, i), i + 1);
+    CU_ASSERT_EQUAL(other->len, 1);
+    CU_ASSERT_FALSE(evq_delay(q, e2, 1.0));
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -292,6 +323,7 @@ int main(void)
         {"run_until", test_event_run_until},
         {"random_against_model", test_event_random_against_model},
         {"two_queues", test_event_two_queues},
+        {"collect_delay", test_event_collect_delay},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("event", cases);

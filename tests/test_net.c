@@ -542,6 +542,49 @@ static void test_net_links_moved(void)
     fixture_clear(&f);
 }
 
+/* net_transfers_delay / net_links_delay on one 100 B/s link.  A: 1000 B
+ * from 0, alone at 100 B/s, tag 2.  At t = 3 (300 B moved, 700 left) A
+ * and its link are delayed by 10 s, the link's counters advanced by
+ * (carried 50, busy 1, tagged 7) meanwhile.  Peeks at 3 read rem 700,
+ * rate 100, completion 10 without solving.  A then completes at
+ * 10 + 10 = 20; the link's counters at 20: carried 300 + 50 + 700 = 1050,
+ * busy 3 + 1 + 7 = 11 s, tagged 600 + 7 + 1400 = 2007; at 8 (inside the
+ * delay) they stay at the values of 3 plus the added amounts. */
+static void test_net_delay(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id l = add_link(&f, 100, 0);
+    net_transfer_id a = start(&f, 1000, &l, NULL, 1, 0, 1, 0, 2.0);
+    evq_run_until(f.q, 3);
+    net_transfer_view v;
+    CU_ASSERT_TRUE(net_transfer_peek(f.n, a, &v));
+    CU_ASSERT_TRUE(v.moving);
+    TEST_ASSERT_CLOSE(v.rem_bytes, 700, EPS);
+    TEST_ASSERT_CLOSE(v.rate_Bps, 100, EPS);
+    TEST_ASSERT_CLOSE(v.event_s, 10, EPS);
+    net_link_stats st;
+    CU_ASSERT_TRUE(net_link_stats_peek(f.n, l, &st));
+    TEST_ASSERT_CLOSE(st.carried_bytes, 300, EPS);
+    net_transfers_delay(f.n, &a, 1, 10);
+    net_link_stats add = {.carried_bytes = 50, .busy_s = 1, .tagged_bytes = 7};
+    net_links_delay(f.n, &l, 1, &add, 10);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 100, EPS);
+    evq_run_until(f.q, 8);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, l, &st, NULL));
+    TEST_ASSERT_CLOSE(st.carried_bytes, 350, EPS);
+    TEST_ASSERT_CLOSE(st.busy_s, 4, EPS);
+    CU_ASSERT_EQUAL(f.done->len, 0);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, a), 20, EPS);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, l, &st, NULL));
+    TEST_ASSERT_CLOSE(st.carried_bytes, 1050, EPS);
+    TEST_ASSERT_CLOSE(st.busy_s, 11, EPS);
+    TEST_ASSERT_CLOSE(st.tagged_bytes, 2007, EPS);
+    CU_ASSERT_FALSE(net_transfer_peek(f.n, a, &v));
+    fixture_clear(&f);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -559,6 +602,7 @@ int main(void)
         {"chain_from_callback", test_net_chain_from_callback},
         {"link_remove", test_net_link_remove},
         {"links_moved", test_net_links_moved},
+        {"delay", test_net_delay},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
         {"errors", test_net_errors},
