@@ -111,6 +111,30 @@ rc=$?
 [ "$rc" = 2 ] && grep -q -- '--topo-aware: expected "yes" or "no", got "maybe"' "$tmp/stderr" &&
     [ ! -e "$tmp/g_bad" ] && ok || bad "--topo-aware maybe: rc $rc, $(cat "$tmp/stderr")"
 
+# trace load's peak: the instant the default window is centred on (its
+# 61260-68460 = 64860 -+ 3600; docs/usage.md), holding 876 GPUs
+"$ccsim" trace load default > "$tmp/load.txt" 2>&1
+grep -q '^peak_gpus  *876$' "$tmp/load.txt" && grep -q '^peak_at_s  *64860$' "$tmp/load.txt" &&
+    ok || bad "trace load peak: $(grep peak "$tmp/load.txt")"
+
+# the demo's sentence (scripts/demo_why.py) on a made-up compare folder:
+# ecmp 0.80, crux-pa 0.84 (+5.0%), crux 0.852 (+6.5%, so paths add the other
+# 1.5 points), ideal 0.86; ecmp: 3 of 10 jobs at risk, 2 slowed; crux: 0
+mkdir -p "$tmp/why"
+printf 'scheduler,gpu_util_allocated_frac\necmp,0.80\ncrux-pa,0.84\ncrux,0.852\nideal,0.86\n' \
+    > "$tmp/why/summary.csv"
+for s in ecmp:2 crux-pa:1 crux:0 ideal:0; do
+    mkdir -p "$tmp/why/${s%:*}"
+    printf '{"contention": {"jobs": 10, "jobs_at_risk": 3, "jobs_slowed_by_others": %s}}\n' \
+        "${s#*:}" > "$tmp/why/${s%:*}/run.json"
+done
+why=$(python3 "$src/scripts/demo_why.py" "$tmp/why")
+for want in "crux wins (+6.5% allocated GPU utilization over ecmp; ideal 0.8600)" \
+    "under ecmp 3 of 10 jobs" "and 2 run more than 1% slower" "recover +5.0%" \
+    "adds the other 1.5 points" "under crux 0 jobs are slowed by another."; do
+    case $why in *"$want"*) ok ;; *) bad "demo sentence lacks '$want': $why" ;; esac
+done
+
 # determinism through the binary: same scenario, same bytes
 "$ccsim" run --scenario "$ex1" --out "$tmp/ex1b" -q --sched ecmp >/dev/null 2>&1
 "$ccsim" run --scenario "$ex1" --out "$tmp/ex1c" -q --sched ecmp >/dev/null 2>&1

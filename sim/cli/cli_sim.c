@@ -193,8 +193,7 @@ static int demand_cmp(const void *a, const void *b)
     return (x->d > y->d) - (x->d < y->d); /* ends first */
 }
 
-/* Peak concurrent GPU demand of a trace and when it is reached. */
-static double trace_peak(const trace *tr, double *when)
+double cli_trace_peak(const trace *tr, double *when)
 {
     size_t n = trace_job_count(tr);
     g_autofree demand_edge *e = g_new(demand_edge, 2 * n + 1);
@@ -222,7 +221,7 @@ void cli_default_window(config *cfg, const cli_inputs *in)
         !isnan(cfg->sim.end_s) || trace_job_count(in->tr) == 0)
         return;
     double when = 0;
-    trace_peak(in->tr, &when);
+    cli_trace_peak(in->tr, &when);
     double lo = trace_job_get(in->tr, 0)->start_s;
     cfg->sim.start_s = fmax(lo, when - CLI_DEFAULT_WINDOW_S / 2);
     cfg->sim.end_s = cfg->sim.start_s + CLI_DEFAULT_WINDOW_S;
@@ -232,7 +231,7 @@ void cli_default_window(config *cfg, const cli_inputs *in)
  * hold the trace's peak GPU demand (as the replay counts it). */
 static char *default_topology(const trace *tr)
 {
-    double when = 0, peak = trace_peak(tr, &when);
+    double when = 0, peak = cli_trace_peak(tr, &when);
     int k = 4;
     while ((double)k * k * k / 4.0 * 8.0 < peak)
         k += 2;

@@ -55,6 +55,11 @@ topo *cli_inputs_topo(const config *cfg, const cli_inputs *in, GError **error);
  * (the whole day takes minutes per scheduler); sets cfg->sim.start_s/end_s. */
 #define CLI_DEFAULT_WINDOW_S 7200.0
 void cli_default_window(config *cfg, const cli_inputs *in);
+
+/* Peak concurrent GPU demand of a trace (its jobs' GPUs summed over the
+ * jobs running at once, ends before starts at one instant) and the first
+ * trace second it is reached (*when); 0 and 0 for an empty trace. */
+double cli_trace_peak(const trace *tr, double *when);
 void cli_inputs_clear(cli_inputs *in);
 
 /* The default output folder (cli_out.c):

@@ -9,6 +9,7 @@
 #include "base/ccs.h"
 #include "base/limits.h"
 #include "cli.h"
+#include "cli_sim.h"
 #include "sim/config.h"
 #include "sim/contention.h"
 #include "topo/topo.h"
@@ -302,6 +303,8 @@ static int run_load(const char *dir, const stats_args *a)
     printf("source               %s\n", trace_source_name(t));
     printf("epoch_unix_s         %.0f\n", trace_epoch_unix_s(t));
     printf("last_end_s           %.0f\n", last);
+    double peak_at = 0, peak = cli_trace_peak(t, &peak_at);
+    printf("peak_gpus            %.0f\npeak_at_s            %.0f\n", peak, peak_at);
     printf("job_rows             %zu\nworker_rows          %zu\ntopo_hosts           %zu\n",
            st->job_rows, st->worker_rows, st->topo_hosts);
     printf("jobs_loaded          %zu\n", st->jobs_loaded);
