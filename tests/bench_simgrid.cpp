@@ -111,10 +111,12 @@ int main(int argc, char **argv)
     int reps = 0;
     double el = 0;
     t0 = cpu_us();
-    while (reps < 3 || (el < 1e6 && reps < 1000000)) {
-        s->update_constraint_bound(cnst[0], sys.bound[0]);
-        s->solve();
-        reps++;
+    for (int batch = 1; reps < 3 || el < 1e6; batch *= 2) { /* as bench_net */
+        for (int i = 0; i < batch; i++) {
+            s->update_constraint_bound(cnst[0], sys.bound[0]);
+            s->solve();
+        }
+        reps += batch;
         el = cpu_us() - t0;
     }
     std::printf("%s\t%d\t%d\t%zu\t%.2f\t%.3f\t%d\t%.1f\n", sys.shape, sys.n_cnst, sys.n_var,
