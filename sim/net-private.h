@@ -50,6 +50,7 @@ typedef struct net__xfer {
     uint32_t gen;   /* generation, >= 1; part of the id */
     uint8_t state;  /* NET__FREE / WAITING / MOVING / DONE (in on_done) */
     bool frozen;    /* solver scratch */
+    bool touched;   /* on net.touched */
     int prio;       /* p_i */
     double weight;  /* w_i */
     double size_bytes;
@@ -88,12 +89,17 @@ struct net {
     /* dirty links (each once) and the lowest dirty level */
     uint32_t *dirty;
     size_t n_dirty, cap_dirty;
-    uint64_t dirty_any; /* union of the links' dirty_bits */
+    uint64_t dirty_any; /* union of the links' dirty_bits and the touched levels */
+    /* transfers touched since the last solve (started, re-weighted, moved to
+     * a level; each once): they join the re-solve of their level whatever
+     * their links' state */
+    GArray *touched; /* uint32 slots */
     evq_id solve_ev;
     /* solver scratch, grown on demand */
     uint32_t *comp_t, *comp_l;
     size_t cap_comp_t, cap_comp_l;
     double *s_R, *s_W;
+    double *s_out; /* [local link]: largest x/w of its users outside S_L, -1 if none */
     uint32_t *s_nunf;
     struct net__hent *s_heap;
     size_t cap_s;
@@ -135,8 +141,10 @@ void net__xfer_activate(net *n, uint32_t s);
 void net__xfer_deactivate(net *n, uint32_t s);
 /* Drop the transfer's references to its links (net_link_remove checks them). */
 void net__xfer_release_refs(net *n, uint32_t s);
-/* Mark a transfer's links dirty from level L and make sure a solve runs in
- * this instant. */
+/* Put a moving transfer on net.touched (once). */
+void net__list_touched(net *n, uint32_t s);
+/* Mark a transfer's links dirty at level L, list it as touched if it moves
+ * at level L, and make sure a solve runs in this instant. */
 void net__touch(net *n, uint32_t s, int L);
 /* The event that ends a transfer's startup wait (arg: its id). */
 void net__startup_event(void *ctx, uint64_t arg, double now_s);

@@ -36,6 +36,7 @@ net *net_new(const net_options *opts, evq *q, GError **error)
     n->free_xf = NET__NO_POS;
     n->moved = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     n->moved_out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    n->touched = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return n;
 }
 
@@ -58,12 +59,14 @@ void net_free(net *n)
     g_free(n->lvl_users);
     g_array_free(n->moved, TRUE);
     g_array_free(n->moved_out, TRUE);
+    g_array_free(n->touched, TRUE);
     g_free(n->xf);
     g_free(n->dirty);
     g_free(n->comp_t);
     g_free(n->comp_l);
     g_free(n->s_R);
     g_free(n->s_W);
+    g_free(n->s_out);
     g_free(n->s_nunf);
     g_free(n->s_heap);
     g_free(n);
@@ -84,7 +87,7 @@ int net_prio_levels(const net *n)
 void net_flush(net *n)
 {
     g_return_if_fail(n != NULL);
-    if (n->n_dirty == 0)
+    if (n->dirty_any == 0)
         return;
     evq_cancel(n->q, n->solve_ev);
     n->solve_ev = EVQ_ID_NONE;
@@ -112,9 +115,11 @@ size_t net_transfer_links(const net *n, net_transfer_id id, net_link_id *out, si
 void net_resolve_all(net *n)
 {
     g_return_if_fail(n != NULL);
-    for (uint32_t e = 0; e < n->n_links; e++)
-        if (n->links[e].n_users > 0)
-            net__mark_dirty(n, e, 0);
+    /* every moving transfer joins the solve of its level; no link is
+     * marked: loads change only where a rate does */
+    for (uint32_t s = 0; s < n->n_xf; s++)
+        if (n->xf[s].state == NET__MOVING)
+            net__list_touched(n, s);
     net_flush(n);
 }
 

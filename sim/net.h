@@ -273,7 +273,7 @@ void net_transfers_delay(net *n, const net_transfer_id *ids, size_t count, doubl
 void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_link_stats *add,
                      double dt_s);
 
-/* Re-solve every level of every transfer from scratch (all links dirty).
+/* Re-solve every level of every transfer from scratch (all touched).
  * O(all elements * log links): for benchmarks and debugging only. */
 void net_resolve_all(net *n);
 

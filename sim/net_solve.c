@@ -12,52 +12,68 @@
  * level L (the change marks all its links at that level), or R_eL moved away
  * from res_eL.
  *
- * The solve.  For L = 0 .. K-1 with some link dirty at L:
+ * The solve.  For L = 0 .. K-1 with some link dirty at L (or a touched
+ * level-L transfer: one that started, changed weight or moved to level L
+ * since the last solve, net.touched):
  *   seeds = links with dirty bit L;
- *   S_L   = level-L transfers reachable from the seeds through links shared
- *           by level-L transfers (breadth-first, epoch-stamped marks),
- *           except *pinned* ones: a transfer whose rate is 0 and one of
- *           whose links has R_eL = 0 keeps rate 0 and is not followed;
+ *   a link e is *followed* if it was tight at L before the change
+ *           (load_eL >= res_eL - tol: it may be a user's bottleneck) or
+ *           its residual fell (R_eL < res_eL - tol: its users may not fit);
+ *   S_L   = the touched level-L transfers plus, breadth-first from the
+ *           seeds and the links of S_L, every level-L user of every
+ *           followed link (epoch-stamped marks), except *pinned* ones: a
+ *           transfer whose rate is 0 and one of whose links has R_eL = 0
+ *           keeps rate 0 and is not followed;
  *   E_L   = the seeds plus every link of S_L;
- *   solve S_L by progressive filling on R_eL (e in E_L), computed afresh
- *   from the (final) loads of levels < L, and store res_eL = R_eL;
+ *   level-L users of E_L's links outside S_L ("outside users") keep their
+ *   rates: solve S_L by progressive filling on R_eL less the outside load
+ *   (e in E_L), R_eL computed afresh from the (final) loads of levels < L,
+ *   and store res_eL = R_eL;
+ *   check: on a link of E_L that the fill saturated and that an outside
+ *   user with a larger x/w than every S_L user there shares, that link's
+ *   outside users join S_L, the search goes on from their links, and S_L
+ *   is filled again (check_outside());
  *   recompute load_eL on the seeds and on the links of transfers whose rate
  *   changed (elsewhere in E_L nothing changed); then R_e,L+1 = R_eL -
  *   load_eL, and if it differs from res_e,L+1 by more than rel_eps * C_e,
- *   set bit L+1 on e if e is tight there (see (4)) and store res_e,L+1.
+ *   set bit L+1 on e if e is tight there (see (4)) and store res_e,L+1
+ *   (the old value stays on a link so marked, for the followed test).
  *
  * Why this is exact.  Claim: after the solve every rate equals the
  * from-scratch allocation (up to rel_eps, below).  Induction on L.
- * Hypothesis H(L): levels < L are exact, and every level-L component that
- * contains no link with bit L set has the same transfers, weights,
- * multiplicities and residuals (within rel_eps * C_e) as when it was last
- * solved.  H(0): R_e0 = C_e never changes and every change of a level-0
- * transfer marks its links at level 0.
- * (1) Weighted max-min within one level decomposes over the connected
- *     components of the bipartite graph {level-L transfers} x {links}:
- *     progressive filling of a component reads only its own transfers'
- *     weights and multiplicities and its own links' residuals, and the
- *     allocation is unique, so each component's allocation is a function of
- *     those alone.
- *     A transfer crossing a link with R_eL = 0 gets rate 0 (that link
- *     saturates first, at lambda = 0) and then consumes nothing, so it
- *     does not couple its other links: components are taken over the
- *     graph without such pinned transfers.
- * (2) S_L is a union of whole components: the BFS follows every unpinned
- *     level-L user of every link it reaches, so no unpinned level-L transfer
- *     outside S_L shares a link with S_L, and solving S_L alone gives its
- *     exact rates.  A pinned transfer met with rate 0 keeps its exact
- *     rate 0; one met with a non-zero rate is followed like any other (its
- *     rate drops to 0 and frees capacity on its links).  A pinned transfer
- *     can only become unpinned if its zero link's residual moves, which
- *     marks that link dirty at L (or by its own change, which marks all its
- *     links).
- * (3) A component outside S_L has no dirty link, so by H(L) its inputs are
- *     unchanged and by (1) so are its rates and its loads load_eL.
+ * Hypothesis H(L): levels < L are exact, the level-L rates are the max-min
+ * allocation of the level-L system as it was at the last solve, and every
+ * level-L transfer or link whose inputs (transfers, weights,
+ * multiplicities, residual beyond rel_eps * C_e) changed since is touched
+ * or dirty at L.  H(0): R_e0 = C_e never changes and every change of a
+ * level-0 transfer touches it and marks its links at level 0.
+ * (1) The bottleneck lemma (Bertsekas-Gallager, which holds with positive
+ *     coefficients m_ie): a feasible allocation is the (unique) weighted
+ *     max-min one iff every transfer has a bottleneck, a saturated link on
+ *     which its x/w is the largest.  A transfer crossing a link with
+ *     R_eL = 0 has rate 0 and that link as bottleneck (every user of it has
+ *     0); it consumes nothing, so it couples nothing.
+ * (2) Let x' be S_L's filled rates with the old rates of every other
+ *     level-L transfer.  Feasible: on a followed link of E_L every unpinned
+ *     user is in S_L; on an unfollowed one R_eL did not fall, so the
+ *     outside users' old load still fits; a link outside E_L has no S_L
+ *     user and is not a seed, so its users, their rates and its residual
+ *     are unchanged.  An outside user j is not touched (its weight and
+ *     links are as before) and had a bottleneck f before; f was tight, so
+ *     had f been in E_L it would have been followed and j would be in S_L;
+ *     so f is outside E_L, unchanged, and still j's bottleneck.  A user i
+ *     of S_L froze in the fill on a link e that saturated with i's x/w the
+ *     largest among S_L's users on e; if e has outside users, the check
+ *     found none of them with a larger x/w (else S_L grew and was filled
+ *     again), so e is i's bottleneck.  By (1), x' is the max-min
+ *     allocation.  S_L only grows, so the check loop ends (at worst with
+ *     the whole connected component, which needs no check).
+ * (3) Transfers outside S_L keep their rates and loads: only the seeds and
+ *     the links of transfers whose rate changed can carry a new load_eL.
  * (4) H(L+1): a level-(L+1) transfer that changed marked its links at L+1.
  *     R_e,L+1 = R_eL - load_eL.  For e outside E_L, neither term changed
  *     (e is not dirty at L, so R_eL is within tolerance of res_eL, and its
- *     level-L users are in untouched components by (3)); for e in E_L we
+ *     level-L users keep their rates by (3)); for e in E_L we
  *     compare R_e,L+1 with res_e,L+1 explicitly.  If it moved, level L+1
  *     needs a re-solve around e only if e is tight at L+1 before or after
  *     (load_e,L+1 >= min(old, new residual) - tol) and has level-(L+1)
@@ -66,7 +82,7 @@
  *     its saturated bottleneck link on which its x/w is maximal, which
  *     characterises the (unique) weighted max-min allocation
  *     (Bertsekas-Gallager's bottleneck lemma, which holds with positive
- *     coefficients m_ie).  Then res_e,L+1 takes the new value and the same
+ *     coefficients m_ie, (1)).  Then res_e,L+1 takes the new value and the same
  *     move is carried to R_e,L+2, and so on (propagate()).
  * Approximation: rates within rel_eps of their old value keep the old
  * value (no re-key), residuals below rel_eps * C_e count as zero, and a
@@ -86,7 +102,8 @@
  * lambda_j is re-keyed and sifted down instead of being used (its stored key
  * is a lower bound, so the first fresh top is the true minimum).  Cost:
  * O(elements + pops * log |E_L|) with pops <= |E_L| + re-keys, where
- * elements = sum over S_L of its links.  SimGrid's maxmin.cpp scans all
+ * elements = sum over S_L of its links (plus one scan of the users of the
+ * links that outside users share).  SimGrid's maxmin.cpp scans all
  * constraints per round instead (O(|E| * rounds)).
  */
 #include <math.h>
@@ -113,6 +130,7 @@ static void grow_scratch(net *n, size_t need)
         c *= 2;
     n->s_R = g_renew(double, n->s_R, c);
     n->s_W = g_renew(double, n->s_W, c);
+    n->s_out = g_renew(double, n->s_out, c);
     n->s_nunf = g_renew(uint32_t, n->s_nunf, c);
     n->s_heap = g_renew(hent, n->s_heap, c);
     n->cap_s = c;
@@ -160,66 +178,117 @@ static bool pinned(const net *n, const net__xfer *t, int L)
 
 /* ---- building S_L and E_L ---- */
 
-static inline void visit_link(net *n, uint32_t e, uint32_t ep, size_t *n_l)
+/* The search of one level solve: S_L is comp_t[0 .. n_t), E_L is
+ * comp_l[0 .. n_l); links before next_l have been searched. */
+typedef struct search {
+    int L;
+    uint32_t ep; /* marks S_L's transfers (pinned ones too) and E_L's links */
+    size_t n_t, n_l, next_l;
+} search;
+
+static inline void visit_link(net *n, uint32_t e, search *s)
 {
     net__link *l = &n->links[e];
-    if (l->mark == ep)
+    if (l->mark == s->ep)
         return;
-    l->mark = ep;
-    if (*n_l == n->cap_comp_l) {
+    l->mark = s->ep;
+    if (s->n_l == n->cap_comp_l) {
         n->cap_comp_l = n->cap_comp_l ? 2 * n->cap_comp_l : 64;
         n->comp_l = g_renew(uint32_t, n->comp_l, n->cap_comp_l);
     }
-    l->sidx = (uint32_t)*n_l;
-    n->comp_l[(*n_l)++] = e;
+    l->sidx = (uint32_t)s->n_l;
+    n->comp_l[s->n_l++] = e;
 }
 
-/* Fill comp_t / comp_l with S_L / E_L. */
-static void collect(net *n, int L, size_t *n_t_out, size_t *n_l_out)
+/* Put transfer ts into S_L (unless it is there or pinned) and its links into
+ * E_L. */
+static void add_transfer(net *n, search *s, uint32_t ts)
 {
-    uint32_t ep = net__new_epoch(n);
-    const uint64_t bit = (uint64_t)1 << L;
-    size_t n_l = 0, n_t = 0;
+    net__xfer *t = &n->xf[ts];
+    if (t->mark == s->ep)
+        return;
+    t->mark = s->ep;
+    if (s->L > 0 && t->rate_Bps == 0 && pinned(n, t, s->L)) {
+        t->frozen = true; /* stays at 0, joins nothing (see the header) */
+        t->new_rate = 0;
+        return;
+    }
+    if (s->n_t == n->cap_comp_t) {
+        n->cap_comp_t = n->cap_comp_t ? 2 * n->cap_comp_t : 64;
+        n->comp_t = g_renew(uint32_t, n->comp_t, n->cap_comp_t);
+    }
+    n->comp_t[s->n_t++] = ts;
+    for (uint32_t k = 0; k < t->n_tl; k++) {
+        visit_link(n, t->tl[k].link, s);
+        t->tl[k].loc = n->links[t->tl[k].link].sidx; /* for fill() and freeze() */
+    }
+}
+
+/* True if the search goes through link e: it was tight at level L before
+ * the change (its level-L load reaches the residual R_eL it was solved
+ * with, so it may be the bottleneck of one of its users), or its residual
+ * fell below that (its users may no longer fit).  lvl_load and lvl_res
+ * still hold the state before the change here (update_loads() and fill()
+ * write them later; propagate() keeps the old residual of a link it marks).
+ * Other links are not followed: a user that is not touched keeps its rate
+ * unless check_outside() finds the link it shares with S_L saturated. */
+static inline bool followed(const net *n, uint32_t e, int L)
+{
+    const net__link *l = &n->links[e];
+    size_t i = (size_t)e * n->K + L;
+    double tol = n->opts.rel_eps * l->cap_Bps;
+    if (n->lvl_load[i] >= n->lvl_res[i] - tol)
+        return true;
+    return ((l->dirty_bits >> L) & 1) && residual(n, e, L) < n->lvl_res[i] - tol;
+}
+
+/* Search the links not searched yet: every level-L user of a followed link
+ * joins S_L, and its links E_L. */
+static void grow(net *n, search *s)
+{
+    const int L = s->L;
+    for (; s->next_l < s->n_l; s->next_l++) {
+        uint32_t e = n->comp_l[s->next_l];
+        if (!((n->links[e].user_bits >> L) & 1) || !followed(n, e, L))
+            continue;
+        const net__link *l = &n->links[e];
+        for (uint32_t u = 0; u < l->n_users; u++)
+            if (l->users[u].prio == L)
+                add_transfer(n, s, l->users[u].t);
+    }
+}
+
+/* Start the search of level L from the touched level-L transfers and the
+ * seeds (the links with dirty bit L). */
+static void collect(net *n, search *s)
+{
+    const uint64_t bit = (uint64_t)1 << s->L;
+    s->ep = net__new_epoch(n);
+    s->n_t = s->n_l = s->next_l = 0;
+    for (guint i = 0; i < n->touched->len; i++) {
+        uint32_t ts = g_array_index(n->touched, uint32_t, i);
+        /* a slot may have been freed (and reused) since it was touched */
+        if (n->xf[ts].state == NET__MOVING && n->xf[ts].prio == s->L)
+            add_transfer(n, s, ts);
+    }
     for (size_t d = 0; d < n->n_dirty; d++) {
         uint32_t e = n->dirty[d];
         if (n->links[e].dirty_bits & bit)
-            visit_link(n, e, ep, &n_l);
+            visit_link(n, e, s);
     }
-    for (size_t i = 0; i < n_l; i++) {
-        const net__link *l = &n->links[n->comp_l[i]];
-        for (uint32_t u = 0; u < l->n_users; u++) {
-            const net__user *us = &l->users[u];
-            if (us->prio != L)
-                continue;
-            net__xfer *t = &n->xf[us->t];
-            if (t->mark == ep)
-                continue;
-            t->mark = ep;
-            if (L > 0 && t->rate_Bps == 0 && pinned(n, t, L)) {
-                t->frozen = true; /* stays at 0, joins nothing (see the header) */
-                continue;
-            }
-            if (n_t == n->cap_comp_t) {
-                n->cap_comp_t = n->cap_comp_t ? 2 * n->cap_comp_t : 64;
-                n->comp_t = g_renew(uint32_t, n->comp_t, n->cap_comp_t);
-            }
-            n->comp_t[n_t++] = us->t;
-            for (uint32_t k = 0; k < t->n_tl; k++)
-                visit_link(n, t->tl[k].link, ep, &n_l);
-        }
-    }
-    *n_t_out = n_t;
-    *n_l_out = n_l;
+    grow(n, s);
 }
 
 /* W_j recomputed from scratch (only if rounding drove it to <= 0). */
-static double recompute_w(const net *n, uint32_t e, int L)
+static double recompute_w(const net *n, uint32_t e, const search *s)
 {
     const net__link *l = &n->links[e];
     double w = 0;
-    for (uint32_t u = 0; u < l->n_users; u++)
-        if (l->users[u].prio == L && !n->xf[l->users[u].t].frozen)
-            w += l->users[u].mult * n->xf[l->users[u].t].weight;
+    for (uint32_t u = 0; u < l->n_users; u++) {
+        const net__xfer *t = &n->xf[l->users[u].t];
+        if (l->users[u].prio == s->L && t->mark == s->ep && !t->frozen)
+            w += l->users[u].mult * t->weight;
+    }
     return w;
 }
 
@@ -240,23 +309,40 @@ static inline void freeze(net *n, net__xfer *t, double lambda)
     }
 }
 
-/* Progressive filling of S_L on the residuals of E_L: sets new_rate.
+/* Progressive filling of S_L on the residuals of E_L less the load of the
+ * users outside S_L: sets new_rate.
  * A link with a single level-L user (most links of a ring) is folded into
  * its user's private bound min_j R_j / (m_j w) instead of getting its own
  * heap entry: it saturates exactly when that user reaches the bound.  Heap
  * entries j < n_l are shared links, n_l + i the private bound of comp_t[i]. */
-static void fill(net *n, int L, size_t n_t, size_t n_l)
+/* Level-L users of link e outside S_L (they keep their rates): their load,
+ * and their largest x/w in *xw_max (-1 if there are none). */
+static double outside_load(const net *n, uint32_t e, const search *s, double *xw_max)
+{
+    const net__link *l = &n->links[e];
+    double load = 0, mx = -1;
+    for (uint32_t u = 0; u < l->n_users; u++) {
+        if (l->users[u].prio != s->L)
+            continue;
+        const net__xfer *t = &n->xf[l->users[u].t];
+        if (t->mark == s->ep)
+            continue;
+        load += l->users[u].mult * t->rate_Bps;
+        mx = max2(mx, t->rate_Bps / t->weight);
+    }
+    *xw_max = mx;
+    return load;
+}
+
+static void fill(net *n, const search *s)
 {
     const double eps = n->opts.rel_eps;
-    const int K = n->K;
+    const int K = n->K, L = s->L;
+    const size_t n_t = s->n_t, n_l = s->n_l;
     grow_scratch(n, n_l + n_t);
-    double *R = n->s_R, *W = n->s_W;
+    double *R = n->s_R, *W = n->s_W, *out = n->s_out;
     uint32_t *nunf = n->s_nunf;
     for (size_t j = 0; j < n_l; j++) {
-        uint32_t e = n->comp_l[j];
-        double r = residual(n, e, L);
-        n->lvl_res[(size_t)e * K + L] = r;
-        R[j] = r <= eps * n->links[e].cap_Bps ? 0.0 : r;
         W[j] = 0;
         nunf[j] = 0;
     }
@@ -265,11 +351,20 @@ static void fill(net *n, int L, size_t n_t, size_t n_l)
         t->frozen = false;
         t->new_rate = 0;
         for (uint32_t k = 0; k < t->n_tl; k++) {
-            uint32_t j = n->links[t->tl[k].link].sidx;
-            t->tl[k].loc = j; /* cached for the private bound and freeze() */
+            uint32_t j = t->tl[k].loc;
             W[j] += t->tl[k].mult * t->weight;
             nunf[j]++;
         }
+    }
+    for (size_t j = 0; j < n_l; j++) {
+        uint32_t e = n->comp_l[j];
+        double r = residual(n, e, L);
+        n->lvl_res[(size_t)e * K + L] = r;
+        out[j] = -1;
+        /* users outside S_L (or pinned) take their load off the residual */
+        if (nunf[j] < n->lvl_users[(size_t)e * K + L])
+            r -= outside_load(n, e, s, &out[j]);
+        R[j] = r <= eps * n->links[e].cap_Bps ? 0.0 : r;
     }
     hent *h = n->s_heap;
     size_t len = 0;
@@ -314,7 +409,7 @@ static void fill(net *n, int L, size_t n_t, size_t n_l)
             continue;
         }
         if (!(W[j] > 0))
-            W[j] = recompute_w(n, n->comp_l[j], L);
+            W[j] = recompute_w(n, n->comp_l[j], s);
         double cur = (R[j] > 0 ? R[j] : 0.0) / W[j];
         if (cur > h[0].key) { /* stale lower bound: re-key */
             h[0].key = cur;
@@ -330,10 +425,45 @@ static void fill(net *n, int L, size_t n_t, size_t n_l)
             if (l->users[u].prio != L)
                 continue;
             net__xfer *t = &n->xf[l->users[u].t];
-            if (!t->frozen)
+            if (t->mark == s->ep && !t->frozen) /* users outside S_L keep their rates */
                 freeze(n, t, lambda);
         }
     }
+}
+
+/* After a fill: a link of E_L that users outside S_L share and that is now
+ * saturated is a bottleneck of S_L only if no outside user has a larger
+ * x/w there (header, (2)).  Where one has, its outside users join S_L (and
+ * the search goes on from their links); true if S_L grew, so that it is
+ * filled again. */
+static bool check_outside(net *n, search *s)
+{
+    const double eps = n->opts.rel_eps;
+    const double *R = n->s_R, *out = n->s_out;
+    bool grew = false;
+    for (size_t j = 0; j < s->n_l; j++) {
+        if (out[j] < 0)
+            continue;
+        uint32_t e = n->comp_l[j];
+        const net__link *l = &n->links[e];
+        if (R[j] > eps * l->cap_Bps)
+            continue; /* slack: nobody's bottleneck */
+        double in = 0;
+        for (uint32_t u = 0; u < l->n_users; u++) {
+            const net__xfer *t = &n->xf[l->users[u].t];
+            if (l->users[u].prio == s->L && t->mark == s->ep)
+                in = max2(in, t->new_rate / t->weight);
+        }
+        if (out[j] <= in + eps * max2(in, out[j]))
+            continue;
+        for (uint32_t u = 0; u < l->n_users; u++)
+            if (l->users[u].prio == s->L)
+                add_transfer(n, s, l->users[u].t);
+        grew = true;
+    }
+    if (grew)
+        grow(n, s);
+    return grew;
 }
 
 /* Install the new rates of S_L; re-arm completion events of those that
@@ -386,11 +516,12 @@ static void propagate(net *n, uint32_t e, int l)
             return; /* no move: nothing below moves either */
         double load = ld[l];
         bool slack = load + tol < min2(r, *res);
-        *res = r;
         if (!slack && has_users_at(n, e, l)) {
+            /* the old residual stays for followed(); fill() stores the new */
             net__mark_dirty(n, e, l);
             return;
         }
+        *res = r;
     }
 }
 
@@ -450,30 +581,35 @@ static void update_loads(net *n, int L, size_t n_l, double now)
 
 void net__solve(net *n)
 {
-    if (n->n_dirty == 0)
+    if (n->dirty_any == 0)
         return;
     double now = evq_now(n->q);
     n->stats.solves++;
     for (int L = 0; L < n->K; L++) {
         if (!(n->dirty_any & ((uint64_t)1 << L)))
             continue;
-        size_t n_t = 0, n_l = 0;
         if (++n->load_epoch == 0) { /* wrapped: clear the stamps */
             for (size_t e = 0; e < n->n_links; e++)
                 n->links[e].lmark = 0;
             n->load_epoch = 1;
         }
-        collect(n, L, &n_t, &n_l);
-        if (n_t > 0) {
-            fill(n, L, n_t, n_l);
-            apply_rates(n, n_t, now);
+        search s = {.L = L};
+        collect(n, &s);
+        if (s.n_t > 0) {
+            do
+                fill(n, &s);
+            while (check_outside(n, &s));
+            apply_rates(n, s.n_t, now);
             n->stats.level_solves++;
-            n->stats.resolved_transfers += n_t;
+            n->stats.resolved_transfers += s.n_t;
         }
-        update_loads(n, L, n_l, now);
+        update_loads(n, L, s.n_l, now);
     }
     for (size_t d = 0; d < n->n_dirty; d++)
         n->links[n->dirty[d]].dirty_bits = 0;
     n->n_dirty = 0;
     n->dirty_any = 0;
+    for (guint i = 0; i < n->touched->len; i++)
+        n->xf[g_array_index(n->touched, uint32_t, i)].touched = false;
+    g_array_set_size(n->touched, 0);
 }

@@ -106,13 +106,23 @@ void net__mark_dirty(net *n, uint32_t e, int L)
     n->dirty_any |= (uint64_t)1 << L;
 }
 
-/* Mark a transfer's links dirty from level L and make sure a solve runs in
- * this instant. */
+void net__list_touched(net *n, uint32_t s)
+{
+    net__xfer *t = &n->xf[s];
+    if (!t->touched) {
+        t->touched = true;
+        g_array_append_val(n->touched, s);
+        n->dirty_any |= (uint64_t)1 << t->prio;
+    }
+}
+
 void net__touch(net *n, uint32_t s, int L)
 {
     net__xfer *t = &n->xf[s];
     for (uint32_t k = 0; k < t->n_tl; k++)
         net__mark_dirty(n, t->tl[k].link, L);
+    if (t->state == NET__MOVING && t->prio == L)
+        net__list_touched(n, s);
     if (!evq_pending(n->q, n->solve_ev))
         n->solve_ev = evq_push(n->q, evq_now(n->q), solve_event, n, 0);
 }

@@ -585,6 +585,51 @@ static void test_net_delay(void)
     fixture_clear(&f);
 }
 
+/* Re-solved transfers in the solve of what is pending now. */
+static uint64_t flush_count(fixture *f)
+{
+    net_stats a, b;
+    net_stats_get(f->n, &a);
+    net_flush(f->n);
+    net_stats_get(f->n, &b);
+    return b.resolved_transfers - a.resolved_transfers;
+}
+
+/* The search goes only through tight links (docs/engine.md section 4).
+ * Part 1: links F (100 B/s) and G (10 B/s); a on {F, G} gets 10 (G is its
+ * bottleneck) and leaves F slack (10 of 100).  b starts on {F}: b is
+ * touched, F was slack, so a stays outside at 10; b is filled on
+ * 100 - 10 = 90 and F saturates, but a's x/w there (10) is below b's (90),
+ * so F is b's bottleneck and nothing grows: a = 10, b = 90, 1 transfer
+ * re-solved (the whole component would be 2).
+ * Part 2: links B (10 B/s) and C (6 B/s); c on {B, C} gets 6 (C) and
+ * leaves B slack.  d starts on {B}: filled alone on 10 - 6 = 4, B
+ * saturates with the outside c at x/w 6 > 4, so B is not d's bottleneck:
+ * c joins and the fill runs again: B gives 10/2 = 5 each and C (6) does
+ * not bind: c = d = 5, 2 transfers re-solved (the count is the final S_L's). */
+static void test_net_tight_search(void)
+{
+    fixture f;
+    fixture_init(&f, 1);
+    net_link_id F = add_link(&f, 100, 0), G = add_link(&f, 10, 0);
+    net_link_id B = add_link(&f, 10, 0), C = add_link(&f, 6, 0);
+    net_link_id fg[] = {F, G}, bc[] = {B, C};
+    net_transfer_id a = start(&f, 1e9, fg, NULL, 2, 0, 1, 0, 0);
+    net_transfer_id c = start(&f, 1e9, bc, NULL, 2, 0, 1, 0, 0);
+    CU_ASSERT_EQUAL(flush_count(&f), 2);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 10, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, c), 6, EPS);
+    net_transfer_id b = start(&f, 1e9, &F, NULL, 1, 0, 1, 0, 0);
+    CU_ASSERT_EQUAL(flush_count(&f), 1);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 10, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, b), 90, EPS);
+    net_transfer_id d = start(&f, 1e9, &B, NULL, 1, 0, 1, 0, 0);
+    CU_ASSERT_EQUAL(flush_count(&f), 2);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, c), 5, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, d), 5, EPS);
+    fixture_clear(&f);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -603,6 +648,7 @@ int main(void)
         {"link_remove", test_net_link_remove},
         {"links_moved", test_net_links_moved},
         {"delay", test_net_delay},
+        {"tight_search", test_net_tight_search},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
         {"errors", test_net_errors},
