@@ -16,14 +16,16 @@
  * level-L transfer: one that started, changed weight or moved to level L
  * since the last solve, net.touched):
  *   seeds = links with dirty bit L;
- *   a link e is *followed* if it was tight at L before the change
- *           (load_eL >= res_eL - tol: it may be a user's bottleneck) or
- *           its residual fell (R_eL < res_eL - tol: its users may not fit);
+ *   a link e is *followed* if its residual fell (R_eL < res_eL - tol:
+ *           its users may not fit; all of them are followed) or it was
+ *           tight at L before the change (load_eL >= res_eL - tol: it is
+ *           the bottleneck of those of its users, touched ones aside, with
+ *           the largest x/w; only they are followed);
  *   S_L   = the touched level-L transfers plus, breadth-first from the
- *           seeds and the links of S_L, every level-L user of every
- *           followed link (epoch-stamped marks), except *pinned* ones: a
- *           transfer whose rate is 0 and one of whose links has R_eL = 0
- *           keeps rate 0 and is not followed;
+ *           seeds and the links of S_L, the followed level-L users of
+ *           every followed link (epoch-stamped marks), except *pinned*
+ *           ones: a transfer whose rate is 0 and one of whose links has
+ *           R_eL = 0 keeps rate 0 and is not followed;
  *   E_L   = the seeds plus every link of S_L;
  *   level-L users of E_L's links outside S_L ("outside users") keep their
  *   rates: solve S_L by progressive filling on R_eL less the outside load
@@ -59,9 +61,10 @@
  *     outside users' old load still fits; a link outside E_L has no S_L
  *     user and is not a seed, so its users, their rates and its residual
  *     are unchanged.  An outside user j is not touched (its weight and
- *     links are as before) and had a bottleneck f before; f was tight, so
- *     had f been in E_L it would have been followed and j would be in S_L;
- *     so f is outside E_L, unchanged, and still j's bottleneck.  A user i
+ *     links are as before) and had a bottleneck f before: f was tight and
+ *     j's x/w the largest there, so had f been in E_L, j would have been
+ *     followed into S_L; so f is outside E_L, unchanged, and still j's
+ *     bottleneck.  A user i
  *     of S_L froze in the fill on a link e that saturated with i's x/w the
  *     largest among S_L's users on e; if e has outside users, the check
  *     found none of them with a larger x/w (else S_L grew and was filled
@@ -224,37 +227,60 @@ static void add_transfer(net *n, search *s, uint32_t ts)
     }
 }
 
-/* True if the search goes through link e: it was tight at level L before
- * the change (its level-L load reaches the residual R_eL it was solved
- * with, so it may be the bottleneck of one of its users), or its residual
- * fell below that (its users may no longer fit).  lvl_load and lvl_res
- * still hold the state before the change here (update_loads() and fill()
- * write them later; propagate() keeps the old residual of a link it marks).
- * Other links are not followed: a user that is not touched keeps its rate
- * unless check_outside() finds the link it shares with S_L saturated. */
-static inline bool followed(const net *n, uint32_t e, int L)
+/* How the search goes through link e (lvl_load and lvl_res still hold the
+ * state before the change here: update_loads() and fill() write them
+ * later, and propagate() keeps the old residual of a link it marks). */
+enum {
+    FOLLOW_NONE, /* slack before: nobody's bottleneck */
+    FOLLOW_MAX,  /* tight before: a bottleneck of the users with the largest x/w */
+    FOLLOW_ALL,  /* its residual fell: its users may no longer fit */
+};
+
+static inline int followed(const net *n, uint32_t e, int L)
 {
     const net__link *l = &n->links[e];
     size_t i = (size_t)e * n->K + L;
     double tol = n->opts.rel_eps * l->cap_Bps;
-    if (n->lvl_load[i] >= n->lvl_res[i] - tol)
-        return true;
-    return ((l->dirty_bits >> L) & 1) && residual(n, e, L) < n->lvl_res[i] - tol;
+    if (((l->dirty_bits >> L) & 1) && residual(n, e, L) < n->lvl_res[i] - tol)
+        return FOLLOW_ALL;
+    return n->lvl_load[i] >= n->lvl_res[i] - tol ? FOLLOW_MAX : FOLLOW_NONE;
 }
 
-/* Search the links not searched yet: every level-L user of a followed link
- * joins S_L, and its links E_L. */
+/* Search the links not searched yet: the level-L users of a followed link
+ * join S_L (on a tight link only those with the largest x/w: the others'
+ * bottlenecks are elsewhere), and their links E_L.  A user that stays
+ * outside keeps its rate unless check_outside() finds the link it shares
+ * with S_L saturated with S_L's users below it. */
 static void grow(net *n, search *s)
 {
     const int L = s->L;
+    const double eps = n->opts.rel_eps;
     for (; s->next_l < s->n_l; s->next_l++) {
         uint32_t e = n->comp_l[s->next_l];
-        if (!((n->links[e].user_bits >> L) & 1) || !followed(n, e, L))
+        if (!((n->links[e].user_bits >> L) & 1))
+            continue;
+        int how = followed(n, e, L);
+        if (how == FOLLOW_NONE)
             continue;
         const net__link *l = &n->links[e];
-        for (uint32_t u = 0; u < l->n_users; u++)
-            if (l->users[u].prio == L)
+        /* the largest x/w of the users as they were (a touched one is in
+         * S_L already, and its rate or weight may be from before) */
+        double mx = 0;
+        if (how == FOLLOW_MAX)
+            for (uint32_t u = 0; u < l->n_users; u++)
+                if (l->users[u].prio == L) {
+                    const net__xfer *t = &n->xf[l->users[u].t];
+                    if (!t->touched)
+                        mx = max2(mx, t->rate_Bps / t->weight);
+                }
+        double floor = mx - 4 * eps * mx; /* rates within rel_eps count as equal */
+        for (uint32_t u = 0; u < l->n_users; u++) {
+            if (l->users[u].prio != L)
+                continue;
+            const net__xfer *t = &n->xf[l->users[u].t];
+            if (how == FOLLOW_ALL || t->rate_Bps / t->weight >= floor)
                 add_transfer(n, s, l->users[u].t);
+        }
     }
 }
 
