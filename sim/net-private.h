@@ -21,7 +21,7 @@ typedef struct net__link {
     uint32_t mark;        /* epoch stamp: visited in the current BFS / dedup */
     uint32_t sidx;        /* local index in the current component */
     uint64_t dirty_bits;  /* bit L: the level-L allocation around this link must be re-solved */
-    uint32_t lmark;       /* == net.load_epoch: a user's rate changed in this level solve */
+    uint32_t lmark;       /* == net.load_epoch: its load was updated in this level solve */
     uint64_t user_bits;   /* bit L: the link has a moving level-L user (lvl_users > 0) */
     uint64_t load_bits;   /* bit L: lvl_load at level L is non-zero (the others are exactly 0) */
     double cap_Bps;       /* C_e */

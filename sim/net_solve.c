@@ -182,11 +182,12 @@ static bool pinned(const net *n, const net__xfer *t, int L)
 /* ---- building S_L and E_L ---- */
 
 /* The search of one level solve: S_L is comp_t[0 .. n_t), E_L is
- * comp_l[0 .. n_l); links before next_l have been searched. */
+ * comp_l[0 .. n_l), its first n_seeds the seeds; links before next_l have
+ * been searched. */
 typedef struct search {
     int L;
     uint32_t ep; /* marks S_L's transfers (pinned ones too) and E_L's links */
-    size_t n_t, n_l, next_l;
+    size_t n_t, n_l, n_seeds, next_l;
 } search;
 
 static inline void visit_link(net *n, uint32_t e, search *s)
@@ -290,17 +291,18 @@ static void collect(net *n, search *s)
 {
     const uint64_t bit = (uint64_t)1 << s->L;
     s->ep = net__new_epoch(n);
-    s->n_t = s->n_l = s->next_l = 0;
+    s->n_t = s->n_l = s->n_seeds = s->next_l = 0;
+    for (size_t d = 0; d < n->n_dirty; d++) {
+        uint32_t e = n->dirty[d];
+        if (n->links[e].dirty_bits & bit)
+            visit_link(n, e, s);
+    }
+    s->n_seeds = s->n_l;
     for (guint i = 0; i < n->touched->len; i++) {
         uint32_t ts = g_array_index(n->touched, uint32_t, i);
         /* a slot may have been freed (and reused) since it was touched */
         if (n->xf[ts].state == NET__MOVING && n->xf[ts].prio == s->L)
             add_transfer(n, s, ts);
-    }
-    for (size_t d = 0; d < n->n_dirty; d++) {
-        uint32_t e = n->dirty[d];
-        if (n->links[e].dirty_bits & bit)
-            visit_link(n, e, s);
     }
     grow(n, s);
 }
@@ -493,10 +495,12 @@ static bool check_outside(net *n, search *s)
 }
 
 /* Install the new rates of S_L; re-arm completion events of those that
- * changed. */
-static void apply_rates(net *n, size_t n_t, double now)
+ * changed.  The transfers whose rate changed are moved to the front of
+ * comp_t; returns their count. */
+static size_t apply_rates(net *n, size_t n_t, double now)
 {
     const double eps = n->opts.rel_eps;
+    size_t n_ch = 0;
     for (size_t i = 0; i < n_t; i++) {
         uint32_t s = n->comp_t[i];
         net__xfer *t = &n->xf[s];
@@ -509,9 +513,9 @@ static void apply_rates(net *n, size_t n_t, double now)
         net__xfer_reschedule(n, s);
         if (n->rate_obs)
             n->rate_obs(n->rate_obs_user, net__xfer_id(n, s), t->user, x, false, now);
-        for (uint32_t k = 0; k < t->n_tl; k++)
-            n->links[t->tl[k].link].lmark = n->load_epoch;
+        n->comp_t[n_ch++] = s;
     }
+    return n_ch;
 }
 
 /* True if link e has a level-l user (moving, any rate). */
@@ -551,21 +555,25 @@ static void propagate(net *n, uint32_t e, int l)
     }
 }
 
-/* Recompute load_eL on E_L and carry residual moves to the levels below. */
-static void update_loads(net *n, int L, size_t n_l, double now)
+/* Recompute load_eL on link e (once per level solve) and carry the move of
+ * its residual to the levels below.  only: NULL, or e's one level-L user
+ * (k: e's index in its links), whose load is then read without scanning
+ * e's user list (the same sum: 0 + m x). */
+static void update_link(net *n, uint32_t e, int L, double now, const net__xfer *only,
+                        uint32_t k)
 {
     const int K = n->K;
     const uint64_t bit = (uint64_t)1 << L;
-    for (size_t j = 0; j < n_l; j++) {
-        uint32_t e = n->comp_l[j];
-        net__link *l = &n->links[e];
-        /* Only seeds (their user set or residual changed) and links of a
-         * transfer whose rate changed can have a new load; on the others
-         * R_eL is within tolerance of res_eL (else they would be seeds, or
-         * propagate() already stored the slack move), so nothing to do. */
-        if (!(l->dirty_bits & bit) && l->lmark != n->load_epoch)
-            continue;
-        double load = 0, tag = 0;
+    net__link *l = &n->links[e];
+    if (l->lmark == n->load_epoch)
+        return;
+    l->lmark = n->load_epoch;
+    double load = 0, tag = 0;
+    if (only) {
+        double mx = only->tl[k].mult * only->rate_Bps;
+        load += mx;
+        tag += mx * only->tag;
+    } else {
         for (uint32_t u = 0; u < l->n_users; u++) {
             if (l->users[u].prio != L)
                 continue;
@@ -574,34 +582,53 @@ static void update_loads(net *n, int L, size_t n_l, double now)
             load += mx;
             tag += mx * t->tag;
         }
-        double *ld = &n->lvl_load[(size_t)e * K];
-        double *tg = &n->lvl_tag[(size_t)e * K];
-        if (load != ld[L] || tag != tg[L]) {
-            net__link_advance(l, now);
-            ld[L] = load;
-            tg[L] = tag;
-            if (load != 0) /* rates are >= 0: no load means no tag either */
-                l->load_bits |= bit;
-            else
-                l->load_bits &= ~bit;
-            /* the same sums as over all K levels (+0 changes nothing) */
-            double sum = 0, tsum = 0;
-            for (uint64_t b = l->load_bits; b; b &= b - 1) {
-                sum += ld[__builtin_ctzll(b)];
-                tsum += tg[__builtin_ctzll(b)];
-            }
-            l->load_Bps = sum;
-            l->tag_Bps = tsum;
-            if (sum > 0 && !l->moved_listed) {
-                l->moved_listed = true;
-                g_array_append_val(n->moved, e);
-            }
+    }
+    double *ld = &n->lvl_load[(size_t)e * K];
+    double *tg = &n->lvl_tag[(size_t)e * K];
+    if (load != ld[L] || tag != tg[L]) {
+        net__link_advance(l, now);
+        ld[L] = load;
+        tg[L] = tag;
+        if (load != 0) /* rates are >= 0: no load means no tag either */
+            l->load_bits |= bit;
+        else
+            l->load_bits &= ~bit;
+        /* the same sums as over all K levels (+0 changes nothing) */
+        double sum = 0, tsum = 0;
+        for (uint64_t b = l->load_bits; b; b &= b - 1) {
+            sum += ld[__builtin_ctzll(b)];
+            tsum += tg[__builtin_ctzll(b)];
         }
-        /* level L around e is now solved for its current residual (fill
-         * stored it too; this also covers seeds without level-L users and
-         * components of pinned transfers only) */
-        n->lvl_res[(size_t)e * K + L] = residual(n, e, L);
-        propagate(n, e, L + 1);
+        l->load_Bps = sum;
+        l->tag_Bps = tsum;
+        if (sum > 0 && !l->moved_listed) {
+            l->moved_listed = true;
+            g_array_append_val(n->moved, e);
+        }
+    }
+    /* level L around e is now solved for its current residual (fill
+     * stored it too; this also covers seeds without level-L users and
+     * components of pinned transfers only) */
+    n->lvl_res[(size_t)e * K + L] = residual(n, e, L);
+    propagate(n, e, L + 1);
+}
+
+/* Recompute load_eL where it can have changed: on the seeds (their user set
+ * or residual changed; the first n_seeds links of E_L) and on the links of
+ * the n_ch transfers whose rate changed (comp_t's front).  Elsewhere in E_L
+ * R_eL is within tolerance of res_eL (else the link would be a seed, or
+ * propagate() already stored the slack move) and the load is unchanged. */
+static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, double now)
+{
+    for (size_t j = 0; j < n_seeds; j++)
+        update_link(n, n->comp_l[j], L, now, NULL, 0);
+    for (size_t i = 0; i < n_ch; i++) {
+        const net__xfer *t = &n->xf[n->comp_t[i]];
+        for (uint32_t k = 0; k < t->n_tl; k++) {
+            uint32_t e = t->tl[k].link;
+            bool alone = n->lvl_users[(size_t)e * n->K + L] == 1;
+            update_link(n, e, L, now, alone ? t : NULL, k);
+        }
     }
 }
 
@@ -621,15 +648,16 @@ void net__solve(net *n)
         }
         search s = {.L = L};
         collect(n, &s);
+        size_t n_ch = 0;
         if (s.n_t > 0) {
             do
                 fill(n, &s);
             while (check_outside(n, &s));
-            apply_rates(n, s.n_t, now);
             n->stats.level_solves++;
             n->stats.resolved_transfers += s.n_t;
+            n_ch = apply_rates(n, s.n_t, now);
         }
-        update_loads(n, L, s.n_l, now);
+        update_loads(n, L, s.n_seeds, n_ch, now);
     }
     for (size_t d = 0; d < n->n_dirty; d++)
         n->links[n->dirty[d]].dirty_bits = 0;
