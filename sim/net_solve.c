@@ -558,7 +558,8 @@ static void propagate(net *n, uint32_t e, int l)
 /* Recompute load_eL on link e (once per level solve) and carry the move of
  * its residual to the levels below.  only: NULL, or e's one level-L user
  * (k: e's index in its links), whose load is then read without scanning
- * e's user list (the same sum: 0 + m x). */
+ * e's user list (the same sum: 0 + m x); a link without level-L users has
+ * load 0 without a scan either. */
 static void update_link(net *n, uint32_t e, int L, double now, const net__xfer *only,
                         uint32_t k)
 {
@@ -573,7 +574,7 @@ static void update_link(net *n, uint32_t e, int L, double now, const net__xfer *
         double mx = only->tl[k].mult * only->rate_Bps;
         load += mx;
         tag += mx * only->tag;
-    } else {
+    } else if (n->lvl_users[(size_t)e * K + L] > 0) {
         for (uint32_t u = 0; u < l->n_users; u++) {
             if (l->users[u].prio != L)
                 continue;
@@ -620,8 +621,6 @@ static void update_link(net *n, uint32_t e, int L, double now, const net__xfer *
  * propagate() already stored the slack move) and the load is unchanged. */
 static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, double now)
 {
-    for (size_t j = 0; j < n_seeds; j++)
-        update_link(n, n->comp_l[j], L, now, NULL, 0);
     for (size_t i = 0; i < n_ch; i++) {
         const net__xfer *t = &n->xf[n->comp_t[i]];
         for (uint32_t k = 0; k < t->n_tl; k++) {
@@ -630,6 +629,8 @@ static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, double now)
             update_link(n, e, L, now, alone ? t : NULL, k);
         }
     }
+    for (size_t j = 0; j < n_seeds; j++)
+        update_link(n, n->comp_l[j], L, now, NULL, 0);
 }
 
 void net__solve(net *n)
