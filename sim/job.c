@@ -49,6 +49,10 @@ void job_free(job *j)
     if (j->ffwd != j->ff_cache) /* a stretch borrows the cache */
         ffwd_profile_free(j->ffwd);
     ffwd_profile_free(j->ff_cache);
+    if (j->link_bounds)
+        g_array_free(j->link_bounds, TRUE);
+    if (j->tight_peers)
+        g_ptr_array_free(j->tight_peers, TRUE);
     g_array_free(j->active, TRUE);
     g_free(j);
 }
@@ -193,6 +197,7 @@ void job_stop(job *j, double now_s)
     for (guint i = 0; i < j->active->len; i++)
         net_transfer_cancel(j->env->n, g_array_index(j->active, net_transfer_id, i), NULL);
     g_array_set_size(j->active, 0);
+    j->old_path_xfers = false;
     j->gen++;
     j->state = JOB_DONE;
     j->run_end_s = now_s;

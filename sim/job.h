@@ -69,6 +69,12 @@
 
 typedef struct job job;
 
+/* The most a job can ever put on one link of its plan (steady.c). */
+typedef struct link_bound {
+    uint32_t link;
+    double Bps;
+} link_bound;
+
 /* What a fast-forwarded job tells the metrics (job_env.ffwd). */
 typedef enum job_ffwd_event {
     JOB_FFWD_START,  /* the periodic pattern starts at origin_s */
@@ -146,7 +152,13 @@ struct job {
     bool placed_by_policy;     /* recorded hosts missing or full */
     ffwd_profile *ffwd;        /* set: fast-forwarded (owned; job_ffwd_prepare) */
     uint32_t ffwd_handle;      /* the replay's handle for it (written by env->ffwd) */
-    bool isolated;             /* shares no link with another running job (the replay's) */
+    bool isolated;             /* runs as alone: every link it shares with another running
+                                * job can never saturate (the replay's, steady.c) */
+    bool shares_links;         /* it does share a link with another running job (the replay's) */
+    GArray *link_bounds;       /* link_bound per link of its plan (the replay's; NULL: stale) */
+    bool old_path_xfers;       /* transfers in flight from before its last path change */
+    GPtrArray *tight_peers;    /* job*: running jobs sharing a link with it that can saturate
+                                * (the replay's, steady.c) */
     size_t steady_slot;        /* the replay's index of its links (steady.c) */
     struct steady_group *steady_group; /* the replay's group of jobs sharing links with it, or NULL */
     ffwd_profile *ff_cache;    /* stretch profile on the current paths (owned; NULL: none yet) */
@@ -260,6 +272,14 @@ void job_phase_counters(const job *j, double t, job_counters *out);
  * by dt_s and add *add to its counters: j is at now + dt_s where it is
  * now.  The caller has checked that nothing else uses j's links meanwhile. */
 void job_phase_delay(job *j, double dt_s, const job_counters *add);
+
+/* The earliest time >= now_s at which j may start a network transfer:
+ * now_s while it communicates (a bucket running or ready), the next
+ * bucket's ready time in its iteration, or after the iteration ends
+ * (>= its start + C + T_opt) the next one's first bucket (its start +
+ * s C); INFINITY without communication or in the permanent fast-forward
+ * (private links), now_s in a stretch (it communicates every iteration). */
+double job_next_comm_s(const job *j, double now_s);
 
 /* Busy GPU-seconds up to now_s (including the running compute). */
 double job_busy_gpu_s_at(const job *j, double now_s);

@@ -142,8 +142,10 @@ static void on_transfer_done(void *user, net_transfer_id id, double now_s)
             g_array_remove_index_fast(j->active, i);
             break;
         }
-    if (j->active->len == 0)
+    if (j->active->len == 0) {
+        j->old_path_xfers = false;
         job__push(j, now_s, EV_STEP_DONE);
+    }
 }
 
 static void start_step(job *j, double now_s)

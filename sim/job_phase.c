@@ -99,3 +99,21 @@ void job_phase_delay(job *j, double dt_s, const job_counters *add)
         j->busy_since_s += dt_s;
     j->iter_start_s += dt_s;
 }
+
+double job_next_comm_s(const job *j, double now_s)
+{
+    if (!job__has_comm(j) || (j->ffwd && !j->ff_stretch))
+        return INFINITY;
+    if (j->ff_stretch || j->bucket_running || j->active->len > 0 ||
+        j->buckets_ready > j->buckets_started)
+        return now_s;
+    double C = j->spec.compute_s, s = j->spec.fwd_frac, t0 = j->iter_start_s;
+    int B = j->spec.buckets;
+    bool started = j->computing || j->compute_done; /* an iteration began */
+    if (started && j->buckets_started < B)
+        return fmax(now_s, t0 + s * C + j->buckets_started * (1.0 - s) * C / B);
+    /* the next iteration starts when this one ends (>= t0 + C + T_opt) or,
+     * before the first, at its start (>= now) */
+    double next = started ? fmax(now_s, t0 + C + j->spec.opt_s) : now_s;
+    return next + s * C;
+}

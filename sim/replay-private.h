@@ -53,7 +53,9 @@ struct replay {
     contention *risk;          /* the contention risk of the jobs that ran, keyed by uid */
     /* stretches of jobs that share no link (steady.c, docs/engine.md §5b) */
     bool steady_stale;         /* paths changed since the isolation was computed */
-    uint32_t *link_jobs;       /* per link: running jobs using it (scratch) */
+    uint32_t *link_jobs;       /* per link: running jobs using it (as of the last update) */
+    double *link_bound_sum;    /* per link: the sum of their link bounds (idem) */
+    double *bound_acc;         /* 2 x links of zeroed scratch (plan_bounds) */
     GArray *steady_links;      /* uint32: the running jobs' links, job after job */
     GArray *steady_off;        /* guint: where running job i's links start in it */
     double end_min1, end_min2; /* the two earliest recorded ends of running jobs */

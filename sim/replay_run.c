@@ -43,6 +43,7 @@ void replay__job_end(replay *r, job *j, double now_s)
     g_ptr_array_remove(r->running, j);
     coll_plan_free(j->plan);
     j->plan = NULL;
+    job_paths_changed(j); /* its link bounds go with its plan */
     /* the metrics let go of it in job_stop; a stretch's ended there */
     ffwd_profile_free(j->ffwd);
     j->ffwd = NULL;

@@ -19,19 +19,125 @@
 
 #include "replay-private.h"
 
+/* Into out (link_bound, each link once): for every link of j's plan the
+ * most j can put on it, max over the plan's steps (a job runs one step at
+ * a time) of the sum over the step's transfers on the link of m_e times
+ * the transfer's solo rate min_e' C_e' / m_e' -- no allocation, whatever
+ * the others do, gives a transfer more.  acc and peak: zeroed scratch of
+ * one double per link, left zeroed. */
+static void plan_bounds(const struct replay *r, const coll_plan *p, double *acc, double *peak,
+                        GArray *out)
+{
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) step_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_array_set_size(out, 0);
+    for (size_t st = 0; st < coll_plan_step_count(p); st++) {
+        g_array_set_size(step_links, 0);
+        for (size_t i = 0; i < coll_plan_xfer_count(p, st); i++) {
+            coll_xfer_links(p, coll_plan_xfer(p, st, i), links, mult);
+            double solo = INFINITY;
+            for (guint k = 0; k < links->len; k++)
+                solo = fmin(solo, topo_link_get(r->t, g_array_index(links, uint32_t, k))->cap_Bps /
+                                      g_array_index(mult, uint32_t, k));
+            for (guint k = 0; k < links->len; k++) {
+                uint32_t e = g_array_index(links, uint32_t, k);
+                if (acc[e] == 0)
+                    g_array_append_val(step_links, e);
+                acc[e] += g_array_index(mult, uint32_t, k) * solo;
+            }
+        }
+        for (guint k = 0; k < step_links->len; k++) {
+            uint32_t e = g_array_index(step_links, uint32_t, k);
+            if (peak[e] == 0) {
+                link_bound b = {e, 0};
+                g_array_append_val(out, b);
+            }
+            peak[e] = fmax(peak[e], acc[e]);
+            acc[e] = 0;
+        }
+    }
+    for (guint k = 0; k < out->len; k++) {
+        link_bound *b = &g_array_index(out, link_bound, k);
+        b->Bps = peak[b->link];
+        peak[b->link] = 0;
+    }
+}
+
+/* Can link e saturate?  Only if the running jobs' bounds on it add up to
+ * its capacity (less a margin far above the solver's rel_eps). */
+static bool link_tight(const struct replay *r, uint32_t e)
+{
+    return r->link_bound_sum[e] > topo_link_get(r->t, e)->cap_Bps * (1 - 1e-9);
+}
+
+static gint cmp_pair(gconstpointer a, gconstpointer b)
+{
+    const uint32_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static void add_peer(job *j, job *peer)
+{
+    for (guint i = 0; i < j->tight_peers->len; i++)
+        if (g_ptr_array_index(j->tight_peers, i) == peer)
+            return;
+    g_ptr_array_add(j->tight_peers, peer);
+}
+
+/* Each running job's peers (j->tight_peers): the running jobs with which
+ * it shares a link that can saturate. */
+static void find_peers(struct replay *r)
+{
+    guint n = r->running->len, total = r->steady_links->len;
+    const uint32_t *all = (const uint32_t *)(void *)r->steady_links->data;
+    g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, 2 * sizeof(uint32_t)); /* link, slot */
+    for (guint i = 0; i < n; i++) {
+        job *j = g_ptr_array_index(r->running, i);
+        if (!j->tight_peers)
+            j->tight_peers = g_ptr_array_new();
+        g_ptr_array_set_size(j->tight_peers, 0);
+        guint a = g_array_index(r->steady_off, guint, i);
+        guint b = i + 1 < n ? g_array_index(r->steady_off, guint, i + 1) : total;
+        for (guint k = a; k < b && !j->isolated; k++)
+            if (r->link_jobs[all[k]] > 1 && link_tight(r, all[k])) {
+                uint32_t pr[2] = {all[k], i};
+                g_array_append_val(pairs, pr);
+            }
+    }
+    g_array_sort(pairs, cmp_pair);
+    const uint32_t *pv = (const uint32_t *)(void *)pairs->data;
+    for (guint x = 0; x < pairs->len;) {
+        guint y = x;
+        while (y < pairs->len && pv[2 * y] == pv[2 * x])
+            y++;
+        for (guint p = x; p < y; p++)
+            for (guint q = x; q < y; q++)
+                if (p != q)
+                    add_peer(g_ptr_array_index(r->running, pv[2 * p + 1]),
+                             g_ptr_array_index(r->running, pv[2 * q + 1]));
+        x = y;
+    }
+}
+
 void replay__steady_update(struct replay *r)
 {
     r->steady_stale = false;
     size_t L = topo_link_count(r->t);
     if (!r->link_jobs) {
         r->link_jobs = g_new0(uint32_t, L ? L : 1);
+        r->link_bound_sum = g_new0(double, L ? L : 1);
+        r->bound_acc = g_new0(double, 2 * (L ? L : 1));
         r->steady_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
         r->steady_off = g_array_new(FALSE, FALSE, sizeof(guint));
     }
+    for (guint k = 0; k < r->steady_links->len; k++) { /* clear only what was counted */
+        uint32_t e = g_array_index(r->steady_links, uint32_t, k);
+        r->link_jobs[e] = 0;
+        r->link_bound_sum[e] = 0;
+    }
     g_array_set_size(r->steady_links, 0);
     g_array_set_size(r->steady_off, 0);
-    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_autoptr(GArray) bytes = g_array_new(FALSE, FALSE, sizeof(double));
     r->end_min1 = r->end_min2 = INFINITY;
     r->end_min1_job = NULL;
     for (guint i = 0; i < r->running->len; i++) {
@@ -48,11 +154,15 @@ void replay__steady_update(struct replay *r)
         }
         if (!j->plan)
             continue;
-        coll_plan_link_bytes(j->plan, links, bytes); /* distinct links */
-        for (guint k = 0; k < links->len; k++) {
-            uint32_t e = g_array_index(links, uint32_t, k);
-            r->link_jobs[e]++;
-            g_array_append_val(r->steady_links, e);
+        if (!j->link_bounds) { /* kept until its paths change */
+            j->link_bounds = g_array_new(FALSE, FALSE, sizeof(link_bound));
+            plan_bounds(r, j->plan, r->bound_acc, r->bound_acc + L, j->link_bounds);
+        }
+        for (guint k = 0; k < j->link_bounds->len; k++) {
+            const link_bound *b = &g_array_index(j->link_bounds, link_bound, k);
+            r->link_jobs[b->link]++;
+            r->link_bound_sum[b->link] += b->Bps;
+            g_array_append_val(r->steady_links, b->link);
         }
     }
     guint n = r->running->len, total = r->steady_links->len;
@@ -61,21 +171,38 @@ void replay__steady_update(struct replay *r)
         job *j = g_ptr_array_index(r->running, i);
         guint a = g_array_index(r->steady_off, guint, i);
         guint b = i + 1 < n ? g_array_index(r->steady_off, guint, i + 1) : total;
-        bool alone = true;
-        for (guint k = a; k < b && alone; k++)
-            alone = r->link_jobs[all[k]] == 1;
+        bool alone = true, shared = false;
+        for (guint k = a; k < b && alone; k++) {
+            shared |= r->link_jobs[all[k]] > 1;
+            alone = r->link_jobs[all[k]] == 1 || !link_tight(r, all[k]);
+        }
         j->isolated = alone;
+        j->shares_links = shared;
     }
-    for (guint k = 0; k < total; k++) /* clear only what was counted */
-        r->link_jobs[all[k]] = 0;
+    find_peers(r);
     replay__groups_update(r);
 }
 
-/* Stretches are allowed in this run at all. */
+/* Stretches are allowed in this run at all: jobs that run as alone
+ * (isolated) under a scheduler whose on_comm hook ignores them; windows
+ * between a job's peers' communication (below) only without a hook. */
 static bool steady_allowed(const struct replay *r)
 {
     return r->cfg->sim.fast_forward && r->cfg->sim.mode == CONFIG_MODE_WINDOW && !r->env.ideal &&
            (!r->ops->on_comm || r->ops->on_comm_ignores_isolated);
+}
+
+/* A job that shares a link that can saturate with its peers runs as alone
+ * while none of them communicates: until the earliest time one of them
+ * may start a transfer (job_next_comm_s), -INFINITY if one is now. */
+static double peers_quiet_until(const struct replay *r, const job *j, double now_s)
+{
+    if (r->ops->on_comm || !j->tight_peers || j->tight_peers->len == 0)
+        return -INFINITY;
+    double u = INFINITY;
+    for (guint i = 0; i < j->tight_peers->len && u > now_s; i++)
+        u = fmin(u, job_next_comm_s(g_ptr_array_index(j->tight_peers, i), now_s));
+    return u > now_s ? u : -INFINITY;
 }
 
 double replay__steady_until(void *user, const job *j, double origin_s)
@@ -86,18 +213,32 @@ double replay__steady_until(void *user, const job *j, double origin_s)
         return -INFINITY;
     if (r->steady_stale)
         replay__steady_update(r);
-    if (!j->isolated || j->steady_slot >= r->steady_off->len ||
-        g_ptr_array_index(r->running, j->steady_slot) != j)
+    if (j->steady_slot >= r->steady_off->len || g_ptr_array_index(r->running, j->steady_slot) != j)
+        return -INFINITY;
+    /* a hook that ignores jobs sharing no link may still see one that
+     * shares an unsaturable link (sincronia-online counts any sharing) */
+    if (r->ops->on_comm && j->shares_links)
+        return -INFINITY;
+    double now = evq_now(r->q);
+    double until = j->isolated ? INFINITY : peers_quiet_until(r, j, now);
+    if (!(until > now))
         return -INFINITY;
     /* a transfer started before the last path change may still use a link
-     * the job now has alone (it keeps its links until its step ends) */
+     * the job now has alone (it keeps its links until its step ends), or
+     * one it shares, where the bounds count only the current plans */
     guint n = r->steady_off->len, i = (guint)j->steady_slot;
     guint a = g_array_index(r->steady_off, guint, i);
     guint b = i + 1 < n ? g_array_index(r->steady_off, guint, i + 1) : r->steady_links->len;
-    for (guint k = a; k < b; k++)
-        if (net_link_in_use(r->n, g_array_index(r->steady_links, uint32_t, k)))
+    for (guint k = a; k < b; k++) {
+        uint32_t e = g_array_index(r->steady_links, uint32_t, k);
+        if (r->link_jobs[e] == 1 && net_link_in_use(r->n, e))
             return -INFINITY;
-    double until = j == r->end_min1_job ? r->end_min2 : r->end_min1;
+    }
+    if (j->shares_links)
+        for (guint k = 0; k < r->running->len; k++)
+            if (((const job *)g_ptr_array_index(r->running, k))->old_path_xfers)
+                return -INFINITY;
+    until = fmin(until, j == r->end_min1_job ? r->end_min2 : r->end_min1);
     if (r->next_start < r->start_order->len) {
         guint idx = g_array_index(r->start_order, guint, r->next_start);
         const job *next = g_ptr_array_index(r->jobs, idx);

@@ -43,6 +43,7 @@ typedef struct steady_group {
     int n_ring;
     int boundaries;     /* anchor boundaries since the last repeat or change */
     bool gave_up;
+    bool open;          /* a job runs as alone (steady.c) on a link of it: no skips */
 } group;
 
 struct steady_groups {
@@ -189,7 +190,7 @@ void replay__groups_update(struct replay *r)
         job *j = g_ptr_array_index(r->running, i);
         j->steady_group = NULL;
         if (j->isolated || !j->plan)
-            continue;
+            continue; /* see below */
         group *g = group_of_root(by_root, sg->groups, uf_find(sg->uf, i));
         g_ptr_array_add(g->members, j);
         j->steady_group = g;
@@ -205,6 +206,16 @@ void replay__groups_update(struct replay *r)
     }
     for (guint k = 0; k < r->steady_links->len; k++)
         sg->first[all[k]] = NONE;
+    /* a job that runs as alone but shares an (unsaturable) link with a
+     * group uses that link too: the group's links are not the group's own */
+    for (guint i = 0; i < n; i++) {
+        job *j = g_ptr_array_index(r->running, i);
+        group *g = j->isolated && j->plan && j->shares_links
+                       ? g_hash_table_lookup(by_root, GUINT_TO_POINTER(uf_find(sg->uf, i) + 1))
+                       : NULL;
+        if (g)
+            g->open = true;
+    }
     for (guint i = 0; i < sg->groups->len; i++) {
         group *g = g_ptr_array_index(sg->groups, i);
         g_array_sort(g->links, cmp_u32);
@@ -420,7 +431,8 @@ double replay__group_boundary(void *user, job *j, double origin_s, double now_s)
     if (r->steady_stale)
         replay__steady_update(r);
     group *g = j->steady_group;
-    if (!g || g->anchor != j || g->gave_up || g->members->len < 2 || !group_closed(r, g))
+    if (!g || g->anchor != j || g->gave_up || g->open || g->members->len < 2 ||
+        !group_closed(r, g))
         return 0;
     snap *s = snap_new();
     capture(r, g, origin_s, now_s, s);

@@ -177,6 +177,104 @@ static void test_steady_schedulers(void)
     }
 }
 
+/* Two hosts under two ToRs joined by one aggregation switch; 2 GPUs, 2
+ * PCIe switches and 2 NICs (1e10 B/s) per host, GPU g on NIC g.  A job on
+ * GPU 0 of both hosts and one on GPU 1 use different NICs but the same
+ * ToR-aggregation links (uplink_gbps).  Each job's ring is one transfer
+ * whose solo rate is its NICs' 1e10 B/s: its bound on an uplink. */
+#define TOPO_UP                                                                                \
+    "\"clos2:tors=2,aggs=1,hosts_per_tor=1,gpus=2,nics=2,pcie=2,nic_gbps=80,pcie_gbps=800,"    \
+    "latency_us=0,host_latency_us=0,link_gbps=%d\""
+#define JOB_GPU(id, g, start, end, C, S, opt)                                                  \
+    "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"    \
+    " \"start_s\": " start ", \"end_s\": " end ","                                            \
+    " \"model\": {\"compute_s\": " C ", \"comm_bytes\": " S ", \"comm_start_frac\": 1.0,"     \
+    " \"opt_s\": " opt "}}"
+
+static char *scenario_up(int uplink_gbps, const char *jobs)
+{
+    g_autofree char *topo = g_strdup_printf(TOPO_UP, uplink_gbps);
+    return g_strdup_printf("{\"topology\": %s, \"scheduler\": \"ecmp\","
+                           " \"trace\": {\"jobs\": [%s]},"
+                           " \"sim\": {\"interval_s\": 3, \"alpha_us\": 0, \"channels\": 1}}",
+                           topo, jobs);
+}
+
+/* Uplinks of 240 Gb/s = 3e10 B/s: the two jobs' bounds add up to 2e10 <
+ * 3e10, so the shared uplinks can never saturate and each job runs as
+ * alone (docs/engine.md §5b): both are a's model (T = 2.5 s) in [0, 100).
+ * a starts first, when b's arrival at 0 is the next change: its first
+ * iteration runs on events, then a stretch from 2.5 of 38 iterations
+ * (2.5 + 2.5 x 38 = 97.5 < 100, the next change being b's end); b runs
+ * one of 39 from 0; 77 in all, and each job ends 39 iterations. */
+static void test_steady_unsaturable_share(void)
+{
+    g_autofree char *text =
+        scenario_up(240, JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
+                         JOB_GPU("b", 1, "0", "100", "1.0", "1e10", "0.5"));
+    test_run x;
+    if (test_run_text(&x, text, true, NULL)) {
+        replay_job_result j;
+        for (size_t i = 0; i < 2; i++) {
+            replay_job_get(x.r, i, &j);
+            CU_ASSERT_EQUAL(j.iterations, 39);
+            TEST_ASSERT_CLOSE(j.busy_gpu_s, 120.0, 1e-12);
+        }
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        CU_ASSERT_EQUAL(s.ffwd_stretches, 2);
+        CU_ASSERT_EQUAL(s.ffwd_stretch_iterations, 77);
+    }
+    test_run_clear(&x);
+    uint64_t a = 0, b = 0;
+    test_run_assert_same(text, 1e-9, &a, &b);
+}
+
+/* Uplinks of 120 Gb/s = 1.5e10 B/s: the bounds (2e10) exceed it, so a
+ * (C = 1, ring 1 s alone, T_opt = 0.5: T = 2.5) and b (C = 21.7, S = 2e10:
+ * 2 s alone, no optimizer) contend (0.75e10 B/s each when both move).  a
+ * runs stretches only while b cannot communicate (job_next_comm_s), until
+ * b's next bucket is ready:
+ *   a starts before b arrives (a change at 0): its first iteration runs
+ *   on events; 2.5: b's ring starts at 21.7: k = 7 (2.5 + 2.5 x 7 = 20);
+ *   a on events: [20, 21) compute, ring from 21 (0.3e10 left at 21.7),
+ *   then shared: a done 22.1, opt to 22.6; b alone to 23.6 (0.2e10 left),
+ *   shared again: b done 23.8667 (next ring at 23.8667 + 21.7 = 45.5667);
+ *   a's ring 0.8e10 alone from 23.8667: 24.6667, opt: 25.1667;
+ *   25.1667: k = 8 to 45.1667 (< 45.5667); a's ring from 46.1667 meets b's
+ *   (0.6e10 moved): a done 47.5, ends 48.0; b ends 47.9, next ring 69.6;
+ *   48.0: k = 8 to 68.0; a's ring from 69 (0.4e10 left at 69.6): a done
+ *   70.1333, ends 70.6333; b's ring 1.6e10 left: meets a's next ring at
+ *   71.6333 with 0.1e10 left: done 71.7667, next ring 93.4667; a ends
+ *   73.1667;
+ *   73.1667: k = 8 to 93.1667; at 96.0 b's next ring is at 117.5 but the
+ *   window ends at 100: k = 1, no stretch.
+ * So 4 stretches of 31 iterations; a ends 39 iterations (1 + 7, then 22.6 and
+ * 25.1667, 8, 48.0, 8, 70.6333 and 73.1667, 8, 96.0 and 98.5), b 4 (23.8667,
+ * 47.9, 71.7667, 95.8). */
+static void test_steady_peer_window(void)
+{
+    g_autofree char *text =
+        scenario_up(120, JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
+                         JOB_GPU("b", 1, "0", "100", "21.7", "2e10", "0"));
+    test_run x;
+    if (test_run_text(&x, text, true, NULL)) {
+        replay_job_result j;
+        replay_job_get(x.r, 0, &j);
+        CU_ASSERT_EQUAL(j.iterations, 39);
+        replay_job_get(x.r, 1, &j);
+        CU_ASSERT_EQUAL(j.iterations, 4);
+        TEST_ASSERT_CLOSE(j.mean_iter_s, 95.8 / 4, 1e-9);
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        CU_ASSERT_EQUAL(s.ffwd_stretches, 4);
+        CU_ASSERT_EQUAL(s.ffwd_stretch_iterations, 31);
+    }
+    test_run_clear(&x);
+    uint64_t a = 0, b = 0;
+    test_run_assert_same(text, 1e-9, &a, &b);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -184,6 +282,8 @@ int main(void)
         {"start_inside_stretch", test_steady_start_inside_stretch},
         {"contending_join", test_steady_contending_join},
         {"schedulers", test_steady_schedulers},
+        {"unsaturable_share", test_steady_unsaturable_share},
+        {"peer_window", test_steady_peer_window},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady", cases);
