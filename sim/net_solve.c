@@ -258,7 +258,9 @@ static void grow(net *n, search *s)
     const double eps = n->opts.rel_eps;
     for (; s->next_l < s->n_l; s->next_l++) {
         uint32_t e = n->comp_l[s->next_l];
-        if (!((n->links[e].user_bits >> L) & 1))
+        /* a link that only its S_L user brought in has nobody else to add */
+        uint32_t users = n->lvl_users[(size_t)e * n->K + L];
+        if (users == 0 || (users == 1 && s->next_l >= s->n_seeds))
             continue;
         int how = followed(n, e, L);
         if (how == FOLLOW_NONE)
