@@ -94,6 +94,7 @@ struct net {
      * a level; each once): they join the re-solve of their level whatever
      * their links' state */
     GArray *touched; /* uint32 slots */
+    bool all_touched; /* every moving transfer is on touched (net_resolve_all) */
     evq_id solve_ev;
     /* solver scratch, grown on demand */
     uint32_t *comp_t, *comp_l;

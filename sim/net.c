@@ -120,6 +120,7 @@ void net_resolve_all(net *n)
     for (uint32_t s = 0; s < n->n_xf; s++)
         if (n->xf[s].state == NET__MOVING)
             net__list_touched(n, s);
+    n->all_touched = true;
     net_flush(n);
 }
 

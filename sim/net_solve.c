@@ -306,6 +306,8 @@ static void collect(net *n, search *s)
         if (n->xf[ts].state == NET__MOVING && n->xf[ts].prio == s->L)
             add_transfer(n, s, ts);
     }
+    if (n->all_touched) /* every level-L user is in S_L: nothing to search */
+        s->next_l = s->n_l;
     grow(n, s);
 }
 
@@ -669,4 +671,5 @@ void net__solve(net *n)
     for (guint i = 0; i < n->touched->len; i++)
         n->xf[g_array_index(n->touched, uint32_t, i)].touched = false;
     g_array_set_size(n->touched, 0);
+    n->all_touched = false;
 }
