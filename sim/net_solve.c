@@ -533,15 +533,13 @@ static inline bool has_users_at(const net *n, uint32_t e, int l)
  * there; a link that was slack before and stays slack after is nobody's
  * bottleneck, so the level-l allocation stays max-min (header, (4)), and
  * R_e,l+1 moves by the same amount. */
-static void propagate(net *n, uint32_t e, int l)
+static void propagate(net *n, uint32_t e, int l, double r)
 {
     const int K = n->K;
     const net__link *lk = &n->links[e];
     const double tol = n->opts.rel_eps * lk->cap_Bps;
     const double *ld = &n->lvl_load[(size_t)e * K];
-    if (l >= K)
-        return;
-    double r = residual(n, e, l); /* R_el, then R_e,l+1 = R_el - load_el, ... */
+    /* r = R_el, then R_e,l+1 = R_el - load_el, ... */
     for (; l < K; r -= ld[l], l++) {
         if (lk->dirty_bits & ((uint64_t)1 << l))
             return; /* level l re-solves around e and carries on from there */
@@ -563,9 +561,10 @@ static void propagate(net *n, uint32_t e, int l)
  * its residual to the levels below.  only: NULL, or e's one level-L user
  * (k: e's index in its links), whose load is then read without scanning
  * e's user list (the same sum: 0 + m x); a link without level-L users has
- * load 0 without a scan either. */
-static void update_link(net *n, uint32_t e, int L, double now, const net__xfer *only,
-                        uint32_t k)
+ * load 0 without a scan either.  filled: a fill of this level stored R_eL
+ * for every link of E_L. */
+static void update_link(net *n, uint32_t e, int L, double now, bool filled,
+                        const net__xfer *only, uint32_t k)
 {
     const int K = n->K;
     const uint64_t bit = (uint64_t)1 << L;
@@ -611,11 +610,15 @@ static void update_link(net *n, uint32_t e, int L, double now, const net__xfer *
             g_array_append_val(n->moved, e);
         }
     }
-    /* level L around e is now solved for its current residual (fill
-     * stored it too; this also covers seeds without level-L users and
-     * components of pinned transfers only) */
-    n->lvl_res[(size_t)e * K + L] = residual(n, e, L);
-    propagate(n, e, L + 1);
+    /* level L around e is now solved for its current residual (a fill of
+     * this level stored it already; this also covers seeds without level-L
+     * users and components of pinned transfers only).  R_e,L+1 = R_eL -
+     * load_eL is the same subtraction residual() would do (bit for bit:
+     * it subtracts the loaded levels in order). */
+    double r = filled ? n->lvl_res[(size_t)e * K + L] : residual(n, e, L);
+    n->lvl_res[(size_t)e * K + L] = r;
+    if (L + 1 < K)
+        propagate(n, e, L + 1, r - ld[L]);
 }
 
 /* Recompute load_eL where it can have changed: on the seeds (their user set
@@ -623,18 +626,18 @@ static void update_link(net *n, uint32_t e, int L, double now, const net__xfer *
  * the n_ch transfers whose rate changed (comp_t's front).  Elsewhere in E_L
  * R_eL is within tolerance of res_eL (else the link would be a seed, or
  * propagate() already stored the slack move) and the load is unchanged. */
-static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, double now)
+static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, bool filled, double now)
 {
     for (size_t i = 0; i < n_ch; i++) {
         const net__xfer *t = &n->xf[n->comp_t[i]];
         for (uint32_t k = 0; k < t->n_tl; k++) {
             uint32_t e = t->tl[k].link;
             bool alone = n->lvl_users[(size_t)e * n->K + L] == 1;
-            update_link(n, e, L, now, alone ? t : NULL, k);
+            update_link(n, e, L, now, filled, alone ? t : NULL, k);
         }
     }
     for (size_t j = 0; j < n_seeds; j++)
-        update_link(n, n->comp_l[j], L, now, NULL, 0);
+        update_link(n, n->comp_l[j], L, now, filled, NULL, 0);
 }
 
 void net__solve(net *n)
@@ -662,7 +665,7 @@ void net__solve(net *n)
             n->stats.resolved_transfers += s.n_t;
             n_ch = apply_rates(n, s.n_t, now);
         }
-        update_loads(n, L, s.n_seeds, n_ch, now);
+        update_loads(n, L, s.n_seeds, n_ch, s.n_t > 0, now);
     }
     for (size_t d = 0; d < n->n_dirty; d++)
         n->links[n->dirty[d]].dirty_bits = 0;
