@@ -63,8 +63,13 @@ echo
 echo "## Full solves on SimGrid maxmin_bench shapes, side by side with SimGrid"
 echo
 echo "Commands: \`build-bench/tests/bench_net maxmin SHAPE $seed\` and"
-echo "\`build-bench/bench_simgrid SHAPE $seed\` (\`tests/bench_simgrid.cpp\`, built by"
-echo "this script against libsimgrid $sg_version)."
+if [ -n "$sg" ]; then
+    echo "\`build-bench/bench_simgrid SHAPE $seed\` (\`tests/bench_simgrid.cpp\`, built by"
+    echo "this script against libsimgrid $sg_version)."
+else
+    echo "\`build-bench/bench_simgrid SHAPE $seed\` (\`tests/bench_simgrid.cpp\`; not built"
+    echo "in this run, see below)."
+fi
 echo "Both build the same system from the same seed (\`tests/maxmin_gen.c\`): SimGrid's"
 echo "\`maxmin_bench\` shapes drawn draw for draw as that benchmark draws them"
 echo "(constraints with bounds U(0,10), variables of weight 1 without bound, each"
