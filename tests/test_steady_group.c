@@ -104,10 +104,185 @@ static void test_group_two_jobs(void)
     test_run_assert_same(text, 1e-9, &a, &b);
 }
 
+/* A job c on two other hosts (h2, h3: four hosts under the ToR) arrives
+ * at 20.05 and ends at 40: it shares no link with a or b, so a and b do
+ * what they did in two_jobs (66 and 33 iterations, the same busy time),
+ * but its arrival and its end are changes: the skip found at 12.8 stops
+ * before 20.05 (k = 2, to 18.8: 12.8 + 3 x 3 = 21.8 > 20.05), and the
+ * group starts over after each change.  Every output equals the event
+ * path's. */
+static void test_group_start_inside_skip(void)
+{
+    g_autofree char *jobs = g_strdup_printf(
+        "%s, {\"id\": \"c\", \"gpus\": 2, \"hosts\": [\"h2\", \"h3\"], \"host_gpus\": [1, 1],"
+        " \"start_s\": 20.05, \"end_s\": 40, \"model\": {\"compute_s\": 1.0,"
+        " \"comm_bytes\": 1e10, \"comm_start_frac\": 1.0, \"opt_s\": 0.5}}",
+        JOBS_AB);
+    g_autofree char *text = scenario(PRIO_AB, jobs, 30);
+    char *four = strstr(text, "hosts_per_tor=2");
+    four[strlen("hosts_per_tor=")] = '4';
+    test_run x;
+    if (test_run_text(&x, text, true, NULL)) {
+        replay_job_result a, b;
+        replay_job_get(x.r, 0, &a);
+        replay_job_get(x.r, 1, &b);
+        CU_ASSERT_EQUAL(a.iterations, 66);
+        CU_ASSERT_EQUAL(b.iterations, 33);
+        TEST_ASSERT_CLOSE(a.busy_gpu_s, 134.0, 1e-9);
+        TEST_ASSERT_CLOSE(b.busy_gpu_s, 132.4, 1e-9);
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        CU_ASSERT_TRUE(s.group_skips >= 3);
+    }
+    test_run_clear(&x);
+    uint64_t a = 0, b = 0;
+    test_run_assert_same(text, 1e-9, &a, &b);
+}
+
+/* Three jobs on one NIC per host (4 GPUs a host), levels 0, 1, 2, compute
+ * 0.5, 1/sqrt(2) and sqrt(1.25) s, rings of 0.2, 0.2 and 0.3 s alone: a is
+ * never delayed (period 0.7 s); b (0.907 s alone) waits at most 0.2 s
+ * when it meets a's ring, too little to lock to a multiple of 0.7, so
+ * their phases drift and the group's state at the anchor's (c's)
+ * boundaries never comes back: after 64 boundaries the group gives up
+ * (one fallback, no repeat, no skip) and every output equals the event
+ * path's. */
+static void test_group_never_repeats(void)
+{
+    g_autofree char *text = g_strdup_printf(
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,"
+        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\","
+        " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
+        " \"b\": {\"priority\": 1}, \"c\": {\"priority\": 2}}},"
+        " \"trace\": {\"jobs\": [%s, %s, %s]},"
+        " \"sim\": {\"interval_s\": 500, \"alpha_us\": 0, \"channels\": 1}}",
+        JOB("a", "0", "200", "0.5", "2e9"), JOB("b", "0", "200", "0.7071067811865476", "2e9"),
+        JOB("c", "0", "200", "1.118033988749895", "3e9"));
+    test_run x;
+    if (test_run_text(&x, text, true, NULL)) {
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        CU_ASSERT_EQUAL(s.group_fallbacks, 1);
+        CU_ASSERT_EQUAL(s.group_repeats, 0);
+        CU_ASSERT_EQUAL(s.group_skips, 0);
+    }
+    test_run_clear(&x);
+    uint64_t a = 0, b = 0;
+    test_run_assert_same(text, 1e-9, &a, &b);
+}
+
+/* A random scenario (seeded): 4 hosts under 2 ToRs (2 GPUs, 2 NICs of
+ * 1e10 B/s each, uplinks of 80 to 240 Gb/s: tight or not), 2 to 4 jobs of
+ * 2 GPUs on two hosts each, random compute, ring size, optimizer,
+ * communication start and buckets, overlapping windows in [0, 60),
+ * ticks of 2 to 30 s, ecmp or fixed random priorities. */
+static char *random_scenario(guint32 seed)
+{
+    g_autoptr(GRand) g = g_rand_new_with_seed(seed);
+    static const int up[] = {80, 120, 160, 240};
+    static const double ticks[] = {2, 7, 30};
+    int n = g_rand_int_range(g, 2, 5), used[4] = {0};
+    g_autoptr(GString) jobs = g_string_new(NULL), prio = g_string_new(NULL);
+    for (int i = 0; i < n; i++) {
+        int h[2], free_hosts = 0;
+        for (int k = 0; k < 4; k++)
+            free_hosts += used[k] < 2;
+        if (free_hosts < 2)
+            break;
+        for (int k = 0; k < 2; k++) {
+            do
+                h[k] = g_rand_int_range(g, 0, 4);
+            while (used[h[k]] >= 2 || (k == 1 && h[1] == h[0]));
+            used[h[k]]++;
+        }
+        double start = g_rand_double_range(g, 0, 10), end = start + g_rand_double_range(g, 15, 50);
+        g_string_append_printf(
+            jobs,
+            "%s{\"id\": \"j%d\", \"gpus\": 2, \"hosts\": [\"h%d\", \"h%d\"],"
+            " \"host_gpus\": [1, 1], \"start_s\": %.3f, \"end_s\": %.3f, \"model\": {"
+            "\"compute_s\": %.4f, \"comm_bytes\": %.4g, \"comm_start_frac\": %.2f,"
+            " \"opt_s\": %.3f, \"buckets\": %d}}",
+            i ? ", " : "", i, h[0], h[1], start, end, g_rand_double_range(g, 0.1, 2.0),
+            g_rand_double_range(g, 0.1e10, 1.5e10),
+            g_rand_boolean(g) ? 1.0 : g_rand_double_range(g, 0.3, 1.0),
+            g_rand_boolean(g) ? 0.0 : g_rand_double_range(g, 0.01, 0.4),
+            g_rand_int_range(g, 1, 3));
+        g_string_append_printf(prio, "%s\"j%d\": {\"priority\": %d}", i ? ", " : "", i,
+                               g_rand_int_range(g, 0, 3));
+    }
+    g_autofree char *sched = g_rand_boolean(g)
+                                 ? g_strdup("\"ecmp\"")
+                                 : g_strdup_printf("{\"name\": \"fixed\", \"jobs\": {%s}}", prio->str);
+    return g_strdup_printf(
+        "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=2,nics=2,pcie=2,"
+        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0,link_gbps=%d\","
+        " \"scheduler\": %s, \"trace\": {\"jobs\": [%s]},"
+        " \"sim\": {\"interval_s\": %g, \"alpha_us\": 0, \"channels\": 1, \"end_s\": 60}}",
+        up[g_rand_int_range(g, 0, 4)], sched, jobs->str, ticks[g_rand_int_range(g, 0, 3)]);
+}
+
+/* Property: 300 seeded random scenarios give, with the fast path (groups,
+ * stretches) and without, cluster and allocated utilization within 1e-6
+ * absolute (whole run and every interval) and per-job iterations within
+ * 1; the fast path is taken in some of them (skips and stretches > 0). */
+static void test_group_property(void)
+{
+    uint64_t skips = 0, stretches = 0, fails = 0;
+    for (guint32 seed = 1; seed <= 300; seed++) {
+        g_autofree char *text = random_scenario(seed);
+        g_autofree char *tmp = g_dir_make_tmp("ccsim-prop-XXXXXX", NULL);
+        g_autofree char *d1 = g_build_filename(tmp, "ff", NULL);
+        g_autofree char *d2 = g_build_filename(tmp, "plain", NULL);
+        test_run x, y;
+        bool ok = test_run_text(&x, text, true, d1);
+        ok = test_run_text(&y, text, false, d2) && ok;
+        if (ok) {
+            replay_summary a, b;
+            replay_get_summary(x.r, &a);
+            replay_get_summary(y.r, &b);
+            skips += a.group_skips;
+            stretches += a.ffwd_stretches;
+            bool bad = fabs(a.gpu_util_cluster_frac - b.gpu_util_cluster_frac) > 1e-6 ||
+                       fabs(a.gpu_util_allocated_frac - b.gpu_util_allocated_frac) > 1e-6;
+            for (size_t i = 0; i < replay_job_count(x.r); i++) {
+                replay_job_result p, q;
+                replay_job_get(x.r, i, &p);
+                replay_job_get(y.r, i, &q);
+                bad |= llabs(p.iterations - q.iterations) > 1;
+            }
+            /* timeseries.csv field 4: gpu_util_cluster_frac */
+            for (int line = 1; !bad; line++) {
+                double u = test_run_csv_field(d1, "timeseries.csv", line, 4);
+                double v = test_run_csv_field(d2, "timeseries.csv", line, 4);
+                if (isnan(u) && isnan(v))
+                    break;
+                bad = !(fabs(u - v) <= 1e-6);
+            }
+            if (bad) {
+                fprintf(stderr, "\n  seed %u differs: %s\n", seed, text);
+                fails++;
+            }
+        }
+        test_run_clear(&x);
+        test_run_clear(&y);
+        test_run_remove_outputs(d1);
+        test_run_remove_outputs(d2);
+        g_rmdir(tmp);
+    }
+    CU_ASSERT_EQUAL(fails, 0);
+    CU_ASSERT_TRUE(skips > 0);
+    CU_ASSERT_TRUE(stretches > 0);
+    fprintf(stderr, " (%" G_GUINT64_FORMAT " skips, %" G_GUINT64_FORMAT " stretches) ", skips,
+            stretches);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
         {"two_jobs", test_group_two_jobs},
+        {"start_inside_skip", test_group_start_inside_skip},
+        {"never_repeats", test_group_never_repeats},
+        {"property", test_group_property},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_group", cases);
