@@ -30,16 +30,20 @@
  * (a zero-delay solve event; any query solves first if something is dirty),
  * so a scheduler that re-prioritises many jobs at once costs one solve.
  * The solve re-computes, for each level L from the highest dirty level down,
- * only the level-L transfers connected to a dirty link through shared links
- * (a transfer held at rate 0 by a link with no residual left joins nothing);
- * a link whose residual for the next level moved becomes dirty there if it
- * is tight at that level (a move on a slack link changes no bottleneck).
+ * only the changed level-L transfers and those that tight links connect to
+ * them: a saturated link brings in its users with the largest rate per
+ * weight (it is their bottleneck), a link whose residual fell all its
+ * users; the others keep their rates unless a link that the re-solved
+ * transfers saturate shows one of them must give way (a transfer held at
+ * rate 0 by a link with no residual left joins nothing); a link whose
+ * residual for the next level moved becomes dirty there if it is tight at
+ * that level (a move on a slack link changes no bottleneck).
  * The proof that this equals the from-scratch allocation is at the top of
  * net_solve.c.
  * Completion events live in the evq and are re-keyed only for transfers
  * whose rate changed; remaining bytes and link counters are brought up to
  * date lazily.  Cost of a solve: O(sum over re-solved levels of
- * (elements of the re-solved component) * log(links of the component)),
+ * (elements of the re-solved transfers) * log(links they cross)),
  * plus O(log n) evq work per transfer whose rate changed; nothing is
  * proportional to the number of transfers or links in the whole network.
  *
