@@ -86,7 +86,10 @@
  *     characterises the (unique) weighted max-min allocation
  *     (Bertsekas-Gallager's bottleneck lemma, which holds with positive
  *     coefficients m_ie, (1)).  Then res_e,L+1 takes the new value and the same
- *     move is carried to R_e,L+2, and so on (propagate()).
+ *     move is carried to R_e,L+2, and so on (propagate()).  A level without
+ *     users is passed over (load 0: the residual below is the same; its
+ *     stored residual is not used until a user comes, which is touched, and
+ *     the fill stores it), and the walk ends when no level below has one.
  * Approximation: rates within rel_eps of their old value keep the old
  * value (no re-key), residuals below rel_eps * C_e count as zero, and a
  * residual that moved by at most rel_eps * C_e since its level was solved
@@ -541,8 +544,12 @@ static void propagate(net *n, uint32_t e, int l, double r)
     const double *ld = &n->lvl_load[(size_t)e * K];
     /* r = R_el, then R_e,l+1 = R_el - load_el, ... */
     for (; l < K; r -= ld[l], l++) {
+        if (((lk->user_bits | lk->dirty_bits) >> l) == 0)
+            return; /* no level from l down has a user: nobody to re-solve */
         if (lk->dirty_bits & ((uint64_t)1 << l))
             return; /* level l re-solves around e and carries on from there */
+        if (!has_users_at(n, e, l))
+            continue; /* its load is 0 and its stored residual unused */
         double *res = &n->lvl_res[(size_t)e * K + l];
         if (fabs(r - *res) <= tol)
             return; /* no move: nothing below moves either */
