@@ -122,6 +122,7 @@ void net_resolve_all(net *n)
             net__list_touched(n, s);
     n->all_touched = true;
     net_flush(n);
+    n->all_touched = false; /* (the flush solves nothing when nothing moves) */
 }
 
 /* ---- links ---- */
