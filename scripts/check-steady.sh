@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # check-steady.sh - the fast-forward changes no result: replays each case
 # with and without it (--no-fast-forward) and compares every output field
-# (docs/engine.md §5a, §5b; figures in docs/performance-notes.md).
+# (docs/engine.md §5a, §5b, §5c; figures in docs/performance-notes.md).
 #
 # Usage: scripts/check-steady.sh [--trace DIR] [--scheds LIST] [--quick] [--out DIR]
 #   --trace DIR   full-size trace for the busiest-6-hours cases (default:
 #                 a synthetic one, `ccsim gen-trace --seed 1`, made in OUT)
 #   --scheds LIST schedulers (default: every registered one)
-#   --quick       only the bundled default and the Crux example (no big trace)
+#   --quick       only the bundled default, the Crux example and the group
+#                 example (no big trace)
 #   --out DIR     work folder (default results/check-steady)
 # Cases: the bundled default (2 hours of the sample), examples/crux-example1.json,
-# and the busiest 6 hours of the trace (trace seconds 936000-957600) on
+# examples/steady-group.json (two jobs sharing links that repeat: the
+# skips of docs/engine.md §5c), and the busiest 6 hours of the trace (trace seconds 936000-957600) on
 # crux-clos2 and crux-double-sided with the recorded hosts.
 # Criteria (issue 19): cluster and allocated GPU utilization (summary and
 # every interval) within 1e-6 absolute; per-job iterations within 1, and
@@ -39,7 +41,8 @@ if [ -z "$ccsim" ]; then
 fi
 [ -n "$scheds" ] || scheds=$("$ccsim" list 2>/dev/null | awk '/^schedulers/{s=1;next} s&&/^$/{exit} s&&/^  [a-z]/{print $1}' | paste -sd, -)
 mkdir -p "$out"
-cases=("default|" "example|--scenario examples/crux-example1.json")
+cases=("default|" "example|--scenario examples/crux-example1.json"
+       "group|--scenario examples/steady-group.json")
 if [ $quick = 0 ]; then
     if [ -z "$trace" ]; then
         trace=$out/trace
