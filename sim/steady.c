@@ -1,19 +1,25 @@
-/* steady.c - which running jobs share no link with another, and until when
- * one may run a fast-forwarded stretch (docs/engine.md §5b).
- * Not here: the stretch itself (job_ffwd.c), the profile (ffwd.c).
+/* steady.c - which running jobs run as alone, and until when one may run
+ * a fast-forwarded stretch (docs/engine.md §5b).
+ * Not here: the stretch itself (job_ffwd.c), the profile (ffwd.c), groups
+ * that share links (steady_group.c).
  *
  * The rule.  A job that shares no link with any other running job runs
  * exactly as it would alone, and alone its iterations repeat with the
- * period T' of its current paths.  Whether it shares a link can change
- * only when the running set or a path changes: at a job's arrival or end
- * (the reschedule after it) or when a scheduler moves a path.  In window
- * mode every arrival and end time is known in advance (the trace), so at
- * an iteration boundary the job may skip the whole iterations that end
- * before the next of them; it is back on the event path when that change
- * happens, and the scheduler sees it as it would have.  A scheduler with
- * an on_comm hook qualifies only if the hook ignores such jobs
- * (sched_ops.on_comm_ignores_isolated).  Work mode does not: there a
- * job's end is its last iteration, known to no one in advance.
+ * period T' of its current paths; so does a job whose shared links can
+ * never saturate (the running jobs' bounds on each add up to less than
+ * its capacity: the link constrains no allocation).  Whether that holds
+ * can change only when the running set or a path changes: at a job's
+ * arrival or end (the reschedule after it) or when a scheduler moves a
+ * path.  In window mode every arrival and end time is known in advance
+ * (the trace), so at an iteration boundary the job may skip the whole
+ * iterations that end before the next of them; it is back on the event
+ * path when that change happens, and the scheduler sees it as it would
+ * have.  A job sharing a link that can saturate runs so too, up to the
+ * earliest time one of its peers there may start a transfer.  A
+ * scheduler with an on_comm hook qualifies only if the hook ignores such
+ * jobs (sched_ops.on_comm_ignores_isolated), and only for jobs sharing
+ * nothing.  Work mode does not: there a job's end is its last iteration,
+ * known to no one in advance.
  */
 #include <math.h>
 
