@@ -104,6 +104,30 @@ static void test_group_two_jobs(void)
     test_run_assert_same(text, 1e-9, &a, &b);
 }
 
+/* One job alone is no group: a (C = 1, ring S = 1e10: 1 s, no optimizer,
+ * T = 2 s) in [0, 100) runs one §5b stretch from 0 (no other job, no
+ * arrival) and ends 49 iterations (2k < 100), busy 50 computes x 2 GPUs
+ * = 100 GPU-s (the 50th compute is [98, 99)); no repeat, skip or
+ * fallback is counted. */
+static void test_group_one_job(void)
+{
+    g_autofree char *text = scenario("\"ecmp\"", JOB("a", "0", "100", "1.0", "1e10"), 30);
+    test_run x;
+    if (test_run_text(&x, text, true, NULL)) {
+        replay_job_result a;
+        replay_job_get(x.r, 0, &a);
+        CU_ASSERT_EQUAL(a.iterations, 49);
+        TEST_ASSERT_CLOSE(a.busy_gpu_s, 100.0, 1e-9);
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        CU_ASSERT_EQUAL(s.ffwd_stretches, 1);
+        CU_ASSERT_EQUAL(s.group_repeats + s.group_skips + s.group_fallbacks, 0);
+    }
+    test_run_clear(&x);
+    uint64_t a = 0, b = 0;
+    test_run_assert_same(text, 1e-9, &a, &b);
+}
+
 /* A job c on two other hosts (h2, h3: four hosts under the ToR) arrives
  * at 20.05 and ends at 40: it shares no link with a or b, so a and b do
  * what they did in two_jobs (66 and 33 iterations, the same busy time),
@@ -280,6 +304,7 @@ int main(void)
 {
     CU_TestInfo cases[] = {
         {"two_jobs", test_group_two_jobs},
+        {"one_job", test_group_one_job},
         {"start_inside_skip", test_group_start_inside_skip},
         {"never_repeats", test_group_never_repeats},
         {"property", test_group_property},
