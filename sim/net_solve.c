@@ -476,7 +476,10 @@ static bool check_outside(net *n, search *s)
     const double eps = n->opts.rel_eps;
     const double *R = n->s_R, *out = n->s_out;
     bool grew = false;
-    for (size_t j = 0; j < s->n_l; j++) {
+    /* only the links this fill saw: add_transfer() appends links whose
+     * R and out the next fill computes */
+    const size_t n_l = s->n_l;
+    for (size_t j = 0; j < n_l; j++) {
         if (out[j] < 0)
             continue;
         uint32_t e = n->comp_l[j];
