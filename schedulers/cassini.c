@@ -285,6 +285,17 @@ static void cassini_on_comm(void *self, sched_ctx *ctx, size_t j, bool starting)
     t->aligned = true;
 }
 
+/* A job without a target (it shares no link that its jobs can overflow,
+ * solve_links) is neither shifted by on_comm nor any job's reference. */
+static bool cassini_on_comm_ignores(void *self, sched_ctx *ctx, size_t j)
+{
+    cassini_sched *s = self;
+    sched_job_info info;
+    sched_job_get(ctx, j, &info);
+    gint64 uid = (gint64)info.uid;
+    return !g_hash_table_contains(s->targets, &uid);
+}
+
 const sched_ops sched_cassini_ops = {
     .name = "cassini",
     .summary = "CASSINI: per-link circle rotation, affinity-graph time shifts, ECMP paths",
@@ -295,4 +306,5 @@ const sched_ops sched_cassini_ops = {
     .on_comm = cassini_on_comm,
     /* a job sharing no link gets no target: the hook returns at once */
     .on_comm_ignores_isolated = true,
+    .on_comm_ignores = cassini_on_comm_ignores,
 };

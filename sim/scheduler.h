@@ -54,6 +54,12 @@ typedef struct sched_ops {
      * any other running job (it may still set j's own level): such a job
      * may then run fast-forwarded, its phases unseen (docs/engine.md §5b) */
     bool on_comm_ignores_isolated;
+    /* Optional (NULL: false), for a hook that ignores isolated jobs: asked
+     * about running job j whose shared links can never saturate
+     * (docs/engine.md §5b).  True: until the next reschedule on_comm does
+     * nothing for j and reads nothing j's phases set, so j may run
+     * fast-forwarded although it shares links. */
+    bool (*on_comm_ignores)(void *self, sched_ctx *ctx, size_t j);
 } sched_ops;
 
 /* ---- What a scheduler reads ------------------------------------------ */

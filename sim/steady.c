@@ -18,7 +18,8 @@
  * earliest time one of its peers there may start a transfer.  A
  * scheduler with an on_comm hook qualifies only if the hook ignores such
  * jobs (sched_ops.on_comm_ignores_isolated), and only for jobs sharing
- * nothing.  Work mode does not: there a job's end is its last iteration,
+ * nothing, or sharing unsaturable links where the scheduler says its hook
+ * ignores the job (sched_ops.on_comm_ignores).  Work mode does not: there a job's end is its last iteration,
  * known to no one in advance.
  */
 #include <math.h>
@@ -222,8 +223,11 @@ double replay__steady_until(void *user, const job *j, double origin_s)
     if (j->steady_slot >= r->steady_off->len || g_ptr_array_index(r->running, j->steady_slot) != j)
         return -INFINITY;
     /* a hook that ignores jobs sharing no link may still see one that
-     * shares an unsaturable link (sincronia-online counts any sharing) */
-    if (r->ops->on_comm && j->shares_links)
+     * shares an unsaturable link (sincronia-online counts any sharing);
+     * the scheduler says (cassini gives such a job no target) */
+    if (r->ops->on_comm && j->shares_links &&
+        !(j->isolated && r->ops->on_comm_ignores &&
+          r->ops->on_comm_ignores(r->sched, &r->ctx, j->steady_slot)))
         return -INFINITY;
     double now = evq_now(r->q);
     double until = j->isolated ? INFINITY : peers_quiet_until(r, j, now);

@@ -191,13 +191,13 @@ static void test_steady_schedulers(void)
     " \"model\": {\"compute_s\": " C ", \"comm_bytes\": " S ", \"comm_start_frac\": 1.0,"     \
     " \"opt_s\": " opt "}}"
 
-static char *scenario_up(int uplink_gbps, const char *jobs)
+static char *scenario_up(int uplink_gbps, const char *sched, const char *jobs)
 {
     g_autofree char *topo = g_strdup_printf(TOPO_UP, uplink_gbps);
-    return g_strdup_printf("{\"topology\": %s, \"scheduler\": \"ecmp\","
+    return g_strdup_printf("{\"topology\": %s, \"scheduler\": \"%s\","
                            " \"trace\": {\"jobs\": [%s]},"
                            " \"sim\": {\"interval_s\": 3, \"alpha_us\": 0, \"channels\": 1}}",
-                           topo, jobs);
+                           topo, sched, jobs);
 }
 
 /* Uplinks of 240 Gb/s = 3e10 B/s: the two jobs' bounds add up to 2e10 <
@@ -210,7 +210,7 @@ static char *scenario_up(int uplink_gbps, const char *jobs)
 static void test_steady_unsaturable_share(void)
 {
     g_autofree char *text =
-        scenario_up(240, JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
+        scenario_up(240, "ecmp", JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
                          JOB_GPU("b", 1, "0", "100", "1.0", "1e10", "0.5"));
     test_run x;
     if (test_run_text(&x, text, true, NULL)) {
@@ -228,6 +228,41 @@ static void test_steady_unsaturable_share(void)
     test_run_clear(&x);
     uint64_t a = 0, b = 0;
     test_run_assert_same(text, 1e-9, &a, &b);
+}
+
+/* The same two jobs under the schedulers with an on_comm hook.  cassini
+ * links a shared link only if its jobs' Up demands (bytes per iteration
+ * over the standalone communication time, 1e10 B / 1 s each) exceed its
+ * capacity: 2e10 < 3e10, so neither job gets a target, its hook ignores
+ * both (sched_ops.on_comm_ignores) and they run as under ecmp: 2
+ * stretches, 77 iterations.  sincronia-online counts any sharing: its
+ * hook re-orders at each phase, so no stretch.  Outputs equal the event
+ * path's either way. */
+static void test_steady_unsaturable_hooks(void)
+{
+    static const char *const scheds[] = {"cassini", "sincronia-online"};
+    static const size_t stretches[] = {2, 0}, stretch_iters[] = {77, 0};
+    for (size_t i = 0; i < G_N_ELEMENTS(scheds); i++) {
+        g_autofree char *text =
+            scenario_up(240, scheds[i],
+                        JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
+                        JOB_GPU("b", 1, "0", "100", "1.0", "1e10", "0.5"));
+        test_run x;
+        if (test_run_text(&x, text, true, NULL)) {
+            replay_job_result j;
+            for (size_t k = 0; k < 2; k++) {
+                replay_job_get(x.r, k, &j);
+                CU_ASSERT_EQUAL(j.iterations, 39);
+            }
+            replay_summary s;
+            replay_get_summary(x.r, &s);
+            CU_ASSERT_EQUAL(s.ffwd_stretches, stretches[i]);
+            CU_ASSERT_EQUAL(s.ffwd_stretch_iterations, stretch_iters[i]);
+        }
+        test_run_clear(&x);
+        uint64_t a = 0, b = 0;
+        test_run_assert_same(text, 1e-9, &a, &b);
+    }
 }
 
 /* Uplinks of 120 Gb/s = 1.5e10 B/s: the bounds (2e10) exceed it, so a
@@ -255,7 +290,7 @@ static void test_steady_unsaturable_share(void)
 static void test_steady_peer_window(void)
 {
     g_autofree char *text =
-        scenario_up(120, JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
+        scenario_up(120, "ecmp", JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
                          JOB_GPU("b", 1, "0", "100", "21.7", "2e10", "0"));
     test_run x;
     if (test_run_text(&x, text, true, NULL)) {
@@ -283,6 +318,7 @@ int main(void)
         {"contending_join", test_steady_contending_join},
         {"schedulers", test_steady_schedulers},
         {"unsaturable_share", test_steady_unsaturable_share},
+        {"unsaturable_hooks", test_steady_unsaturable_hooks},
         {"peer_window", test_steady_peer_window},
         CU_TEST_INFO_NULL,
     };
