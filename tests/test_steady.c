@@ -40,6 +40,15 @@ static char *scenario(int hosts, const char *sched, const char *second_job)
                            hosts, sched, second_job ? ", " : "", second_job ? second_job : "");
 }
 
+/* The run counted n stretches of m iterations in all. */
+static void assert_stretches(const test_run *x, size_t n, size_t m)
+{
+    replay_summary s;
+    replay_get_summary(x->r, &s);
+    CU_ASSERT_EQUAL(s.ffwd_stretches, n);
+    CU_ASSERT_EQUAL(s.ffwd_stretch_iterations, m);
+}
+
 /* Job a alone in [0, 100), intervals of 3 s.  Iteration k runs
  * [2.5k, 2.5k + 2.5): compute [0, 1), ring [1, 2), optimizer [2, 2.5).
  * Iterations ending strictly before 100: 2.5k < 100, k = 39 (the end
@@ -75,10 +84,9 @@ static void test_steady_alone(void)
             TEST_ASSERT_CLOSE(test_run_csv_field(d, "timeseries.csv", 3, 3), 1.0, 1e-9);
             TEST_ASSERT_CLOSE(test_run_csv_field(d, "timeseries.csv", 3, 8), 0.5, 1e-9);
             TEST_ASSERT_CLOSE(test_run_csv_field(d, "timeseries.csv", 3, 14), 1.0, 1e-9);
+            assert_stretches(&x, ff ? 1 : 0, ff ? 39 : 0);
             replay_summary s;
             replay_get_summary(x.r, &s);
-            CU_ASSERT_EQUAL(s.ffwd_stretches, ff ? 1 : 0);
-            CU_ASSERT_EQUAL(s.ffwd_stretch_iterations, ff ? 39 : 0);
             if (ff) {
                 CU_ASSERT_TRUE(s.events <= 40);
             } else {
@@ -117,10 +125,7 @@ static void test_steady_start_inside_stretch(void)
         CU_ASSERT_EQUAL(j.iterations, 39);
         replay_job_get(x.r, 1, &j);
         CU_ASSERT_EQUAL(j.iterations, 19);
-        replay_summary s;
-        replay_get_summary(x.r, &s);
-        CU_ASSERT_EQUAL(s.ffwd_stretches, 3);
-        CU_ASSERT_EQUAL(s.ffwd_stretch_iterations, 57);
+        assert_stretches(&x, 3, 57);
     }
     test_run_clear(&x);
     uint64_t a = 0, b = 0;
@@ -220,10 +225,7 @@ static void test_steady_unsaturable_share(void)
             CU_ASSERT_EQUAL(j.iterations, 39);
             TEST_ASSERT_CLOSE(j.busy_gpu_s, 120.0, 1e-12);
         }
-        replay_summary s;
-        replay_get_summary(x.r, &s);
-        CU_ASSERT_EQUAL(s.ffwd_stretches, 2);
-        CU_ASSERT_EQUAL(s.ffwd_stretch_iterations, 77);
+        assert_stretches(&x, 2, 77);
     }
     test_run_clear(&x);
     uint64_t a = 0, b = 0;
@@ -254,10 +256,7 @@ static void test_steady_unsaturable_hooks(void)
                 replay_job_get(x.r, k, &j);
                 CU_ASSERT_EQUAL(j.iterations, 39);
             }
-            replay_summary s;
-            replay_get_summary(x.r, &s);
-            CU_ASSERT_EQUAL(s.ffwd_stretches, stretches[i]);
-            CU_ASSERT_EQUAL(s.ffwd_stretch_iterations, stretch_iters[i]);
+            assert_stretches(&x, stretches[i], stretch_iters[i]);
         }
         test_run_clear(&x);
         uint64_t a = 0, b = 0;
@@ -300,10 +299,7 @@ static void test_steady_peer_window(void)
         replay_job_get(x.r, 1, &j);
         CU_ASSERT_EQUAL(j.iterations, 4);
         TEST_ASSERT_CLOSE(j.mean_iter_s, 95.8 / 4, 1e-9);
-        replay_summary s;
-        replay_get_summary(x.r, &s);
-        CU_ASSERT_EQUAL(s.ffwd_stretches, 4);
-        CU_ASSERT_EQUAL(s.ffwd_stretch_iterations, 31);
+        assert_stretches(&x, 4, 31);
     }
     test_run_clear(&x);
     uint64_t a = 0, b = 0;
