@@ -101,6 +101,8 @@ void replay__reschedule(struct replay *r);
 void replay__steady_update(struct replay *r);
 /* job_env.ff_until (steady.c). */
 double replay__steady_until(void *user, const job *j, double origin_s);
+/* When the next job arrives (INFINITY if none is left; steady.c). */
+double replay__next_arrival_s(const struct replay *r);
 
 /* Rebuild the groups of running jobs that share links, after
  * replay__steady_update (steady_group.c). */

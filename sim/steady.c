@@ -212,6 +212,15 @@ static double peers_quiet_until(const struct replay *r, const job *j, double now
     return u > now_s ? u : -INFINITY;
 }
 
+double replay__next_arrival_s(const struct replay *r)
+{
+    if (r->next_start >= r->start_order->len)
+        return INFINITY;
+    guint idx = g_array_index(r->start_order, guint, r->next_start);
+    const job *next = g_ptr_array_index(r->jobs, idx);
+    return next->spec.start_s;
+}
+
 double replay__steady_until(void *user, const job *j, double origin_s)
 {
     struct replay *r = user;
@@ -249,10 +258,5 @@ double replay__steady_until(void *user, const job *j, double origin_s)
             if (((const job *)g_ptr_array_index(r->running, k))->old_path_xfers)
                 return -INFINITY;
     until = fmin(until, j == r->end_min1_job ? r->end_min2 : r->end_min1);
-    if (r->next_start < r->start_order->len) {
-        guint idx = g_array_index(r->start_order, guint, r->next_start);
-        const job *next = g_ptr_array_index(r->jobs, idx);
-        until = fmin(until, next->spec.start_s);
-    }
-    return until;
+    return fmin(until, replay__next_arrival_s(r));
 }

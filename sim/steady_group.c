@@ -151,21 +151,6 @@ static gint cmp_u32(gconstpointer a, gconstpointer b)
     return x < y ? -1 : x > y;
 }
 
-/* Is e one of the sorted links? */
-static bool bsearch_u32(const GArray *links, uint32_t e)
-{
-    const uint32_t *v = (const uint32_t *)(void *)links->data;
-    guint lo = 0, hi = links->len;
-    while (lo < hi) {
-        guint mid = lo + (hi - lo) / 2;
-        if (v[mid] < e)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < links->len && v[lo] == e;
-}
-
 void replay__groups_update(struct replay *r)
 {
     size_t L = topo_link_count(r->t);
@@ -247,7 +232,7 @@ static bool group_closed(const struct replay *r, const group *g)
             if (big)
                 net_transfer_links(r->n, id, big, nl);
             for (size_t k = 0; k < nl; k++)
-                if (!bsearch_u32(g->links, big ? big[k] : buf[k]))
+                if (!g_array_binary_search(g->links, big ? &big[k] : &buf[k], cmp_u32, NULL))
                     return false;
         }
     }
@@ -322,12 +307,7 @@ static void ring_push(group *g, snap *s)
 static double next_change(const struct replay *r)
 {
     double u = fmin(fmin(r->end_min1, r->sim_end_s), r->next_tick_s);
-    if (r->next_start < r->start_order->len) {
-        guint idx = g_array_index(r->start_order, guint, r->next_start);
-        const job *next = g_ptr_array_index(r->jobs, idx);
-        u = fmin(u, next->spec.start_s);
-    }
-    return u;
+    return fmin(u, replay__next_arrival_s(r));
 }
 
 /* Whole periods P from now that end strictly before u. */
