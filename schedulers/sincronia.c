@@ -399,4 +399,7 @@ const sched_ops sched_sincronia_online_ops = {
     .on_comm = sincronia_on_comm,
     /* a job sharing no link is never a contending member (keep_contending) */
     .on_comm_ignores_isolated = true,
+    /* nor is one whose link-sharing jobs are all out of their
+     * communication phase: its phases then change no count and no level */
+    .on_comm_local = true,
 };

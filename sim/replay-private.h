@@ -58,6 +58,8 @@ struct replay {
     double *bound_acc;         /* 2 x links of zeroed scratch (plan_bounds) */
     GArray *steady_links;      /* uint32: the running jobs' links, job after job */
     GArray *steady_off;        /* guint: where running job i's links start in it */
+    GArray *share_pairs;       /* (link, slot) uint32 pairs of the links two or more running
+                                * jobs use, by link then slot (only under sched_ops.on_comm_local) */
     double end_min1, end_min2; /* the two earliest recorded ends of running jobs */
     const job *end_min1_job;   /* the job with end_min1 */
     struct steady_groups *groups; /* groups of jobs sharing links (steady_group.c, §5c) */

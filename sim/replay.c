@@ -50,6 +50,8 @@ void replay_free(replay *r)
         g_array_free(r->steady_links, TRUE);
     if (r->steady_off)
         g_array_free(r->steady_off, TRUE);
+    if (r->share_pairs)
+        g_array_free(r->share_pairs, TRUE);
     replay__groups_free(r->groups);
     config_free(r->cfg);
     g_free(r);

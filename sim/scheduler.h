@@ -55,11 +55,17 @@ typedef struct sched_ops {
      * may then run fast-forwarded, its phases unseen (docs/engine.md §5b) */
     bool on_comm_ignores_isolated;
     /* Optional (NULL: false), for a hook that ignores isolated jobs: asked
-     * about running job j whose shared links can never saturate
-     * (docs/engine.md §5b).  True: until the next reschedule on_comm does
-     * nothing for j and reads nothing j's phases set, so j may run
-     * fast-forwarded although it shares links. */
+     * about running job j that shares links (docs/engine.md §5b).  True:
+     * until the next reschedule on_comm does nothing for j and reads
+     * nothing j's phases set, so j may run fast-forwarded as it would
+     * without a hook. */
     bool (*on_comm_ignores)(void *self, sched_ctx *ctx, size_t j);
+    /* For a hook that ignores isolated jobs: what the phases of a job j
+     * change through on_comm (everyone's levels, shifts, what later calls
+     * read) depends on j's phases only while a running job sharing a link
+     * with j is in its communication phase (on_comm's start to its end);
+     * j may then run fast-forwarded while none is (docs/engine.md §5b). */
+    bool on_comm_local;
 } sched_ops;
 
 /* ---- What a scheduler reads ------------------------------------------ */

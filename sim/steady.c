@@ -15,12 +15,15 @@
  * iterations that end before the next of them; it is back on the event
  * path when that change happens, and the scheduler sees it as it would
  * have.  A job sharing a link that can saturate runs so too, up to the
- * earliest time one of its peers there may start a transfer.  A
- * scheduler with an on_comm hook qualifies only if the hook ignores such
- * jobs (sched_ops.on_comm_ignores_isolated), and only for jobs sharing
- * nothing, or sharing unsaturable links where the scheduler says its hook
- * ignores the job (sched_ops.on_comm_ignores).  Work mode does not: there a job's end is its last iteration,
- * known to no one in advance.
+ * earliest time one of its peers there may start a transfer.  Under a
+ * scheduler with an on_comm hook that ignores jobs sharing nothing
+ * (sched_ops.on_comm_ignores_isolated), a job that shares links runs so
+ * only where the scheduler says its hook ignores the job
+ * (sched_ops.on_comm_ignores), or, for a hook that sees a job's phases
+ * only through communicating jobs sharing a link with it
+ * (sched_ops.on_comm_local), while none of those communicates.  Work
+ * mode does not: there a job's end is its last iteration, known to no
+ * one in advance.
  */
 #include <math.h>
 
@@ -127,6 +130,30 @@ static void find_peers(struct replay *r)
     }
 }
 
+/* Under a hook that sees a job's phases only through the jobs sharing a
+ * link with it (sched_ops.on_comm_local): every (link, slot) of the links
+ * that two or more running jobs use, sorted (sharers_quiet_until). */
+static void find_sharers(struct replay *r)
+{
+    if (!r->share_pairs)
+        r->share_pairs = g_array_new(FALSE, FALSE, 2 * sizeof(uint32_t));
+    g_array_set_size(r->share_pairs, 0);
+    if (!r->ops->on_comm_local)
+        return;
+    guint n = r->running->len, total = r->steady_links->len;
+    const uint32_t *all = (const uint32_t *)(void *)r->steady_links->data;
+    for (guint i = 0; i < n; i++) {
+        guint a = g_array_index(r->steady_off, guint, i);
+        guint b = i + 1 < n ? g_array_index(r->steady_off, guint, i + 1) : total;
+        for (guint k = a; k < b; k++)
+            if (r->link_jobs[all[k]] > 1) {
+                uint32_t pr[2] = {all[k], i};
+                g_array_append_val(r->share_pairs, pr);
+            }
+    }
+    g_array_sort(r->share_pairs, cmp_pair);
+}
+
 void replay__steady_update(struct replay *r)
 {
     r->steady_stale = false;
@@ -187,6 +214,7 @@ void replay__steady_update(struct replay *r)
         j->shares_links = shared;
     }
     find_peers(r);
+    find_sharers(r);
     replay__groups_update(r);
 }
 
@@ -202,13 +230,48 @@ static bool steady_allowed(const struct replay *r)
 /* A job that shares a link that can saturate with its peers runs as alone
  * while none of them communicates: until the earliest time one of them
  * may start a transfer (job_next_comm_s), -INFINITY if one is now. */
-static double peers_quiet_until(const struct replay *r, const job *j, double now_s)
+static double peers_quiet_until(const job *j, double now_s)
 {
-    if (r->ops->on_comm || !j->tight_peers || j->tight_peers->len == 0)
+    if (!j->tight_peers || j->tight_peers->len == 0)
         return -INFINITY;
     double u = INFINITY;
     for (guint i = 0; i < j->tight_peers->len && u > now_s; i++)
         u = fmin(u, job_next_comm_s(g_ptr_array_index(j->tight_peers, i), now_s));
+    return u > now_s ? u : -INFINITY;
+}
+
+/* When no job sharing a link with j is in its communication phase (from
+ * its first bucket's start to its last bucket's end) until the earliest
+ * time one may start one (job_next_comm_s: the first bucket of its next
+ * phase); -INFINITY if one is in it now or runs a stretch. */
+static double sharers_quiet_until(const struct replay *r, const job *j, double now_s)
+{
+    const uint32_t *pv = (const uint32_t *)(void *)r->share_pairs->data;
+    const uint32_t *all = (const uint32_t *)(void *)r->steady_links->data;
+    guint np = r->share_pairs->len, n = r->steady_off->len, i = (guint)j->steady_slot;
+    guint a = g_array_index(r->steady_off, guint, i);
+    guint b = i + 1 < n ? g_array_index(r->steady_off, guint, i + 1) : r->steady_links->len;
+    double u = INFINITY;
+    for (guint k = a; k < b && u > now_s; k++) {
+        uint32_t e = all[k];
+        if (r->link_jobs[e] < 2)
+            continue;
+        guint lo = 0, hi = np; /* the first pair on e */
+        while (lo < hi) {
+            guint mid = lo + (hi - lo) / 2;
+            if (pv[2 * mid] < e)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (guint p = lo; p < np && pv[2 * p] == e && u > now_s; p++) {
+            const job *o = g_ptr_array_index(r->running, pv[2 * p + 1]);
+            if (o == j)
+                continue;
+            bool in_phase = o->buckets_started > 0 && o->buckets_done < o->spec.buckets;
+            u = fmin(u, in_phase ? now_s : job_next_comm_s(o, now_s));
+        }
+    }
     return u > now_s ? u : -INFINITY;
 }
 
@@ -232,14 +295,20 @@ double replay__steady_until(void *user, const job *j, double origin_s)
     if (j->steady_slot >= r->steady_off->len || g_ptr_array_index(r->running, j->steady_slot) != j)
         return -INFINITY;
     /* a hook that ignores jobs sharing no link may still see one that
-     * shares an unsaturable link (sincronia-online counts any sharing);
-     * the scheduler says (cassini gives such a job no target) */
-    if (r->ops->on_comm && j->shares_links &&
-        !(j->isolated && r->ops->on_comm_ignores &&
-          r->ops->on_comm_ignores(r->sched, &r->ctx, j->steady_slot)))
-        return -INFINITY;
+     * shares links: the scheduler says whether it ignores j (cassini gives
+     * a job no target unless its jobs can overflow a shared link) or sees
+     * j's phases only while a job sharing a link with j communicates
+     * (sincronia-online: j is then no contending member) */
     double now = evq_now(r->q);
-    double until = j->isolated ? INFINITY : peers_quiet_until(r, j, now);
+    double until = INFINITY;
+    if (r->ops->on_comm && j->shares_links &&
+        !(r->ops->on_comm_ignores && r->ops->on_comm_ignores(r->sched, &r->ctx, j->steady_slot))) {
+        if (!r->ops->on_comm_local)
+            return -INFINITY;
+        until = sharers_quiet_until(r, j, now);
+    }
+    if (!j->isolated)
+        until = fmin(until, peers_quiet_until(j, now));
     if (!(until > now))
         return -INFINITY;
     /* a transfer started before the last path change may still use a link

@@ -237,8 +237,11 @@ static void test_steady_unsaturable_share(void)
  * over the standalone communication time, 1e10 B / 1 s each) exceed its
  * capacity: 2e10 < 3e10, so neither job gets a target, its hook ignores
  * both (sched_ops.on_comm_ignores) and they run as under ecmp: 2
- * stretches, 77 iterations.  sincronia-online counts any sharing: its
- * hook re-orders at each phase, so no stretch.  Outputs equal the event
+ * stretches, 77 iterations.  sincronia-online counts any sharing, so a
+ * job runs a stretch only while the other is out of its communication
+ * phase (sched_ops.on_comm_local); both communicate in [1, 2) of every
+ * 2.5-second iteration, so at a boundary the other's next phase is 1 s
+ * away, less than one iteration: no stretch.  Outputs equal the event
  * path's either way. */
 static void test_steady_unsaturable_hooks(void)
 {
@@ -306,6 +309,48 @@ static void test_steady_peer_window(void)
     test_run_assert_same(text, 1e-9, &a, &b);
 }
 
+/* The jobs of peer_window under sincronia-online: a job runs a stretch
+ * only while the other is out of its communication phase (one bucket
+ * each here: the phase is the ring), until the other's next phase
+ * (sched_ops.on_comm_local).  When both rings move, BSSI puts b last (the
+ * most loaded ports, 2 s each: an uplink, a 1e10/1.5e10 + b 2e10/1.5e10,
+ * and b's NIC links, 2e10/1e10; b has the larger demand on either), so a
+ * has strict priority: a's ring always takes 1 s at 1e10, a's iterations
+ * end at multiples of 2.5 (39 before 100), b gets the uplink's other
+ * 0.5e10 B/s while a's ring moves:
+ *   2.5: b's ring starts at 21.7: k = 7 (20); a's ring [21, 22) meets b's
+ *   for 0.3 s, its next [23.5, 24.5) for 0.7 s: b moves 2e10 in
+ *   2 + 1 x 0.5 = 2.5 s, done 24.2 (at 22.5 b communicates: no stretch);
+ *   25.0: b's next ring at 24.2 + 21.7 = 45.9: k = 8 (45.0); a's ring
+ *   [46, 47) overlaps 1 s: b done 48.4 (at 47.5 no stretch);
+ *   50.0: b's next ring 70.1: k = 8 (70.0); overlap [71, 72): done 72.6;
+ *   75.0: b's next ring 94.3: k = 7 (92.5); overlaps [94.3, 94.5) and
+ *   [96, 96.8): done 96.8; at 97.5 the next change is the end at 100:
+ *   no stretch.
+ * So 4 stretches of 7 + 8 + 8 + 7 = 30 iterations; a 39 iterations of
+ * 2.5 s, b 4 of 24.2 s (21.7 + 2.5). */
+static void test_steady_peer_window_hook(void)
+{
+    g_autofree char *text =
+        scenario_up(120, "sincronia-online",
+                    JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
+                    JOB_GPU("b", 1, "0", "100", "21.7", "2e10", "0"));
+    test_run x;
+    if (test_run_text(&x, text, true, NULL)) {
+        replay_job_result j;
+        replay_job_get(x.r, 0, &j);
+        CU_ASSERT_EQUAL(j.iterations, 39);
+        TEST_ASSERT_CLOSE(j.mean_iter_s, 2.5, 1e-9);
+        replay_job_get(x.r, 1, &j);
+        CU_ASSERT_EQUAL(j.iterations, 4);
+        TEST_ASSERT_CLOSE(j.mean_iter_s, 24.2, 1e-9);
+        assert_stretches(&x, 4, 30);
+    }
+    test_run_clear(&x);
+    uint64_t a = 0, b = 0;
+    test_run_assert_same(text, 1e-9, &a, &b);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -316,6 +361,7 @@ int main(void)
         {"unsaturable_share", test_steady_unsaturable_share},
         {"unsaturable_hooks", test_steady_unsaturable_hooks},
         {"peer_window", test_steady_peer_window},
+        {"peer_window_hook", test_steady_peer_window_hook},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady", cases);
