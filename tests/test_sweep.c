@@ -192,6 +192,34 @@ static void test_sweep_base_file_paths(void)
     g_rmdir(dir);
 }
 
+/* A topology spec in the grid whose parameter names a file next to the
+ * sweep file (hosts_from=): the worker's scenario gets the absolute path,
+ * the other parameters and the run's name stay as written. */
+static void test_sweep_topo_param_paths(void)
+{
+    GError *err = NULL;
+    g_autofree char *dir = g_dir_make_tmp("sweep-XXXXXX", &err);
+    TEST_ASSERT_NO_ERROR(err);
+    g_autofree char *file = g_build_filename(dir, "t.csv", NULL);
+    CU_ASSERT(g_file_set_contents(file, "ip,DSW,PSW,ASW\n", -1, NULL));
+    const char *text = "{\"base\": {}, \"grid\": {\"topology\":"
+                       " [\"crux-clos2:hosts_from=t.csv,oversub=2\", \"crux-clos2:oversub=2\"]}}";
+    g_autoptr(sweep) sw = sweep_parse(text, strlen(text), "s.json", dir, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(sw != NULL);
+    g_autofree char *scen = sweep_run_scenario_text(sw, 0);
+    g_autofree char *want = g_strdup_printf("\"crux-clos2:hosts_from=%s,oversub=2\"", file);
+    CU_ASSERT_PTR_NOT_NULL(strstr(scen, want));
+    g_autofree char *scen1 = sweep_run_scenario_text(sw, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(scen1, "\"crux-clos2:oversub=2\""));
+    g_autoptr(sweep) elsewhere = sweep_parse(text, strlen(text), "s.json", "/", &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(elsewhere != NULL);
+    CU_ASSERT_STRING_EQUAL(sweep_run_name(sw, 0), sweep_run_name(elsewhere, 0));
+    g_remove(file);
+    g_rmdir(dir);
+}
+
 typedef struct bad_case {
     const char *name;
     const char *text;
@@ -407,6 +435,7 @@ int main(void)
         {"canonical_json", test_sweep_canonical_json},
         {"scenario", test_sweep_scenario},
         {"base_file_paths", test_sweep_base_file_paths},
+        {"topo_param_paths", test_sweep_topo_param_paths},
         {"bad_input", test_sweep_bad_input},
         {"csv", test_sweep_csv},
         {"merge", test_sweep_merge},

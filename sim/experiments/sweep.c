@@ -235,7 +235,7 @@ static bool check_key(const char *name, const char *key, GError **error)
 
 /* Make a relative file path absolute against dir when that file exists
  * there: trace strings and the direct string members of the trace object,
- * and a topology string naming a file. */
+ * and a topology string naming a file (absolutize_topo_spec: its parameters). */
 static void absolutize_string(cJSON *item, const char *dir)
 {
     if (!cJSON_IsString(item) || g_path_is_absolute(item->valuestring))
@@ -243,6 +243,32 @@ static void absolutize_string(cJSON *item, const char *dir)
     g_autofree char *path = g_build_filename(dir, item->valuestring, NULL);
     if (g_file_test(path, G_FILE_TEST_EXISTS))
         cJSON_SetValuestring(item, path);
+}
+
+/* A topology spec "NAME:key=value,...": each value naming a file that
+ * exists under dir (hosts_from=, path=) made absolute, since the worker
+ * runs in its own folder. A string without parameters is a file or a name. */
+static void absolutize_topo_spec(cJSON *item, const char *dir)
+{
+    const char *colon = cJSON_IsString(item) ? strchr(item->valuestring, ':') : NULL;
+    if (!colon) {
+        absolutize_string(item, dir);
+        return;
+    }
+    g_autoptr(GString) out = g_string_new_len(item->valuestring, colon - item->valuestring + 1);
+    g_auto(GStrv) params = g_strsplit(colon + 1, ",", -1);
+    for (size_t i = 0; params[i]; i++) {
+        const char *eq = strchr(params[i], '=');
+        g_autofree char *path =
+            eq && eq[1] && !g_path_is_absolute(eq + 1) ? g_build_filename(dir, eq + 1, NULL) : NULL;
+        if (i > 0)
+            g_string_append_c(out, ',');
+        if (path && g_file_test(path, G_FILE_TEST_EXISTS))
+            g_string_append_printf(out, "%.*s%s", (int)(eq + 1 - params[i]), params[i], path);
+        else
+            g_string_append(out, params[i]);
+    }
+    cJSON_SetValuestring(item, out->str);
 }
 
 void sweep__absolutize(cJSON *scenario, const char *dir)
@@ -253,7 +279,7 @@ void sweep__absolutize(cJSON *scenario, const char *dir)
     else if (cJSON_IsObject(trace))
         for (cJSON *c = trace->child; c; c = c->next)
             absolutize_string(c, dir);
-    absolutize_string(cJSON_GetObjectItemCaseSensitive(scenario, "topology"), dir);
+    absolutize_topo_spec(cJSON_GetObjectItemCaseSensitive(scenario, "topology"), dir);
 }
 
 /* --- Parsing ----------------------------------------------------------------- */
