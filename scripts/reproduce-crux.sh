@@ -25,12 +25,21 @@
 #   --out DIR         results (default results/reproduce-crux)
 #   --docs FILE       also write the table into FILE (docs/reproducing-crux.md)
 #                     between its "generated" markers
+#   --sensitivity     instead: the sensitivity sweep (NCCL channels 1/2/4/8 x
+#                     uplink oversubscription 1/2/4, and every placement
+#                     policy) of examples/sweep-sensitivity.json on the
+#                     bundled sample, then its figure and tables
+#                     (scripts/plot_sensitivity.py) in OUT/sensitivity/;
+#                     with --docs, its tables go between FILE's
+#                     crux-sensitivity markers. About 15 CPU-minutes.
+#   --sweep FILE      with --sensitivity: another sweep file of that shape
 # Resumable: run the same command again after an interruption.
 # CCSIM=path/to/ccsim uses that binary instead of building build/ccsim.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-trace="" start="" end="" gpu=a100 placement=recorded docs=""
+trace="" start="" end="" gpu=a100 placement=recorded docs="" sensitivity=""
+sweep=$root/examples/sweep-sensitivity.json
 scheds=ecmp,sincronia,taccl,cassini,crux-pa,crux-ps-pa,crux,ideal
 topos=crux-clos2,crux-double-sided
 jobs=$(nproc) out=$root/results/reproduce-crux
@@ -47,6 +56,8 @@ while [ $# -gt 0 ]; do
         -j) jobs=$2; shift 2 ;;
         --out) out=$(realpath -m "$2"); shift 2 ;;
         --docs) docs=$(realpath -m "$2"); shift 2 ;;
+        --sensitivity) sensitivity=1; shift ;;
+        --sweep) sweep=$(realpath -m "$2"); shift 2 ;;
         -h|--help) usage ;;
         *) echo "reproduce-crux.sh: unknown argument $1" >&2; usage ;;
     esac
@@ -59,6 +70,20 @@ if [ -z "$ccsim" ]; then
     ccsim_install_packages "${CCSIM_PACKAGES[@]}"
     scripts/build.sh build >/dev/null
     ccsim=build/ccsim
+fi
+
+if [ -n "$sensitivity" ]; then
+    if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+        source scripts/deps.sh
+        ccsim_install_packages python3-matplotlib
+    fi
+    $ccsim sweep "$sweep" --out "$out/sensitivity" -j "$jobs"
+    plot_args=("$out/sensitivity" --out "$out/sensitivity/crux-sensitivity.png")
+    [ -n "$docs" ] && plot_args+=(--docs "$docs")
+    /usr/bin/python3 scripts/plot_sensitivity.py "${plot_args[@]}" > "$out/sensitivity/table.md"
+    cat "$out/sensitivity/table.md"
+    echo "figure $out/sensitivity/crux-sensitivity.png, tables in $out/sensitivity/table.md"
+    exit 0
 fi
 
 has_trace() { [ -e "$1/job.csv" ] || [ -e "$1/job.csv.gz" ]; }

@@ -6,7 +6,8 @@
 # /usr/bin/python3 has no matplotlib.  Most results come from the fake
 # worker (tests/fake_ccsim_run.sh: several topologies, controlled columns);
 # when the binary has `ccsim run`, a real `ccsim compare` of
-# examples/scenario-4hosts.json is plotted too.
+# examples/scenario-4hosts.json is plotted too.  scripts/plot_sensitivity.py
+# draws its figure and tables from a fake sensitivity sweep.
 # Usage: tests/plot_test.sh CCSIM_BINARY
 set -euo pipefail
 ccsim=$(realpath "$1")
@@ -106,6 +107,62 @@ assert len(groups) == 2, list(groups)
 PY
 then
     echo "FAIL - labels, tick names or groups"
+    failures=$((failures + 1))
+fi
+
+# The sensitivity figure (scripts/plot_sensitivity.py) from a fake sweep of
+# the shape of examples/sweep-sensitivity.json: every table cell is the
+# summary's value, the figure is a PNG, --docs replaces only its block.
+cat > sens.json <<'JSON'
+{"base": "sweep_base.json", "grid": {"scheduler": ["ecmp", "crux"]},
+ "zip": [{"topology": ["crux-clos2", "crux-clos2", "crux-clos2:oversub=2", "crux-clos2:oversub=2",
+                       "crux-clos2", "crux-clos2"],
+          "sim.channels": [1, 2, 1, 2, 2, 2],
+          "sim.placement": ["locality", "locality", "locality", "locality", "packed", "spread"]}]}
+JSON
+CCSIM_SWEEP_WORKER=$here/fake_ccsim_run.sh "$ccsim" sweep sens.json --out sens -j 2 > /dev/null 2>&1
+printf 'before\n<!-- BEGIN crux-sensitivity table (scripts/plot_sensitivity.py --docs) -->\nold\n<!-- END crux-sensitivity table -->\nafter\n' > doc.md
+/usr/bin/python3 "$here/../scripts/plot_sensitivity.py" sens --out sens-fig/s.png --docs doc.md \
+    > sens.md 2> sens.err || { cat sens.err; echo "FAIL - plot_sensitivity"; failures=$((failures + 1)); }
+check_figure_png() {
+    local sig
+    sig=$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+    [ "$sig" = "89504e470d0a1a0a" ] || { echo "FAIL - $1 is not a PNG"; failures=$((failures + 1)); }
+}
+check_figure_png sens-fig/s.png
+if ! /usr/bin/python3 - sens/summary.csv sens.md <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+table = open(sys.argv[2]).read().splitlines()
+u = {(r["topology"], r["channels"], r["placement"], r["scheduler"]):
+     f'{float(r["gpu_util_allocated_frac"]):.4f}' for r in rows}
+net = [l for l in table if l.startswith("| 1:1 |") or l.startswith("| 2:1 |")]
+assert len(net) == 4, net
+for l in net:
+    c = [x.strip() for x in l.strip("|").split("|")]
+    topo = "crux-clos2" if c[0] == "1:1" else "crux-clos2:oversub=2"
+    assert c[2] == u[(topo, c[1], "locality", "ecmp")] and c[3] == u[(topo, c[1], "locality", "crux")], l
+    gain = 100 * (float(c[3]) / float(c[2]) - 1)  # rounded inputs: within 0.02 points
+    assert abs(float(c[4].rstrip("%")) - gain) < 0.02, l
+pl = {l.split("|")[1].strip(): l for l in table if l.startswith("| ") and "placement" not in l
+      and l.split("|")[1].strip() in ("locality", "packed", "spread")}
+assert sorted(pl) == ["locality", "packed", "spread"], table
+for pol, l in pl.items():
+    c = [x.strip() for x in l.strip("|").split("|")]
+    assert c[1] == u[("crux-clos2", "2", pol, "ecmp")] and c[2] == u[("crux-clos2", "2", pol, "crux")], l
+PY
+then
+    echo "FAIL - sensitivity tables do not match summary.csv: $(cat sens.md)"
+    failures=$((failures + 1))
+fi
+if ! head -1 doc.md | grep -qx before || ! tail -1 doc.md | grep -qx after \
+    || grep -qx old doc.md || ! grep -q '^| 2:1 | 2 |' doc.md; then
+    echo "FAIL - --docs did not replace exactly the sensitivity block"
+    failures=$((failures + 1))
+fi
+if /usr/bin/python3 "$here/../scripts/plot_sensitivity.py" sweep 2> sens-bad.err \
+    || ! grep -q "no column 'channels'" sens-bad.err; then
+    echo "FAIL - a sweep without channels/placement should be refused: $(cat sens-bad.err)"
     failures=$((failures + 1))
 fi
 

@@ -4,7 +4,9 @@
 # run with the trace's recorded hosts (hosts_from), the table has a section
 # per network with the paper's ranges and Crux's gain over Sincronia, the
 # figures exist, --docs replaces exactly the generated block of a document,
-# and a document without the markers is refused.  Skipped (77) without
+# and a document without the markers is refused; --sensitivity on a
+# one-minute sweep gives the figure and both tables, and the bundled
+# sensitivity sweep names every point of the figure.  Skipped (77) without
 # matplotlib.
 # Usage: tests/reproduce_crux_test.sh CCSIM_BINARY
 set -euo pipefail
@@ -47,5 +49,47 @@ if python3 "$here/../scripts/crux_table.py" "$tmp/rc/runs/summary.csv" --docs "$
     bad "document without markers accepted"
 fi
 grep -q "no generated-table markers" "$tmp/err.txt" && ok || bad "marker error: $(cat "$tmp/err.txt")"
+# --sensitivity on a one-minute sweep of the same shape as the example, its
+# recorded point naming the sample's topo.csv relative to the sweep file.
+mkdir -p "$tmp/sens/data"
+cp "$here/../traces/data/topo.csv.gz" "$tmp/sens/data/"
+cat > "$tmp/sens/s.json" <<'JSON'
+{"base": {"sim": {"start_s": 64260, "end_s": 64320}}, "grid": {"scheduler": ["ecmp", "crux"]},
+ "zip": [{"topology": ["crux-clos2", "crux-clos2", "crux-clos2:oversub=2",
+                       "crux-clos2:hosts_from=data/topo.csv.gz", "crux-clos2"],
+          "sim.channels": [1, 2, 2, 2, 2],
+          "sim.placement": ["locality", "locality", "locality", "recorded", "packed"]}]}
+JSON
+printf '<!-- BEGIN crux-sensitivity table (scripts/plot_sensitivity.py --docs) -->\n<!-- END crux-sensitivity table -->\n' > "$tmp/sdoc.md"
+CCSIM=$ccsim "$here/../scripts/reproduce-crux.sh" --sensitivity --sweep "$tmp/sens/s.json" -j 2 \
+    --out "$tmp/rs" --docs "$tmp/sdoc.md" > "$tmp/sens.txt" 2>&1 || { cat "$tmp/sens.txt"; bad "--sensitivity failed"; }
+st=$tmp/rs/sensitivity/table.md
+[ "$(grep -c '^| [12]:1 | [12] |' "$st")" = 3 ] && ok || bad "not 3 network rows: $(cat "$st")"
+for pol in recorded locality packed; do
+    grep -q "^| $pol | 0\.[0-9]\{4\} | 0\.[0-9]\{4\} |" "$st" && ok || bad "no placement row $pol"
+done
+grep -q '"jobs_on_recorded_hosts":[[:space:]]*[1-9]' "$tmp"/rs/sensitivity/runs/ecmp_topology=topo_*/run.json \
+    && ok || bad "recorded point not on the trace's hosts (hosts_from path not resolved?)"
+[ -s "$tmp/rs/sensitivity/crux-sensitivity.png" ] && ok || bad "no sensitivity figure"
+grep -q '^| recorded |' "$tmp/sdoc.md" && ok || bad "sensitivity table not spliced"
+# The bundled sweep has every point of the figure: channels 1/2/4/8 x
+# oversub 1/2/4 placed by locality, every placement policy, six schedulers.
+"$ccsim" sweep --dry-run "$here/../examples/sweep-sensitivity.json" > "$tmp/dry.txt" || bad "dry run"
+python3 - "$tmp/dry.txt" <<'PY' || bad "examples/sweep-sensitivity.json lacks points"
+import sys
+pts = set()
+for line in open(sys.argv[1]):
+    kv = dict(f.split("=", 1) for f in line.rstrip("\n").split("\t")[2:])
+    pts.add((kv["scheduler"], kv["topology"].split(":hosts_from")[0], kv["sim.channels"], kv["sim.placement"]))
+scheds = ["ecmp", "sincronia", "crux-pa", "taccl", "crux", "ideal"]
+for s in scheds:
+    for o in ("crux-clos2", "crux-clos2:oversub=2", "crux-clos2:oversub=4"):
+        for c in ("1", "2", "4", "8"):
+            assert (s, o, c, "locality") in pts, (s, o, c)
+    for p in ("recorded", "packed", "random", "spread", "fragmented"):
+        assert (s, "crux-clos2", "2", p) in pts, (s, p)
+assert len(pts) == 6 * 17, len(pts)
+PY
+
 [ "$failures" = 0 ] && echo "reproduce-crux: all checks passed"
 exit $((failures > 0))
