@@ -245,11 +245,26 @@ void job_set_priority(job *j, int level);
 
 /* ---- The steady-state fast path for groups (docs/engine.md §5c) ---- */
 
-/* One value of a phase snapshot and how far another may be and still be
- * equal (0: exactly). */
+/* What a phase value is, for skips modulo long transfers (§5c): a value
+ * that must repeat, a time offset from the snapshot (of a coming event,
+ * or of a busy or iteration start in the past: it repeats, or its
+ * absolute time stays), a transfer's remaining bytes (they repeat, or
+ * fall by the same amount each period), or a moving transfer's completion
+ * offset (follows from its remaining bytes and rate; compared only for
+ * exact repeats). */
+enum { PHASE_SAME, PHASE_TIME, PHASE_SINCE, PHASE_REM, PHASE_DERIVED };
+
+/* One value of a phase snapshot, how far another may be and still be
+ * equal (0: exactly), and its kind (PHASE_*). */
 typedef struct phase_val {
     double v, tol;
+    int kind;
 } phase_val;
+
+/* How a skip treats a value (job_phase_delay): moved with the group,
+ * left at its absolute time (a PHASE_TIME), or progressed (a PHASE_REM:
+ * the transfer carries k times its per-period bytes). */
+enum { PHASE_MOVE, PHASE_STAY, PHASE_PROGRESS };
 
 /* What a job has done so far: what advances by whole periods. */
 typedef struct job_counters {
@@ -270,8 +285,14 @@ void job_phase_capture(const job *j, double t, double tol_t, bool at_boundary,
 void job_phase_counters(const job *j, double t, job_counters *out);
 /* Delay all of j (its pending events and its transfers, net_transfers_delay)
  * by dt_s and add *add to its counters: j is at now + dt_s where it is
- * now.  The caller has checked that nothing else uses j's links meanwhile. */
-void job_phase_delay(job *j, double dt_s, const job_counters *add);
+ * now.  The caller has checked that nothing else uses j's links meanwhile.
+ * With act (NULL: everything moves): act[i] says what happens to the
+ * value i of j's capture taken now (job_phase_capture's order): a
+ * PHASE_STAY event, busy or iteration start keeps its absolute time (the
+ * caller checked that such events lie beyond now + dt_s), a
+ * PHASE_PROGRESS transfer carries bytes[i] (net_transfer_progress). */
+void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t *act,
+                     const double *bytes);
 
 /* The earliest time >= now_s at which j may start a network transfer:
  * now_s while it communicates (a bucket running or ready), the next

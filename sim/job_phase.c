@@ -8,19 +8,30 @@
 
 #include "job-private.h"
 
+/* The layout of a capture (job_phase_delay walks it again): HEAD values
+ * (the last two the busy and iteration start), the events' count and
+ * EV_W values per event (its time last), the transfers' count and XF_W
+ * values per transfer (remaining bytes at XF_REM) or one if unknown. */
+enum { HEAD = 13, AT_BUSY = 11, AT_ITER = 12, EV_W = 3, XF_W = 6, XF_REM = 2 };
+
+static void put_kind(GArray *vals, double v, double tol, int kind)
+{
+    phase_val p = {v, tol, kind};
+    g_array_append_val(vals, p);
+}
+
 static void put(GArray *vals, double v, double tol)
 {
-    phase_val p = {v, tol};
-    g_array_append_val(vals, p);
+    put_kind(vals, v, tol, PHASE_SAME);
 }
 
 /* An event or completion time as an offset from t; a missing one (INFINITY)
  * is a flag, never compared as a number. */
-static void put_time(GArray *vals, double when, double t, double tol_t)
+static void put_time(GArray *vals, double when, double t, double tol_t, int kind)
 {
     bool finite = isfinite(when);
     put(vals, finite, 0);
-    put(vals, finite ? when - t : 0, tol_t);
+    put_kind(vals, finite ? when - t : 0, tol_t, kind);
 }
 
 /* Its own pending events (current generation), in firing order. */
@@ -52,16 +63,16 @@ void job_phase_capture(const job *j, double t, double tol_t, bool at_boundary, G
     put(vals, j->priority, 0);
     put(vals, j->pending_shift_s, tol_t);
     put(vals, busy, 0);
-    put(vals, busy ? j->busy_since_s - t : 0, tol_t);
+    put_kind(vals, busy ? j->busy_since_s - t : 0, tol_t, PHASE_SINCE);
     /* a job between two iterations has no iteration in progress: its last
      * one's start is history; otherwise it decides the next iteration time */
-    put(vals, at_boundary ? 0 : j->iter_start_s - t, tol_t);
+    put_kind(vals, at_boundary ? 0 : j->iter_start_s - t, tol_t, PHASE_SINCE);
     g_autoptr(GArray) evs = own_events(j);
     put(vals, evs->len, 0);
     for (guint i = 0; i < evs->len; i++) {
         const evq_entry *e = &g_array_index(evs, evq_entry, i);
         put(vals, (double)(e->arg & 0xff), 0);
-        put_time(vals, e->time_s, t, tol_t);
+        put_time(vals, e->time_s, t, tol_t, PHASE_TIME);
     }
     put(vals, j->active->len, 0);
     for (guint i = 0; i < j->active->len; i++) {
@@ -72,9 +83,10 @@ void job_phase_capture(const job *j, double t, double tol_t, bool at_boundary, G
         }
         put(vals, v.moving, 0);
         put(vals, v.prio, 0);
-        put(vals, v.rem_bytes, 1e-9 * v.size_bytes);
+        put_kind(vals, v.rem_bytes, 1e-9 * v.size_bytes, PHASE_REM);
         put(vals, v.rate_Bps, 1e-9 * v.rate_Bps);
-        put_time(vals, v.event_s, t, tol_t);
+        /* a moving transfer completes at t + rem / rate: no more to compare */
+        put_time(vals, v.event_s, t, tol_t, v.moving ? PHASE_DERIVED : PHASE_TIME);
     }
 }
 
@@ -85,19 +97,50 @@ void job_phase_counters(const job *j, double t, job_counters *out)
     out->busy_gpu_s = job_busy_gpu_s_at(j, t);
 }
 
-void job_phase_delay(job *j, double dt_s, const job_counters *add)
+/* One transfer of j delayed by dt_s as act says (act at its first value). */
+static void xfer_delay(job *j, net_transfer_id id, double dt_s, const uint8_t *act,
+                       const double *bytes)
 {
+    if (act && act[XF_REM] == PHASE_PROGRESS)
+        net_transfer_progress(j->env->n, id, bytes[XF_REM], dt_s);
+    else if (!act || act[XF_W - 1] != PHASE_STAY)
+        net_transfers_delay(j->env->n, &id, 1, dt_s);
+}
+
+void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t *act,
+                     const double *bytes)
+{
+    bool busy_stays = act && act[AT_BUSY] == PHASE_STAY;
+    bool iter_stays = act && act[AT_ITER] == PHASE_STAY;
+    size_t pos = HEAD + 1;
     g_autoptr(GArray) evs = own_events(j);
-    for (guint i = 0; i < evs->len; i++)
-        evq_delay(j->env->q, g_array_index(evs, evq_entry, i).id, dt_s);
-    net_transfers_delay(j->env->n, (const net_transfer_id *)(void *)j->active->data,
-                        j->active->len, dt_s);
+    for (guint i = 0; i < evs->len; i++, pos += EV_W)
+        if (!act || act[pos + EV_W - 1] != PHASE_STAY)
+            evq_delay(j->env->q, g_array_index(evs, evq_entry, i).id, dt_s);
+    pos++;
+    for (guint i = 0; i < j->active->len; i++) {
+        net_transfer_id id = g_array_index(j->active, net_transfer_id, i);
+        net_transfer_view v;
+        if (!net_transfer_peek(j->env->n, id, &v)) {
+            pos++;
+            continue;
+        }
+        xfer_delay(j, id, dt_s, act ? act + pos : NULL, bytes ? bytes + pos : NULL);
+        pos += XF_W;
+    }
     j->iterations += add->iterations;
     j->iter_time_sum_s += add->iter_time_sum_s;
     j->busy_gpu_s += add->busy_gpu_s;
-    if (!isnan(j->busy_since_s))
-        j->busy_since_s += dt_s;
-    j->iter_start_s += dt_s;
+    if (!isnan(j->busy_since_s)) {
+        /* busy since a time that stays: the busy time up to now + dt_s is
+         * counted from it, and add holds it already */
+        if (busy_stays)
+            j->busy_gpu_s -= j->spec.gpus * dt_s;
+        else
+            j->busy_since_s += dt_s;
+    }
+    if (!iter_stays)
+        j->iter_start_s += dt_s;
 }
 
 double job_next_comm_s(const job *j, double now_s)

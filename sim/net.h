@@ -270,6 +270,14 @@ bool net_link_stats_peek(const net *n, net_link_id id, net_link_stats *out);
  * on the links these transfers use.  Unknown ids are skipped. */
 void net_transfers_delay(net *n, const net_transfer_id *ids, size_t count, double dt_s);
 
+/* The same for one moving transfer whose rate repeats over the delay
+ * (docs/engine.md §5c, skips modulo long transfers): it carries bytes_B
+ * meanwhile, so its remaining bytes at now fall by bytes_B (the caller
+ * guarantees they stay above 0), stay frozen until now + dt_s and its
+ * completion is rescheduled for then at the rate in force.  An unknown id
+ * is skipped. */
+void net_transfer_progress(net *n, net_transfer_id id, double bytes_B, double dt_s);
+
 /* The same for links only such transfers use: each link's counters are
  * brought up to now, add[i] (carried, busy and tagged; load ignored) is
  * added to them, and they stay frozen until now + dt_s (when they resume

@@ -256,6 +256,23 @@ void net_transfers_delay(net *n, const net_transfer_id *ids, size_t count, doubl
     }
 }
 
+void net_transfer_progress(net *n, net_transfer_id id, double bytes_B, double dt_s)
+{
+    g_return_if_fail(n != NULL && isfinite(dt_s) && dt_s >= 0 && bytes_B >= 0);
+    net_flush(n);
+    uint32_t s = net__lookup(n, id);
+    if (s == NET__NO_POS)
+        return;
+    net__xfer *t = &n->xf[s];
+    double now = evq_now(n->q);
+    net__xfer_advance(t, now);
+    g_return_if_fail(t->state == NET__MOVING && bytes_B < t->rem_bytes);
+    t->rem_bytes -= bytes_B;
+    t->last_s = now + dt_s;
+    if (t->rate_Bps > 0 && !evq_rekey(n->q, t->ev, now + dt_s + t->rem_bytes / t->rate_Bps))
+        t->ev = evq_push(n->q, now + dt_s + t->rem_bytes / t->rate_Bps, completion_event, n, id);
+}
+
 void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_link_stats *add,
                      double dt_s)
 {

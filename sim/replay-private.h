@@ -67,6 +67,7 @@ struct replay {
     uint64_t group_fallbacks;  /* groups that found no repeat within the budget */
     uint64_t group_skips;      /* skips of whole periods */
     uint64_t group_skip_iters; /* member iterations skipped */
+    uint64_t group_drift_skips; /* of the skips, those modulo long transfers */
     double next_tick_s;        /* the pending interval tick */
     size_t ff_stretches;       /* stretches run, by jobs that ended */
     uint64_t ff_stretch_iters; /* iterations in them */

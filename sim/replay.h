@@ -66,6 +66,7 @@ typedef struct replay_summary {
     uint64_t group_fallbacks;       /* groups that found none within the budget (run.json) */
     uint64_t group_skips;           /* skips of whole repeats (run.json) */
     uint64_t group_skip_iterations; /* member iterations in them (run.json) */
+    uint64_t group_drift_skips;     /* of the skips, those modulo long transfers (run.json) */
     int64_t peak_rss_bytes;
 } replay_summary;
 

@@ -369,6 +369,7 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(root, "steady_group_skips", (double)s.group_skips);
     cJSON_AddNumberToObject(root, "steady_group_skipped_iterations",
                             (double)s.group_skip_iterations);
+    cJSON_AddNumberToObject(root, "steady_group_drift_skips", (double)s.group_drift_skips);
     cJSON_AddNumberToObject(root, "peak_rss_bytes", (double)s.peak_rss_bytes);
     return output_json_write(d, "run.json", root, error);
 }

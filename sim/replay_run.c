@@ -367,5 +367,6 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->group_fallbacks = r->group_fallbacks;
     s->group_skips = r->group_skips;
     s->group_skip_iterations = r->group_skip_iters;
+    s->group_drift_skips = r->group_drift_skips;
     s->peak_rss_bytes = peak_rss_bytes();
 }

@@ -14,7 +14,11 @@
  * period P = the time between the two, and everything it does in the next
  * period is what it did in the last: the skip moves the whole group k
  * periods ahead (k the largest with now + kP < the next change) and adds
- * k times the last period's increments to every counter.
+ * k times the last period's increments to every counter.  At the
+ * boundaries of its fast member (the shortest isolated iteration) it also
+ * looks for repeats modulo long transfers: everything repeats but a long
+ * member's transfer carrying the same bytes each period and its events
+ * staying where they are (drift_match).
  */
 #include <math.h>
 #include <string.h>
@@ -31,19 +35,31 @@
 typedef struct snap {
     double t;     /* the anchor boundary */
     GArray *vals; /* phase_val: the anchor's next start, then each member's phase */
+    GArray *off;  /* guint per member: where its phase starts in vals */
     GArray *ctr;  /* job_counters per member */
-    GArray *lst;  /* net_link_stats per group link */
+    GArray *lst;  /* net_link_stats per group link, if has_links */
+    bool has_links;
 } snap;
+
+/* The snapshots taken at one member's iteration boundaries. */
+typedef struct ring {
+    snap *s[RING];  /* oldest first */
+    int n;
+    int boundaries; /* boundaries since the last repeat (or skip) or change */
+    bool gave_up;
+} ring;
 
 typedef struct steady_group {
     GPtrArray *members; /* job*, arrival order */
     GArray *links;      /* uint32: the members' plan links, each once */
-    job *anchor;
-    snap *ring[RING];   /* oldest first */
-    int n_ring;
-    int boundaries;     /* anchor boundaries since the last repeat or change */
-    bool gave_up;
+    job *anchor;        /* the longest isolated iteration: exact repeats */
+    job *fast;          /* the shortest: repeats modulo long transfers */
+    ring slow;          /* at the anchor's boundaries */
+    ring quick;         /* at fast's, when fast is not the anchor */
+    int drift_boundaries; /* fast's boundaries since the last repeat modulo long transfers */
+    bool drift_gave_up;
     bool open;          /* a job runs as alone (steady.c) on a link of it: no skips */
+    bool links_own;     /* every transfer in flight uses group links only */
 } group;
 
 struct steady_groups {
@@ -59,6 +75,7 @@ static snap *snap_new(void)
 {
     snap *s = g_new0(snap, 1);
     s->vals = g_array_new(FALSE, FALSE, sizeof(phase_val));
+    s->off = g_array_new(FALSE, FALSE, sizeof(guint));
     s->ctr = g_array_new(FALSE, FALSE, sizeof(job_counters));
     s->lst = g_array_new(FALSE, FALSE, sizeof(net_link_stats));
     return s;
@@ -69,9 +86,17 @@ static void snap_free(snap *s)
     if (!s)
         return;
     g_array_free(s->vals, TRUE);
+    g_array_free(s->off, TRUE);
     g_array_free(s->ctr, TRUE);
     g_array_free(s->lst, TRUE);
     g_free(s);
+}
+
+static void ring_clear(ring *rg)
+{
+    for (int i = 0; i < rg->n; i++)
+        snap_free(rg->s[i]);
+    rg->n = 0;
 }
 
 static void group_free(gpointer p)
@@ -79,8 +104,8 @@ static void group_free(gpointer p)
     group *g = p;
     g_ptr_array_free(g->members, TRUE);
     g_array_free(g->links, TRUE);
-    for (int i = 0; i < g->n_ring; i++)
-        snap_free(g->ring[i]);
+    ring_clear(&g->slow);
+    ring_clear(&g->quick);
     g_free(g);
 }
 
@@ -181,6 +206,8 @@ void replay__groups_update(struct replay *r)
         j->steady_group = g;
         if (!g->anchor || j->isolated_iter_s > g->anchor->isolated_iter_s)
             g->anchor = j;
+        if (!g->fast || j->isolated_iter_s < g->fast->isolated_iter_s)
+            g->fast = j;
         guint a, b;
         job_links(r, i, &a, &b);
         for (guint k = a; k < b; k++)
@@ -217,14 +244,21 @@ static bool groups_allowed(const struct replay *r)
 }
 
 /* Every member runs on the event path and its transfers use only group
- * links (a transfer started before a path change keeps its old links). */
-static bool group_closed(const struct replay *r, const group *g)
+ * links (a transfer started before a path change keeps its old links;
+ * once none is left, new ones take the plan's links until the next
+ * change rebuilds the groups: that part is checked until it holds). */
+static bool group_closed(const struct replay *r, group *g)
 {
     net_link_id buf[64];
     for (guint i = 0; i < g->members->len; i++) {
         const job *m = g_ptr_array_index(g->members, i);
         if (m->ffwd || m->state != JOB_RUNNING)
             return false;
+    }
+    if (g->links_own)
+        return true;
+    for (guint i = 0; i < g->members->len; i++) {
+        const job *m = g_ptr_array_index(g->members, i);
         for (guint x = 0; x < m->active->len; x++) {
             net_transfer_id id = g_array_index(m->active, net_transfer_id, x);
             size_t nl = net_transfer_links(r->n, id, buf, G_N_ELEMENTS(buf));
@@ -236,6 +270,7 @@ static bool group_closed(const struct replay *r, const group *g)
                     return false;
         }
     }
+    g->links_own = true;
     return true;
 }
 
@@ -248,24 +283,34 @@ static double time_tol(const group *g, double t)
     return fmax(1e-9 * g->anchor->isolated_iter_s, 8.0 * ulp);
 }
 
-static void capture(const struct replay *r, const group *g, double origin_s, double now_s,
-                    snap *s)
+/* The group's state at now_s, a boundary of member at (origin_s: its next
+ * iteration's start), but for the links' counters (capture_links). */
+static void capture(const group *g, const job *at, double origin_s, double now_s, snap *s)
 {
     double tol = time_tol(g, now_s);
     s->t = now_s;
     g_array_set_size(s->vals, 0);
+    g_array_set_size(s->off, 0);
     g_array_set_size(s->ctr, g->members->len);
-    g_array_set_size(s->lst, g->links->len);
-    phase_val origin = {origin_s - now_s, tol};
+    s->has_links = false;
+    phase_val origin = {origin_s - now_s, tol, PHASE_TIME};
     g_array_append_val(s->vals, origin);
     for (guint i = 0; i < g->members->len; i++) {
         const job *m = g_ptr_array_index(g->members, i);
-        job_phase_capture(m, now_s, tol, m == g->anchor, s->vals);
+        g_array_append_val(s->off, s->vals->len);
+        job_phase_capture(m, now_s, tol, m == at, s->vals);
         job_phase_counters(m, now_s, &g_array_index(s->ctr, job_counters, i));
     }
+}
+
+/* The group links' counters now, into s. */
+static void capture_links(const struct replay *r, const group *g, snap *s)
+{
+    g_array_set_size(s->lst, g->links->len);
     for (guint k = 0; k < g->links->len; k++)
         net_link_stats_peek(r->n, g_array_index(g->links, uint32_t, k),
                             &g_array_index(s->lst, net_link_stats, k));
+    s->has_links = true;
 }
 
 static bool same_phase(const snap *a, const snap *b)
@@ -281,23 +326,23 @@ static bool same_phase(const snap *a, const snap *b)
 }
 
 /* The newest earlier snapshot in the same phase as s, or -1. */
-static int find_repeat(const group *g, const snap *s)
+static int find_repeat(const ring *rg, const snap *s)
 {
-    for (int i = g->n_ring - 1; i >= 0; i--)
-        if (same_phase(g->ring[i], s))
+    for (int i = rg->n - 1; i >= 0; i--)
+        if (same_phase(rg->s[i], s))
             return i;
     return -1;
 }
 
 /* Keep s as the newest snapshot (the oldest one goes when the ring is full). */
-static void ring_push(group *g, snap *s)
+static void ring_push(ring *rg, snap *s)
 {
-    if (g->n_ring == RING) {
-        snap_free(g->ring[0]);
-        memmove(g->ring, g->ring + 1, (RING - 1) * sizeof g->ring[0]);
-        g->n_ring--;
+    if (rg->n == RING) {
+        snap_free(rg->s[0]);
+        memmove(rg->s, rg->s + 1, (RING - 1) * sizeof rg->s[0]);
+        rg->n--;
     }
-    g->ring[g->n_ring++] = s;
+    rg->s[rg->n++] = s;
 }
 
 /* The next change the group must meet on the event path: an arrival, the
@@ -322,62 +367,79 @@ static int64_t periods_before(double now_s, double P, double u)
     return k;
 }
 
-static void ctr_add(job_counters *to, const job_counters *a, const job_counters *b, double k)
+static void ctr_add(job_counters *to, const job_counters *d, double k)
 {
-    to->iterations += (int64_t)k * (a->iterations - b->iterations);
-    to->iter_time_sum_s += k * (a->iter_time_sum_s - b->iter_time_sum_s);
-    to->busy_gpu_s += k * (a->busy_gpu_s - b->busy_gpu_s);
+    to->iterations += (int64_t)k * d->iterations;
+    to->iter_time_sum_s += k * d->iter_time_sum_s;
+    to->busy_gpu_s += k * d->busy_gpu_s;
 }
 
-static void lst_add(net_link_stats *to, const net_link_stats *a, const net_link_stats *b,
-                    double k)
+static void lst_add(net_link_stats *to, const net_link_stats *d, double k)
 {
-    to->carried_bytes += k * (a->carried_bytes - b->carried_bytes);
-    to->busy_s += k * (a->busy_s - b->busy_s);
-    to->tagged_bytes += k * (a->tagged_bytes - b->tagged_bytes);
+    to->carried_bytes += k * d->carried_bytes;
+    to->busy_s += k * d->busy_s;
+    to->tagged_bytes += k * d->tagged_bytes;
+}
+
+/* One period's increments, S - E: per member (dc) and per group link (dl). */
+static void period_incr(const snap *E, const snap *S, GArray *dc, GArray *dl)
+{
+    g_array_set_size(dc, S->ctr->len);
+    g_array_set_size(dl, S->lst->len);
+    for (guint i = 0; i < S->ctr->len; i++) {
+        const job_counters *a = &g_array_index(S->ctr, job_counters, i);
+        const job_counters *b = &g_array_index(E->ctr, job_counters, i);
+        g_array_index(dc, job_counters, i) =
+            (job_counters){a->iterations - b->iterations, a->iter_time_sum_s - b->iter_time_sum_s,
+                           a->busy_gpu_s - b->busy_gpu_s};
+    }
+    for (guint i = 0; i < S->lst->len; i++) {
+        const net_link_stats *a = &g_array_index(S->lst, net_link_stats, i);
+        const net_link_stats *b = &g_array_index(E->lst, net_link_stats, i);
+        net_link_stats *d = &g_array_index(dl, net_link_stats, i);
+        d->carried_bytes = a->carried_bytes - b->carried_bytes;
+        d->busy_s = a->busy_s - b->busy_s;
+        d->tagged_bytes = a->tagged_bytes - b->tagged_bytes;
+    }
 }
 
 /* The snapshots from e on describe times a whole number of periods
  * before the group's new present: move them dt later, counters k periods
- * on (by periodicity, the state at t + kP is that at t for t >= the
- * repeat's first snapshot); the older ones go. */
-static void ring_shift(group *g, int e, double dt, double k)
+ * on (dc, dl: one period's; by periodicity, the state at t + kP is that
+ * at t for t >= the repeat's first snapshot); the older ones go. */
+static void ring_shift(ring *rg, int e, double dt, double k, const GArray *dc, const GArray *dl)
 {
-    const snap *E = g->ring[e], *S = g->ring[g->n_ring - 1];
-    g_autoptr(GArray) dc = g_array_new(FALSE, TRUE, sizeof(job_counters));
-    g_autoptr(GArray) dl = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
-    g_array_set_size(dc, S->ctr->len);
-    g_array_set_size(dl, S->lst->len);
-    for (guint i = 0; i < S->ctr->len; i++)
-        ctr_add(&g_array_index(dc, job_counters, i), &g_array_index(S->ctr, job_counters, i),
-                &g_array_index(E->ctr, job_counters, i), k);
-    for (guint i = 0; i < S->lst->len; i++)
-        lst_add(&g_array_index(dl, net_link_stats, i), &g_array_index(S->lst, net_link_stats, i),
-                &g_array_index(E->lst, net_link_stats, i), k);
     for (int x = 0; x < e; x++)
-        snap_free(g->ring[x]);
-    memmove(g->ring, g->ring + e, (size_t)(g->n_ring - e) * sizeof g->ring[0]);
-    g->n_ring -= e;
-    for (int x = 0; x < g->n_ring; x++) {
-        snap *s = g->ring[x];
+        snap_free(rg->s[x]);
+    memmove(rg->s, rg->s + e, (size_t)(rg->n - e) * sizeof rg->s[0]);
+    rg->n -= e;
+    for (int x = 0; x < rg->n; x++) {
+        snap *s = rg->s[x];
         s->t += dt;
         for (guint i = 0; i < s->ctr->len; i++)
             ctr_add(&g_array_index(s->ctr, job_counters, i), &g_array_index(dc, job_counters, i),
-                    &(job_counters){0}, 1.0);
+                    k);
         for (guint i = 0; i < s->lst->len; i++)
             lst_add(&g_array_index(s->lst, net_link_stats, i),
-                    &g_array_index(dl, net_link_stats, i), &(net_link_stats){0}, 1.0);
+                    &g_array_index(dl, net_link_stats, i), k);
     }
 }
 
 /* Move the whole group k periods (dt = kP) ahead: its events, transfers
  * and links delayed by dt, every counter advanced by k times the last
- * period's increment (snapshot e to the newest).  The metrics' busy step
- * function keeps the members busy now busy for dt (their busy-off events
- * moved): the difference to what they did goes in as a lump. */
-static void skip(struct replay *r, group *g, int e, int64_t k, double dt, double now_s)
+ * period's increment (snapshot e of rg to the newest).  The metrics' busy
+ * step function keeps the members busy now busy for dt (their busy-off
+ * events moved or beyond dt): the difference to what they did goes in as
+ * a lump.  act, bytes (NULL for an exact repeat): what each value of the
+ * newest snapshot does (job_phase_delay), for a repeat modulo long
+ * transfers; the snapshots then no longer describe the group's past. */
+static void skip(struct replay *r, group *g, ring *rg, int e, int64_t k, double dt,
+                 double now_s, const uint8_t *act, const double *bytes)
 {
-    const snap *E = g->ring[e], *S = g->ring[g->n_ring - 1];
+    const snap *S = rg->s[rg->n - 1];
+    g_autoptr(GArray) dc = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) dl = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    period_incr(rg->s[e], S, dc, dl);
     net_flush(r->n);
     double busy_now = 0, lump = 0;
     for (guint i = 0; i < g->members->len; i++) {
@@ -385,22 +447,159 @@ static void skip(struct replay *r, group *g, int e, int64_t k, double dt, double
         if (!isnan(m->busy_since_s))
             busy_now += m->spec.gpus;
         job_counters add = {0};
-        ctr_add(&add, &g_array_index(S->ctr, job_counters, i),
-                &g_array_index(E->ctr, job_counters, i), (double)k);
+        ctr_add(&add, &g_array_index(dc, job_counters, i), (double)k);
         lump += add.busy_gpu_s;
         r->group_skip_iters += (uint64_t)add.iterations;
-        job_phase_delay(m, dt, &add);
+        guint off = g_array_index(S->off, guint, i);
+        job_phase_delay(m, dt, &add, act ? act + off : NULL, bytes ? bytes + off : NULL);
     }
     g_autoptr(GArray) add = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
     g_array_set_size(add, g->links->len);
     for (guint i = 0; i < g->links->len; i++)
-        lst_add(&g_array_index(add, net_link_stats, i), &g_array_index(S->lst, net_link_stats, i),
-                &g_array_index(E->lst, net_link_stats, i), (double)k);
+        lst_add(&g_array_index(add, net_link_stats, i), &g_array_index(dl, net_link_stats, i),
+                (double)k);
     net_links_delay(r->n, (const net_link_id *)(void *)g->links->data, g->links->len,
                     (const net_link_stats *)(void *)add->data, dt);
     metrics_busy_ramp(r->m, now_s, now_s + dt, lump - busy_now * dt);
-    ring_shift(g, e, dt, (double)k);
+    if (act) {
+        ring_clear(&g->slow);
+        ring_clear(&g->quick);
+        r->group_drift_skips++;
+    } else {
+        ring_shift(rg, e, dt, (double)k, dc, dl);
+        ring_clear(&g->quick);
+    }
     r->group_skips++;
+}
+
+/* An exact repeat at the anchor's boundary (s its snapshot, kept in the
+ * slow ring): the skip's length, or 0. */
+static double exact_step(struct replay *r, group *g, snap *s, double now_s)
+{
+    ring *rg = &g->slow;
+    int e = find_repeat(rg, s);
+    if (e < 0) {
+        if (++rg->boundaries >= BUDGET) {
+            rg->gave_up = true;
+            r->group_fallbacks++;
+        }
+        ring_push(rg, s);
+        return 0;
+    }
+    r->group_repeats++;
+    rg->boundaries = 0;
+    if (rg->n == RING) /* the ring drops its oldest entry for s */
+        e--;
+    ring_push(rg, s);
+    if (e < 0)
+        return 0;
+    double P = now_s - rg->s[e]->t;
+    int64_t k = periods_before(now_s, P, next_change(r));
+    if (k < 1)
+        return 0;
+    double dt = (double)k * P;
+    skip(r, g, rg, e, k, dt, now_s, NULL, NULL);
+    return dt;
+}
+
+/* The largest k with x - k d > m (d > 0), at most INT64_MAX / 2. */
+static int64_t below(double x, double d, double m)
+{
+    double kf = ceil((x - m) / d) - 1;
+    if (!(kf >= 0))
+        return -1;
+    return kf > 1e12 ? (int64_t)1e12 : (int64_t)kf;
+}
+
+/* Three snapshots a, b, c, each P after the other: does every value of
+ * c repeat b's as a's, or drift as its kind allows (docs/engine.md §5c,
+ * modulo long transfers)?  A time offset may fall by P (its absolute time
+ * stays: act PHASE_STAY; an event's must lie beyond the skip), a transfer's remaining bytes by the same amount
+ * each period (PHASE_PROGRESS, per[i] the bytes per period).  Returns the
+ * most periods from c that keep every staying time beyond them and every
+ * progressing transfer's remaining bytes above 0 (with a margin of 1e-6
+ * of its size), or -1 if c is no such repeat. */
+static int64_t drift_match(const snap *a, const snap *b, const snap *c, double P, uint8_t *act,
+                           double *per)
+{
+    guint n = c->vals->len;
+    if (a->vals->len != n || b->vals->len != n)
+        return -1;
+    const phase_val *x = (const phase_val *)(void *)a->vals->data;
+    const phase_val *y = (const phase_val *)(void *)b->vals->data;
+    const phase_val *z = (const phase_val *)(void *)c->vals->data;
+    int64_t kmax = (int64_t)1e12;
+    for (guint i = 0; i < n; i++) {
+        double tol = fmax(fmax(x[i].tol, y[i].tol), z[i].tol);
+        bool eq = fabs(y[i].v - x[i].v) <= tol && fabs(z[i].v - y[i].v) <= tol;
+        double d1 = y[i].v - x[i].v, d2 = z[i].v - y[i].v;
+        act[i] = PHASE_MOVE;
+        if (x[i].kind != z[i].kind || y[i].kind != z[i].kind)
+            return -1;
+        if (eq || z[i].kind == PHASE_DERIVED)
+            continue;
+        bool stays = fabs(d1 + P) <= tol && fabs(d2 + P) <= tol;
+        if (z[i].kind == PHASE_SINCE && stays) {
+            act[i] = PHASE_STAY; /* a busy or iteration start in the past */
+        } else if (z[i].kind == PHASE_TIME && i > 0 && stays) {
+            act[i] = PHASE_STAY; /* an event beyond c + kP: z > kP + tol */
+            kmax = MIN(kmax, below(z[i].v, P, tol));
+        } else if (z[i].kind == PHASE_REM && d2 < -tol && fabs(d1 - d2) <= tol) {
+            act[i] = PHASE_PROGRESS;
+            per[i] = -d2;
+            kmax = MIN(kmax, below(z[i].v, -d2, 1e3 * tol));
+        } else {
+            return -1;
+        }
+    }
+    return kmax;
+}
+
+/* Repeats spanning up to this many of the fast member's iterations are
+ * looked for modulo long transfers. */
+#define DRIFT_SPAN 3
+/* The fewest periods a skip modulo long transfers takes: such a skip
+ * reads, advances and freezes every group link's counters (thousands of
+ * links on the trace's groups), which costs about as much as a few of
+ * the fast member's periods of events. */
+#define DRIFT_MIN_K 4
+
+/* A repeat modulo long transfers at a boundary of the group's fast member
+ * (rg's newest snapshot just taken): the skip's length, or 0.  The skip
+ * needs the links' counters of b, read when b matched: the first match
+ * only reads them, the next one skips. */
+static double drift_step(struct replay *r, group *g, ring *rg, double now_s)
+{
+    snap *c = rg->s[rg->n - 1];
+    g_autofree uint8_t *act = g_new(uint8_t, c->vals->len);
+    g_autofree double *per = g_new0(double, c->vals->len);
+    for (int p = 1; p <= DRIFT_SPAN && rg->n - 1 - 2 * p >= 0; p++) {
+        const snap *a = rg->s[rg->n - 1 - 2 * p], *b = rg->s[rg->n - 1 - p];
+        double P = c->t - b->t;
+        if (!(fabs(b->t - a->t - P) <= time_tol(g, now_s)))
+            continue;
+        int64_t kd = drift_match(a, b, c, P, act, per);
+        if (kd < 0)
+            continue;
+        g->drift_boundaries = 0;
+        int64_t k = MIN(kd, periods_before(now_s, P, next_change(r)));
+        if (k < DRIFT_MIN_K + !b->has_links)
+            return 0;
+        /* the links' counters are read only here (a group's links are many):
+         * c can start a skip at the next boundary */
+        if (!c->has_links)
+            capture_links(r, g, c);
+        if (!b->has_links)
+            return 0;
+        for (guint i = 0; i < c->vals->len; i++)
+            per[i] *= (double)k;
+        double dt = (double)k * P;
+        skip(r, g, rg, rg->n - 1 - p, k, dt, now_s, act, per);
+        return dt;
+    }
+    if (++g->drift_boundaries >= BUDGET)
+        g->drift_gave_up = true;
+    return 0;
 }
 
 double replay__group_boundary(void *user, job *j, double origin_s, double now_s)
@@ -411,32 +610,29 @@ double replay__group_boundary(void *user, job *j, double origin_s, double now_s)
     if (r->steady_stale)
         replay__steady_update(r);
     group *g = j->steady_group;
-    if (!g || g->anchor != j || g->gave_up || g->open || g->members->len < 2 ||
-        !group_closed(r, g))
+    if (!g || g->open || g->members->len < 2 || (j != g->anchor && j != g->fast))
         return 0;
-    snap *s = snap_new();
-    capture(r, g, origin_s, now_s, s);
-    int e = find_repeat(g, s);
-    if (e < 0) {
-        if (++g->boundaries >= BUDGET) {
-            g->gave_up = true;
-            r->group_fallbacks++;
-        }
-        ring_push(g, s);
-        return 0;
+    if (j == g->anchor && j != g->fast && g->drift_gave_up) {
+        /* the anchor moved on: its new phase may let the fast member repeat */
+        g->drift_gave_up = false;
+        g->drift_boundaries = 0;
+        ring_clear(&g->quick);
     }
-    r->group_repeats++;
-    g->boundaries = 0;
-    if (g->n_ring == RING) /* the ring drops its oldest entry for s */
-        e--;
-    ring_push(g, s);
-    if (e < 0)
+    bool exact = j == g->anchor && !g->slow.gave_up;
+    bool drift = j == g->fast && !g->drift_gave_up;
+    if (!(exact || drift) || !group_closed(r, g))
         return 0;
-    double P = now_s - g->ring[e]->t;
-    int64_t k = periods_before(now_s, P, next_change(r));
-    if (k < 1)
-        return 0;
-    double dt = (double)k * P;
-    skip(r, g, e, k, dt, now_s);
+    ring *rg = j == g->anchor ? &g->slow : &g->quick;
+    snap *s = snap_new();
+    capture(g, j, origin_s, now_s, s);
+    if (exact)
+        capture_links(r, g, s);
+    double dt = 0;
+    if (exact)
+        dt = exact_step(r, g, s, now_s);
+    else
+        ring_push(rg, s);
+    if (dt == 0 && drift)
+        dt = drift_step(r, g, rg, now_s);
     return dt;
 }

@@ -195,12 +195,67 @@ static void test_group_never_repeats(void)
     test_run_assert_same(text, 1e-9, &a, &b);
 }
 
+/* A repeat modulo a long transfer (docs/engine.md §5c), ecmp (one level,
+ * equal shares).  a: C = 1, S = 5e9 (0.5 s alone); b: C = 0.5, S =
+ * 2.02e11 (20.2 s alone): a is the fast member (T_iso 1.5 against 20.7).
+ * While b's ring runs, a's period is 2 s: compute 1 s (b alone at 1e10),
+ * ring 1 s shared (5e9 each); b carries 1e10 + 5e9 = 1.5e10 B a period.
+ *   b: compute [0, 0.5), ring from 0.5: alone to 1 (5e9), shared [1, 2):
+ *      1.92e11 left at a's boundary 2, then 1.77e11 at 4, 1.62e11 at 6.
+ *   At 6 the snapshots of 2, 4 and 6 repeat except b's remaining bytes
+ *   (-1.5e10 twice) and its iteration start (0, a time that stays): a
+ *   repeat modulo the long transfer; the links' counters are read (k
+ *   would be min(ceil(16.2 / 1.5) - 1, 6 + 2k < 28) = 10 >= 4 + 1).  At 8
+ *   (4, 6, 8; 1.47e11 left) the group skips k = min(ceil(14.7 / 1.5) - 1,
+ *   8 + 2k < 28) = 9 periods, to 26 with 1.2e10 left.  a computes
+ *   [26, 27) while b carries 1e10 alone; a rings from 27 at 5e9 with b's
+ *   last 2e9: b ends at 27.4 (iteration 1) and computes [27.4, 27.9); a's
+ *   last 3e9 go alone at 1e10: a ends at 27.7 and computes from 27.7.
+ * In [0, 28): a ends 14 iterations (2, 4, ..., 26, 27.7: 27.7 s), busy
+ * 14 computes + [27.7, 28) = 14.3 s x 2 GPUs = 28.6 GPU-s; b 1 iteration
+ * of 27.4 s, busy 2 x 0.5 x 2 = 2 GPU-s; cluster utilization 30.6 /
+ * (4 x 28).  One skip modulo the long transfer, of 9 of a's iterations;
+ * no exact repeat (b's only boundary is 27.4). */
+static void test_group_long_transfer(void)
+{
+    g_autofree char *text =
+        scenario("\"ecmp\"",
+                 JOB("a", "0", "28", "1.0", "5e9") ", " JOB("b", "0", "28", "0.5", "2.02e11"),
+                 30);
+    for (int ff = 1; ff >= 0; ff--) {
+        test_run x;
+        if (test_run_text(&x, text, ff, NULL)) {
+            replay_job_result a, b;
+            replay_job_get(x.r, 0, &a);
+            replay_job_get(x.r, 1, &b);
+            CU_ASSERT_EQUAL(a.iterations, 14);
+            CU_ASSERT_EQUAL(b.iterations, 1);
+            TEST_ASSERT_CLOSE(a.busy_gpu_s, 28.6, 1e-9);
+            TEST_ASSERT_CLOSE(b.busy_gpu_s, 2.0, 1e-9);
+            TEST_ASSERT_CLOSE(a.mean_iter_s, 27.7 / 14, 1e-9);
+            TEST_ASSERT_CLOSE(b.mean_iter_s, 27.4, 1e-9);
+            replay_summary s;
+            replay_get_summary(x.r, &s);
+            TEST_ASSERT_CLOSE(s.gpu_util_cluster_frac, 30.6 / (4 * 28), 1e-9);
+            CU_ASSERT_EQUAL(s.group_skips, ff ? 1 : 0);
+            CU_ASSERT_EQUAL(s.group_drift_skips, ff ? 1 : 0);
+            CU_ASSERT_EQUAL(s.group_skip_iterations, ff ? 9 : 0);
+            CU_ASSERT_EQUAL(s.group_repeats, 0);
+        }
+        test_run_clear(&x);
+    }
+    uint64_t a = 0, b = 0;
+    test_run_assert_same(text, 1e-9, &a, &b);
+}
+
 /* A random scenario (seeded): 4 hosts under 2 ToRs (2 GPUs, 2 NICs of
  * 1e10 B/s each, uplinks of 80 to 240 Gb/s: tight or not), 2 to 4 jobs of
  * 2 GPUs on two hosts each, random compute, ring size, optimizer,
  * communication start and buckets, overlapping windows in [0, 60),
- * ticks of 2 to 30 s, ecmp or fixed random priorities. */
-static char *random_scenario(guint32 seed)
+ * ticks of 2 to 30 s, ecmp or fixed random priorities.  long_ring: the
+ * first job's ring is 10 to 40 times longer (transfers that outlast many
+ * iterations of the others: repeats modulo long transfers). */
+static char *random_scenario(guint32 seed, bool long_ring)
 {
     g_autoptr(GRand) g = g_rand_new_with_seed(seed);
     static const int up[] = {80, 120, 160, 240};
@@ -220,6 +275,7 @@ static char *random_scenario(guint32 seed)
             used[h[k]]++;
         }
         double start = g_rand_double_range(g, 0, 10), end = start + g_rand_double_range(g, 15, 50);
+        double scale = long_ring && i == 0 ? g_rand_double_range(g, 10, 40) : 1.0;
         g_string_append_printf(
             jobs,
             "%s{\"id\": \"j%d\", \"gpus\": 2, \"hosts\": [\"h%d\", \"h%d\"],"
@@ -227,7 +283,7 @@ static char *random_scenario(guint32 seed)
             "\"compute_s\": %.4f, \"comm_bytes\": %.4g, \"comm_start_frac\": %.2f,"
             " \"opt_s\": %.3f, \"buckets\": %d}}",
             i ? ", " : "", i, h[0], h[1], start, end, g_rand_double_range(g, 0.1, 2.0),
-            g_rand_double_range(g, 0.1e10, 1.5e10),
+            scale * g_rand_double_range(g, 0.1e10, 1.5e10),
             g_rand_boolean(g) ? 1.0 : g_rand_double_range(g, 0.3, 1.0),
             g_rand_boolean(g) ? 0.0 : g_rand_double_range(g, 0.01, 0.4),
             g_rand_int_range(g, 1, 3));
@@ -245,15 +301,16 @@ static char *random_scenario(guint32 seed)
         up[g_rand_int_range(g, 0, 4)], sched, jobs->str, ticks[g_rand_int_range(g, 0, 3)]);
 }
 
-/* Property: 300 seeded random scenarios give, with the fast path (groups,
+/* Property: 300 seeded random scenarios (and 300 with a long ring) give, with the fast path (groups,
  * stretches) and without, cluster and allocated utilization within 1e-6
  * absolute (whole run and every interval) and per-job iterations within
- * 1; the fast path is taken in some of them (skips and stretches > 0). */
+ * 1; the fast path is taken in some of them (skips, skips modulo long
+ * transfers and stretches > 0). */
 static void test_group_property(void)
 {
-    uint64_t skips = 0, stretches = 0, fails = 0;
-    for (guint32 seed = 1; seed <= 300; seed++) {
-        g_autofree char *text = random_scenario(seed);
+    uint64_t skips = 0, drift = 0, stretches = 0, fails = 0;
+    for (guint32 seed = 1; seed <= 600; seed++) {
+        g_autofree char *text = random_scenario(seed, seed > 300);
         g_autofree char *tmp = g_dir_make_tmp("ccsim-prop-XXXXXX", NULL);
         g_autofree char *d1 = g_build_filename(tmp, "ff", NULL);
         g_autofree char *d2 = g_build_filename(tmp, "plain", NULL);
@@ -265,6 +322,7 @@ static void test_group_property(void)
             replay_get_summary(x.r, &a);
             replay_get_summary(y.r, &b);
             skips += a.group_skips;
+            drift += a.group_drift_skips;
             stretches += a.ffwd_stretches;
             bool bad = fabs(a.gpu_util_cluster_frac - b.gpu_util_cluster_frac) > 1e-6 ||
                        fabs(a.gpu_util_allocated_frac - b.gpu_util_allocated_frac) > 1e-6;
@@ -295,9 +353,12 @@ static void test_group_property(void)
     }
     CU_ASSERT_EQUAL(fails, 0);
     CU_ASSERT_TRUE(skips > 0);
+    CU_ASSERT_TRUE(drift > 0);
     CU_ASSERT_TRUE(stretches > 0);
-    fprintf(stderr, " (%" G_GUINT64_FORMAT " skips, %" G_GUINT64_FORMAT " stretches) ", skips,
-            stretches);
+    fprintf(stderr,
+            " (%" G_GUINT64_FORMAT " skips, %" G_GUINT64_FORMAT " modulo long transfers, %" G_GUINT64_FORMAT
+            " stretches) ",
+            skips, drift, stretches);
 }
 
 int main(void)
@@ -307,6 +368,7 @@ int main(void)
         {"one_job", test_group_one_job},
         {"start_inside_skip", test_group_start_inside_skip},
         {"never_repeats", test_group_never_repeats},
+        {"long_transfer", test_group_long_transfer},
         {"property", test_group_property},
         CU_TEST_INFO_NULL,
     };
