@@ -185,8 +185,61 @@ static double *demand_matrix(sincronia_sched *s, sched_ctx *ctx, const size_t *m
     return d;
 }
 
+static size_t uf_root(size_t *uf, size_t x)
+{
+    while (uf[x] != x)
+        x = uf[x] = uf[uf[x]];
+    return x;
+}
+
+/* sincronia-online's levels: BSSI and D12 per component of the members
+ * (two members meet when both have demand on a port, directly or through
+ * others).  BSSI's choices inside one component depend only on its own
+ * ports and weights, so each component gets the relative order the whole
+ * ordering gives it; but the ranks restart at 0 in each, so components
+ * that cannot meet no longer share the K levels, and a member's level
+ * depends only on the members it can meet.  out: one level per member. */
+static void component_levels(const double *d, size_t m, size_t P, int K, int *out)
+{
+    g_autofree size_t *uf = g_new(size_t, m + 1);
+    g_autofree size_t *first = g_new(size_t, P + 1); /* per port: its first member, or m */
+    for (size_t i = 0; i < m; i++)
+        uf[i] = i;
+    for (size_t p = 0; p < P; p++)
+        first[p] = m;
+    for (size_t i = 0; i < m; i++)
+        for (size_t p = 0; p < P; p++)
+            if (d[i * P + p] > 0.0) {
+                if (first[p] == m)
+                    first[p] = i;
+                else
+                    uf[uf_root(uf, i)] = uf_root(uf, first[p]);
+            }
+    g_autofree size_t *idx = g_new(size_t, m + 1);
+    g_autofree double *sub = g_new(double, m * P + 1);
+    g_autofree size_t *order = g_new(size_t, m + 1);
+    g_autofree int *lv = g_new(int, m + 1);
+    g_autofree bool *done = g_new0(bool, m + 1);
+    for (size_t r = 0; r < m; r++) {
+        if (done[uf_root(uf, r)])
+            continue;
+        size_t root = uf_root(uf, r), mc = 0; /* its members, in member order */
+        for (size_t i = r; i < m; i++)
+            if (uf_root(uf, i) == root) {
+                memcpy(sub + mc * P, d + i * P, P * sizeof *d);
+                idx[mc++] = i;
+            }
+        done[root] = true;
+        sched__bssi(mc, P, sub, NULL, false, order);
+        sched__rank_levels(order, mc, K, lv);
+        for (size_t k = 0; k < mc; k++)
+            out[idx[k]] = lv[k];
+    }
+}
+
 /* Levels (D12) of the jobs `members` (uids `uids`) ordered by BSSI, one
- * per member; remembered for this set of uids until the next reschedule. */
+ * per member (sincronia-online: per component, component_levels);
+ * remembered for this set of uids until the next reschedule. */
 static const int *member_levels(sincronia_sched *s, sched_ctx *ctx, const size_t *members,
                                 const gint64 *uids, size_t m)
 {
@@ -196,10 +249,14 @@ static const int *member_levels(sincronia_sched *s, sched_ctx *ctx, const size_t
         return hit;
     size_t P;
     g_autofree double *d = demand_matrix(s, ctx, members, uids, m, &P);
-    g_autofree size_t *order = g_new(size_t, m + 1);
-    sched__bssi(m, P, d, NULL, false, order);
     int *rank_level = g_new(int, m + 1);
-    sched__rank_levels(order, m, sched_priority_levels(ctx), rank_level);
+    if (s->online) {
+        component_levels(d, m, P, sched_priority_levels(ctx), rank_level);
+    } else {
+        g_autofree size_t *order = g_new(size_t, m + 1);
+        sched__bssi(m, P, d, NULL, false, order);
+        sched__rank_levels(order, m, sched_priority_levels(ctx), rank_level);
+    }
     if (g_hash_table_size(s->memo) >= SINCRONIA_MEMO_MAX)
         g_hash_table_remove_all(s->memo);
     g_hash_table_insert(s->memo, g_bytes_ref(key), rank_level);
@@ -402,4 +459,7 @@ const sched_ops sched_sincronia_online_ops = {
     /* nor is one whose link-sharing jobs are all out of their
      * communication phase: its phases then change no count and no level */
     .on_comm_local = true,
+    /* levels per component of the communicating members (component_levels),
+     * which lies inside one group; the counts follow the phases */
+    .on_comm_grouped = true,
 };

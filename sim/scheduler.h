@@ -66,6 +66,12 @@ typedef struct sched_ops {
      * with j is in its communication phase (on_comm's start to its end);
      * j may then run fast-forwarded while none is (docs/engine.md §5b). */
     bool on_comm_local;
+    /* What on_comm decides for a job depends only on the phases of the
+     * running jobs linked to it through shared links (its group,
+     * docs/engine.md §5c), and whatever else it reads is a function of
+     * those phases: a group may then skip whole repeats, the calls of its
+     * members' phases in the skipped periods unmade. */
+    bool on_comm_grouped;
 } sched_ops;
 
 /* ---- What a scheduler reads ------------------------------------------ */

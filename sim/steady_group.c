@@ -236,11 +236,12 @@ void replay__groups_update(struct replay *r)
 
 /* Groups are allowed in this run at all: as stretches (steady.c), and no
  * on_comm hook (its decisions could depend on the phases, and it is called
- * at every phase start and end, which a skip does not replay). */
+ * at every phase start and end, which a skip does not replay) unless its
+ * decisions for a group depend on the group alone (on_comm_grouped). */
 static bool groups_allowed(const struct replay *r)
 {
     return r->cfg->sim.fast_forward && r->cfg->sim.mode == CONFIG_MODE_WINDOW && !r->env.ideal &&
-           !r->ops->on_comm;
+           (!r->ops->on_comm || r->ops->on_comm_grouped);
 }
 
 /* Every member runs on the event path and its transfers use only group

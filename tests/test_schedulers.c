@@ -332,6 +332,39 @@ static void test_schedulers_sincronia_online_three(void)
     fake_ctx_clear(&ctx);
 }
 
+/* Two components that cannot meet, K = 2: A1 (demand 2) and A2 (1) on
+ * link 0, B1 (3) and B2 (1) on link 2, all communicating.  One ordering
+ * over all four: loads link 0 3, link 2 4: B1 last (w/d 1/3 < 1/1), B2's
+ * weight 1 - 1/3 = 2/3; then link 0 (3 > 1): A1 last (1/2 < 1/1), A2's
+ * weight 1/2; then loads 1 and 1, tie to link 0: A2, then B2.  Order B2,
+ * A2, A1, B1: with K = 2, B2 0 and the other three 1, so A1 and A2,
+ * which share link 0, tie (sincronia, offline, keeps this).
+ * sincronia-online orders each component on its own, the same relative
+ * order inside each (A2 before A1, B2 before B1), ranks from 0 in each:
+ * A2 0, A1 1, B2 0, B1 1. */
+static void test_schedulers_sincronia_online_components(void)
+{
+    sched_ctx ctx;
+    fake_ctx_init(&ctx, 3, 1, 2);
+    fake_job_fixed(fake_ctx_job(&ctx, "A1", 1, 1, 1, 1), 0, 2);
+    fake_job_fixed(fake_ctx_job(&ctx, "A2", 1, 1, 1, 1), 0, 1);
+    fake_job_fixed(fake_ctx_job(&ctx, "B1", 1, 1, 1, 1), 2, 3);
+    fake_job_fixed(fake_ctx_job(&ctx, "B2", 1, 1, 1, 1), 2, 1);
+    static const int offline[] = {1, 1, 1, 0}, online[] = {1, 0, 1, 0};
+    run_once(&sched_sincronia_ops, &ctx);
+    for (size_t j = 0; j < 4; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, offline[j]);
+    const sched_ops *ops = &sched_sincronia_online_ops;
+    void *s = make(ops, 2);
+    ops->reschedule(s, &ctx);
+    for (size_t j = 0; j < 4; j++)
+        ops->on_comm(s, &ctx, j, true);
+    for (size_t j = 0; j < 4; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, online[j]);
+    ops->destroy(s);
+    fake_ctx_clear(&ctx);
+}
+
 /* TACCL* levels (docs/design.md §5.6): X's path crosses 6 links, Y's 4,
  * Z's 2 -> X 0, Y 1, Z 2; with K = 2, X 0 and Y, Z 1. */
 static void taccl_case(sched_ctx *ctx, int levels)
@@ -470,6 +503,7 @@ int main(void)
         {"sincronia_private", test_schedulers_sincronia_private},
         {"sincronia_online", test_schedulers_sincronia_online},
         {"sincronia_online_three", test_schedulers_sincronia_online_three},
+        {"sincronia_online_components", test_schedulers_sincronia_online_components},
         {"taccl_levels", test_schedulers_taccl_levels},
         {"cassini", test_schedulers_cassini},
         {"cassini_roomy", test_schedulers_cassini_roomy},

@@ -104,6 +104,28 @@ static void test_group_two_jobs(void)
     test_run_assert_same(text, 1e-9, &a, &b);
 }
 
+/* The same two jobs under sincronia-online (on_comm_grouped): when both
+ * communicate, BSSI's bottleneck is a NIC link both use (0.5 + 0.8 s of
+ * demand), where b has the larger demand and goes last: a on level 0, b
+ * on 1, as under PRIO_AB; when one communicates alone it is no contending
+ * member (level 7), with nobody to meet.  So the run is two_jobs': the
+ * same iterations, busy time, repeats and skips. */
+static void test_group_hook(void)
+{
+    g_autofree char *text = scenario("\"sincronia-online\"", JOBS_AB, 30);
+    test_run x;
+    if (test_run_text(&x, text, true, NULL)) {
+        check_ab(&x);
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        CU_ASSERT_EQUAL(s.group_skips, 4);
+        CU_ASSERT_EQUAL(s.group_skip_iterations, 78);
+    }
+    test_run_clear(&x);
+    uint64_t a = 0, b = 0;
+    test_run_assert_same(text, 1e-9, &a, &b);
+}
+
 /* One job alone is no group: a (C = 1, ring S = 1e10: 1 s, no optimizer,
  * T = 2 s) in [0, 100) runs one §5b stretch from 0 (no other job, no
  * arrival) and ends 49 iterations (2k < 100), busy 50 computes x 2 GPUs
@@ -365,6 +387,7 @@ int main(void)
 {
     CU_TestInfo cases[] = {
         {"two_jobs", test_group_two_jobs},
+        {"hook", test_group_hook},
         {"one_job", test_group_one_job},
         {"start_inside_skip", test_group_start_inside_skip},
         {"never_repeats", test_group_never_repeats},
