@@ -41,8 +41,15 @@ typedef struct net__tlink {
     uint32_t link; /* link id */
     uint32_t mult; /* m_ie */
     uint32_t pos;  /* index in the link's users[] while moving */
-    uint32_t loc;  /* solver scratch: the link's local index in the component */
+    bool priv;     /* while moving: the transfer is the link's only moving user */
 } net__tlink;
+
+/* Solver scratch: one shared link of a transfer in the current search (its
+ * private links, which only it moves on, are folded into its bound). */
+typedef struct net__elem {
+    uint32_t loc;  /* the link's local index in E_L */
+    uint32_t mult; /* m_ie */
+} net__elem;
 
 enum { NET__FREE, NET__WAITING, NET__MOVING, NET__DONE };
 
@@ -58,6 +65,12 @@ typedef struct net__xfer {
     double last_s;
     double rate_Bps;  /* x_i, in force since last_s */
     double new_rate;  /* solver scratch */
+    /* min over its private links (tl[k].priv) of R_eL / (m w), R_eL as the
+     * fill uses it (= C_e: nothing else loads the link); stale after its
+     * private set or weight changed, recomputed by the next search */
+    double pbound;
+    bool pb_stale;
+    uint32_t el_off, el_n; /* solver scratch: its shared links, net.s_el[el_off ..] */
     double tag;
     net__tlink *tl;
     uint32_t n_tl;
@@ -102,6 +115,8 @@ struct net {
     double *s_R, *s_W;
     double *s_out; /* [local link]: largest x/w of its users outside S_L, -1 if none */
     uint32_t *s_nunf;
+    net__elem *s_el; /* the shared links of S_L's transfers, by transfer */
+    size_t n_el, cap_el;
     struct net__hent *s_heap;
     size_t cap_s;
     net_stats stats;

@@ -69,6 +69,7 @@ void net_free(net *n)
     g_free(n->s_out);
     g_free(n->s_nunf);
     g_free(n->s_heap);
+    g_free(n->s_el);
     g_free(n);
 }
 
@@ -418,7 +419,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
         } else {
             l->mark = ep;
             l->sidx = n_tl;
-            tl[n_tl++] = (net__tlink){spec->links[i], (uint32_t)m, NET__NO_POS, 0};
+            tl[n_tl++] = (net__tlink){spec->links[i], (uint32_t)m, NET__NO_POS, false};
         }
     }
 
@@ -503,6 +504,7 @@ bool net_transfer_set_weight(net *n, net_transfer_id id, double weight, GError *
     if (t->weight == weight)
         return true;
     t->weight = weight;
+    t->pb_stale = true; /* its private bound divides by the weight */
     if (t->state == NET__MOVING)
         net__touch(n, s, t->prio);
     return true;

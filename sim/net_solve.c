@@ -207,8 +207,44 @@ static inline void visit_link(net *n, uint32_t e, search *s)
     n->comp_l[s->n_l++] = e;
 }
 
-/* Put transfer ts into S_L (unless it is there or pinned) and its links into
- * E_L. */
+/* R_eL as the fill uses it: a residual within rel_eps * C_e of 0 is 0. */
+static inline double fill_residual(const net *n, uint32_t e, int L)
+{
+    double r = residual(n, e, L);
+    return r <= n->opts.rel_eps * n->links[e].cap_Bps ? 0.0 : r;
+}
+
+static void push_elem(net *n, uint32_t loc, uint32_t mult)
+{
+    if (n->n_el == n->cap_el) {
+        n->cap_el = n->cap_el ? 2 * n->cap_el : 256;
+        n->s_el = g_renew(net__elem, n->s_el, n->cap_el);
+    }
+    n->s_el[n->n_el++] = (net__elem){loc, mult};
+}
+
+/* min over t's private links of R_eL / (m w): the quotient the fill forms
+ * for a link with one user (R_j / W_j with W_j = 0 + m w).  R_eL = C_e
+ * while the link is private (no other level loads it; a level that lost
+ * its last user there was re-solved, load 0, before level L), so the value
+ * stays valid until the private set or the weight changes (pb_stale). */
+static double private_bound(const net *n, const net__xfer *t, int L)
+{
+    double pb = INFINITY;
+    for (uint32_t k = 0; k < t->n_tl; k++) {
+        if (!t->tl[k].priv)
+            continue;
+        double b = fill_residual(n, t->tl[k].link, L) / ((double)t->tl[k].mult * t->weight);
+        if (b < pb)
+            pb = b;
+    }
+    return pb;
+}
+
+/* Put transfer ts into S_L (unless it is there or pinned) and its shared
+ * links into E_L.  A link that only ts moves on (any level) is *private*:
+ * it stays out of E_L (neither the search nor the fill touches it), its
+ * bound is ts's pbound. */
 static void add_transfer(net *n, search *s, uint32_t ts)
 {
     net__xfer *t = &n->xf[ts];
@@ -225,10 +261,19 @@ static void add_transfer(net *n, search *s, uint32_t ts)
         n->comp_t = g_renew(uint32_t, n->comp_t, n->cap_comp_t);
     }
     n->comp_t[s->n_t++] = ts;
-    for (uint32_t k = 0; k < t->n_tl; k++) {
-        visit_link(n, t->tl[k].link, s);
-        t->tl[k].loc = n->links[t->tl[k].link].sidx; /* for fill() and freeze() */
+    if (t->pb_stale) {
+        t->pbound = private_bound(n, t, s->L);
+        t->pb_stale = false;
     }
+    t->el_off = (uint32_t)n->n_el;
+    for (uint32_t k = 0; k < t->n_tl; k++) {
+        if (t->tl[k].priv)
+            continue;
+        uint32_t e = t->tl[k].link;
+        visit_link(n, e, s);
+        push_elem(n, n->links[e].sidx, t->tl[k].mult); /* for fill() and freeze() */
+    }
+    t->el_n = (uint32_t)n->n_el - t->el_off;
 }
 
 /* How the search goes through link e (lvl_load and lvl_res still hold the
@@ -297,6 +342,7 @@ static void collect(net *n, search *s)
     const uint64_t bit = (uint64_t)1 << s->L;
     s->ep = net__new_epoch(n);
     s->n_t = s->n_l = s->n_seeds = s->next_l = 0;
+    n->n_el = 0;
     for (size_t d = 0; d < n->n_dirty; d++) {
         uint32_t e = n->dirty[d];
         if (n->links[e].dirty_bits & bit)
@@ -335,9 +381,10 @@ static inline void freeze(net *n, net__xfer *t, double lambda)
     t->frozen = true;
     double x = t->weight * lambda;
     t->new_rate = x;
-    for (uint32_t k = 0; k < t->n_tl; k++) {
-        uint32_t jj = t->tl[k].loc;
-        double m = t->tl[k].mult;
+    const net__elem *el = &n->s_el[t->el_off];
+    for (uint32_t k = 0; k < t->el_n; k++) {
+        uint32_t jj = el[k].loc;
+        double m = el[k].mult;
         R[jj] -= m * x;
         W[jj] -= m * t->weight;
         nunf[jj]--;
@@ -385,9 +432,10 @@ static void fill(net *n, const search *s)
         net__xfer *t = &n->xf[n->comp_t[i]];
         t->frozen = false;
         t->new_rate = 0;
-        for (uint32_t k = 0; k < t->n_tl; k++) {
-            uint32_t j = t->tl[k].loc;
-            W[j] += t->tl[k].mult * t->weight;
+        const net__elem *el = &n->s_el[t->el_off];
+        for (uint32_t k = 0; k < t->el_n; k++) {
+            uint32_t j = el[k].loc;
+            W[j] += el[k].mult * t->weight;
             nunf[j]++;
         }
     }
@@ -405,9 +453,10 @@ static void fill(net *n, const search *s)
     size_t len = 0;
     for (size_t i = 0; i < n_t; i++) {
         const net__xfer *t = &n->xf[n->comp_t[i]];
-        double bound = INFINITY;
-        for (uint32_t k = 0; k < t->n_tl; k++) {
-            uint32_t j = t->tl[k].loc;
+        double bound = t->pbound;
+        const net__elem *el = &n->s_el[t->el_off];
+        for (uint32_t k = 0; k < t->el_n; k++) {
+            uint32_t j = el[k].loc;
             if (nunf[j] == 1) {
                 double b = R[j] / W[j];
                 if (b < bound)
@@ -571,9 +620,10 @@ static void propagate(net *n, uint32_t e, int l, double r)
  * its residual to the levels below.  only: NULL, or e's one level-L user
  * (k: e's index in its links), whose load is then read without scanning
  * e's user list (the same sum: 0 + m x); a link without level-L users has
- * load 0 without a scan either.  filled: a fill of this level stored R_eL
- * for every link of E_L. */
-static void update_link(net *n, uint32_t e, int L, double now, bool filled,
+ * load 0 without a scan either.  filled_ep: the search epoch of this level's
+ * fill, which stored R_eL for every link of E_L (the links it marked), or 0
+ * if there was no fill. */
+static void update_link(net *n, uint32_t e, int L, double now, uint32_t filled_ep,
                         const net__xfer *only, uint32_t k)
 {
     const int K = n->K;
@@ -621,11 +671,14 @@ static void update_link(net *n, uint32_t e, int L, double now, bool filled,
         }
     }
     /* level L around e is now solved for its current residual (a fill of
-     * this level stored it already; this also covers seeds without level-L
-     * users and components of pinned transfers only).  R_e,L+1 = R_eL -
-     * load_eL is the same subtraction residual() would do (bit for bit:
-     * it subtracts the loaded levels in order). */
-    double r = filled ? n->lvl_res[(size_t)e * K + L] : residual(n, e, L);
+     * this level stored it already on E_L; a private link, outside E_L,
+     * gets the same value from residual(): the loads above L have not
+     * moved since the fill; this also covers seeds without level-L users
+     * and components of pinned transfers only).  R_e,L+1 = R_eL - load_eL
+     * is the same subtraction residual() would do (bit for bit: it
+     * subtracts the loaded levels in order). */
+    double r = filled_ep != 0 && l->mark == filled_ep ? n->lvl_res[(size_t)e * K + L]
+                                                       : residual(n, e, L);
     n->lvl_res[(size_t)e * K + L] = r;
     if (L + 1 < K)
         propagate(n, e, L + 1, r - ld[L]);
@@ -636,18 +689,19 @@ static void update_link(net *n, uint32_t e, int L, double now, bool filled,
  * the n_ch transfers whose rate changed (comp_t's front).  Elsewhere in E_L
  * R_eL is within tolerance of res_eL (else the link would be a seed, or
  * propagate() already stored the slack move) and the load is unchanged. */
-static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, bool filled, double now)
+static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, uint32_t filled_ep,
+                         double now)
 {
     for (size_t i = 0; i < n_ch; i++) {
         const net__xfer *t = &n->xf[n->comp_t[i]];
         for (uint32_t k = 0; k < t->n_tl; k++) {
             uint32_t e = t->tl[k].link;
-            bool alone = n->lvl_users[(size_t)e * n->K + L] == 1;
-            update_link(n, e, L, now, filled, alone ? t : NULL, k);
+            bool alone = t->tl[k].priv || n->lvl_users[(size_t)e * n->K + L] == 1;
+            update_link(n, e, L, now, filled_ep, alone ? t : NULL, k);
         }
     }
     for (size_t j = 0; j < n_seeds; j++)
-        update_link(n, n->comp_l[j], L, now, filled, NULL, 0);
+        update_link(n, n->comp_l[j], L, now, filled_ep, NULL, 0);
 }
 
 void net__solve(net *n)
@@ -675,7 +729,7 @@ void net__solve(net *n)
             n->stats.resolved_transfers += s.n_t;
             n_ch = apply_rates(n, s.n_t, now);
         }
-        update_loads(n, L, s.n_seeds, n_ch, s.n_t > 0, now);
+        update_loads(n, L, s.n_seeds, n_ch, s.n_t > 0 ? s.ep : 0, now);
     }
     for (size_t d = 0; d < n->n_dirty; d++)
         n->links[n->dirty[d]].dirty_bits = 0;

@@ -155,6 +155,15 @@ uint32_t net__xfer_alloc(net *n)
     return s;
 }
 
+/* A link became (priv) or stopped being (!priv) private to its user u: its
+ * private bound is stale. */
+static void set_private(net *n, net__user u, bool priv)
+{
+    net__xfer *t = &n->xf[u.t];
+    t->tl[u.k].priv = priv;
+    t->pb_stale = true;
+}
+
 /* Put a waiting transfer on its links' user lists: its bytes start moving. */
 void net__xfer_activate(net *n, uint32_t s)
 {
@@ -163,12 +172,16 @@ void net__xfer_activate(net *n, uint32_t s)
     t->last_s = evq_now(n->q);
     t->rate_Bps = 0;
     t->ev = EVQ_ID_NONE;
+    t->pb_stale = true;
     for (uint32_t k = 0; k < t->n_tl; k++) {
         net__link *l = &n->links[t->tl[k].link];
         if (l->n_users == l->cap_users) {
             l->cap_users = l->cap_users ? 2 * l->cap_users : 4;
             l->users = g_renew(net__user, l->users, l->cap_users);
         }
+        t->tl[k].priv = l->n_users == 0;
+        if (l->n_users == 1) /* the link was private to its other user */
+            set_private(n, l->users[0], false);
         t->tl[k].pos = l->n_users;
         l->users[l->n_users++] = (net__user){s, k, t->tl[k].mult, t->prio};
         net__count_user(n, t->tl[k].link, t->prio, +1);
@@ -189,6 +202,8 @@ void net__xfer_deactivate(net *n, uint32_t s)
             l->users[pos] = last;
             n->xf[last.t].tl[last.k].pos = pos;
         }
+        if (l->n_users == 1) /* the link is private to its other user now */
+            set_private(n, l->users[0], true);
         net__count_user(n, t->tl[k].link, t->prio, -1);
     }
     net__touch(n, s, t->prio);
