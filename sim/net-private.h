@@ -14,27 +14,38 @@ typedef struct net__user {
     int32_t prio;  /* the transfer's level (copied: the BFS filters on it) */
 } net__user;
 
+/* Two cache lines (the array is 64-byte aligned): what the search and the
+ * fill read, then the counters that a load change brings up to date. */
 typedef struct net__link {
-    /* hot: read by every solve that reaches the link (one cache line) */
+    /* line 1: read by every solve that reaches the link */
     net__user *users;     /* moving transfers on the link, unordered */
     uint32_t n_users, cap_users;
     uint32_t mark;        /* epoch stamp: visited in the current BFS / dedup */
     uint32_t sidx;        /* local index in the current component */
-    uint64_t dirty_bits;  /* bit L: the level-L allocation around this link must be re-solved */
     uint32_t lmark;       /* == net.load_epoch: its load was updated in this level solve */
-    uint64_t user_bits;   /* bit L: the link has a moving level-L user (lvl_users > 0) */
-    uint64_t load_bits;   /* bit L: lvl_load at level L is non-zero (the others are exactly 0) */
+    uint32_t refs;        /* transfers (waiting or moving) that name this link */
+    uint64_t dirty_bits;  /* bit L: the level-L allocation around this link must be re-solved */
+    uint64_t user_bits;   /* bit L: the link has a moving level-L user (lvl users > 0) */
+    uint64_t load_bits;   /* bit L: the level-L load is non-zero (the others are exactly 0) */
     double cap_Bps;       /* C_e */
-    double load_Bps;      /* sum over levels of lvl_load */
-    double tag_Bps;       /* sum over levels of lvl_tag */
-    /* cold */
+    /* line 2: counters, valid at last_s */
+    double load_Bps;      /* sum over levels of the level loads */
+    double tag_Bps;       /* sum over levels of the level tag loads */
+    double last_s;
+    double carried_bytes, busy_s, tagged_bytes;
     double lat_s;         /* l_e */
     bool present;         /* false once removed */
-    uint32_t refs;        /* transfers (waiting or moving) that name this link */
-    double last_s;        /* counters below are valid at last_s */
-    double carried_bytes, busy_s, tagged_bytes;
     bool moved_listed;    /* on net.moved (carried load since the last net_links_moved) */
-} net__link;
+} __attribute__((aligned(64))) net__link;
+
+/* A link's state at one priority level (net.lvl[e * K + L]; 32 bytes, so a
+ * record never straddles two cache lines). */
+typedef struct net__lvl {
+    double load;    /* load_eL = sum over level-L users of m x */
+    double tag;     /* sum over level-L users of m x tag */
+    double res;     /* the residual R_eL level L was last solved with */
+    uint32_t users; /* moving level-L users of e */
+} __attribute__((aligned(32))) net__lvl;
 
 /* One link of a transfer. */
 typedef struct net__tlink {
@@ -87,10 +98,7 @@ struct net {
     evq *q;
     net__link *links;
     size_t n_links, cap_links;
-    double *lvl_load; /* [e * K + L]: load_eL = sum over level-L users of m x */
-    double *lvl_tag;  /* [e * K + L]: sum over level-L users of m x tag */
-    double *lvl_res;  /* [e * K + L]: the residual R_eL level L was last solved with */
-    uint32_t *lvl_users; /* [e * K + L]: moving level-L users of e */
+    net__lvl *lvl;    /* [e * K + L], 64-byte aligned */
     /* links that carried load since the last net_links_moved (each once) */
     GArray *moved;     /* uint32 link ids */
     GArray *moved_out; /* what the last net_links_moved returned, sorted */
@@ -168,7 +176,7 @@ void net__startup_event(void *ctx, uint64_t arg, double now_s);
 /* Count a moving user of link e at level L in (delta +1) or out (-1). */
 static inline void net__count_user(net *n, uint32_t e, int L, int delta)
 {
-    uint32_t *c = &n->lvl_users[(size_t)e * n->K + L];
+    uint32_t *c = &n->lvl[(size_t)e * n->K + L].users;
     if (delta > 0 && (*c)++ == 0)
         n->links[e].user_bits |= (uint64_t)1 << L;
     else if (delta < 0 && --(*c) == 0)

@@ -52,11 +52,8 @@ void net_free(net *n)
     evq_cancel(n->q, n->solve_ev);
     for (size_t e = 0; e < n->n_links; e++)
         g_free(n->links[e].users);
-    g_free(n->links);
-    g_free(n->lvl_load);
-    g_free(n->lvl_tag);
-    g_free(n->lvl_res);
-    g_free(n->lvl_users);
+    g_aligned_free(n->links);
+    g_aligned_free(n->lvl);
     g_array_free(n->moved, TRUE);
     g_array_free(n->moved_out, TRUE);
     g_array_free(n->touched, TRUE);
@@ -128,6 +125,17 @@ void net_resolve_all(net *n)
 
 /* ---- links ---- */
 
+/* An array of count elements of size bytes, 64-byte aligned (cache lines),
+ * holding the first used elements of old (freed). */
+static void *renew_aligned(void *old, size_t used, size_t count, size_t size)
+{
+    void *p = g_aligned_alloc(count, size, 64);
+    if (used > 0)
+        memcpy(p, old, used * size);
+    g_aligned_free(old);
+    return p;
+}
+
 bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GError **error)
 {
     g_return_val_if_fail(n != NULL, false);
@@ -146,12 +154,11 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
         return false;
     }
     if (n->n_links == n->cap_links) {
-        n->cap_links = n->cap_links ? 2 * n->cap_links : 64;
-        n->links = g_renew(net__link, n->links, n->cap_links);
-        n->lvl_load = g_renew(double, n->lvl_load, n->cap_links * (size_t)n->K);
-        n->lvl_tag = g_renew(double, n->lvl_tag, n->cap_links * (size_t)n->K);
-        n->lvl_res = g_renew(double, n->lvl_res, n->cap_links * (size_t)n->K);
-        n->lvl_users = g_renew(uint32_t, n->lvl_users, n->cap_links * (size_t)n->K);
+        size_t cap = n->cap_links ? 2 * n->cap_links : 64;
+        n->links = renew_aligned(n->links, n->n_links, cap, sizeof(net__link));
+        n->lvl = renew_aligned(n->lvl, n->n_links * (size_t)n->K, cap * (size_t)n->K,
+                               sizeof(net__lvl));
+        n->cap_links = cap;
     }
     uint32_t e = (uint32_t)n->n_links++;
     net__link *l = &n->links[e];
@@ -160,12 +167,8 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
     l->lat_s = latency_s;
     l->present = true;
     l->last_s = evq_now(n->q);
-    for (int L = 0; L < n->K; L++) {
-        n->lvl_load[(size_t)e * n->K + L] = 0;
-        n->lvl_tag[(size_t)e * n->K + L] = 0;
-        n->lvl_res[(size_t)e * n->K + L] = cap_Bps;
-        n->lvl_users[(size_t)e * n->K + L] = 0;
-    }
+    for (int L = 0; L < n->K; L++)
+        n->lvl[(size_t)e * n->K + L] = (net__lvl){.res = cap_Bps};
     n->stats.links++;
     if (id)
         *id = e;

@@ -4,8 +4,8 @@
  * Symbols as in net.h: C_e capacity, m_ie multiplicity, w_i weight, x_i rate,
  * load_eL = sum_{i in level L, on e} m_ie x_i, R_eL = C_e - sum_{l<L} load_el.
  *
- * State.  Each link keeps, per level L, load_eL (lvl_load), the tag-weighted
- * load (lvl_tag) and res_eL (lvl_res): the residual R_eL that the level-L
+ * State.  Each link keeps, per level L (net.lvl), load_eL (load), the tag-weighted
+ * load (tag) and res_eL (res): the residual R_eL that the level-L
  * allocation around e was last computed with.  A link's dirty bit L says
  * "the level-L allocation of the component containing e may be stale": a
  * level-L transfer on e started, ended, changed weight, or moved to/from
@@ -162,11 +162,11 @@ static void heap_down(hent *h, size_t len, size_t i)
 /* R_eL = C_e - sum_{l<L} load_el, from the current loads. */
 static inline double residual(const net *n, uint32_t e, int L)
 {
-    const double *ld = &n->lvl_load[(size_t)e * n->K];
+    const net__lvl *lv = &n->lvl[(size_t)e * n->K];
     double r = n->links[e].cap_Bps;
     /* levels without load hold exactly 0: skipping them changes nothing */
     for (uint64_t b = n->links[e].load_bits & (((uint64_t)1 << L) - 1); b; b &= b - 1)
-        r -= ld[__builtin_ctzll(b)];
+        r -= lv[__builtin_ctzll(b)].load;
     return r;
 }
 
@@ -276,7 +276,7 @@ static void add_transfer(net *n, search *s, uint32_t ts)
     t->el_n = (uint32_t)n->n_el - t->el_off;
 }
 
-/* How the search goes through link e (lvl_load and lvl_res still hold the
+/* How the search goes through link e (its level load and res still hold the
  * state before the change here: update_loads() and fill() write them
  * later, and propagate() keeps the old residual of a link it marks). */
 enum {
@@ -290,9 +290,9 @@ static inline int followed(const net *n, uint32_t e, int L)
     const net__link *l = &n->links[e];
     size_t i = (size_t)e * n->K + L;
     double tol = n->opts.rel_eps * l->cap_Bps;
-    if (((l->dirty_bits >> L) & 1) && residual(n, e, L) < n->lvl_res[i] - tol)
+    if (((l->dirty_bits >> L) & 1) && residual(n, e, L) < n->lvl[i].res - tol)
         return FOLLOW_ALL;
-    return n->lvl_load[i] >= n->lvl_res[i] - tol ? FOLLOW_MAX : FOLLOW_NONE;
+    return n->lvl[i].load >= n->lvl[i].res - tol ? FOLLOW_MAX : FOLLOW_NONE;
 }
 
 /* Search the links not searched yet: the level-L users of a followed link
@@ -307,7 +307,7 @@ static void grow(net *n, search *s)
     for (; s->next_l < s->n_l; s->next_l++) {
         uint32_t e = n->comp_l[s->next_l];
         /* a link that only its S_L user brought in has nobody else to add */
-        uint32_t users = n->lvl_users[(size_t)e * n->K + L];
+        uint32_t users = n->lvl[(size_t)e * n->K + L].users;
         if (users == 0 || (users == 1 && s->next_l >= s->n_seeds))
             continue;
         int how = followed(n, e, L);
@@ -442,10 +442,11 @@ static void fill(net *n, const search *s)
     for (size_t j = 0; j < n_l; j++) {
         uint32_t e = n->comp_l[j];
         double r = residual(n, e, L);
-        n->lvl_res[(size_t)e * K + L] = r;
+        net__lvl *lv = &n->lvl[(size_t)e * K + L];
+        lv->res = r;
         out[j] = -1;
         /* users outside S_L (or pinned) take their load off the residual */
-        if (nunf[j] < n->lvl_users[(size_t)e * K + L])
+        if (nunf[j] < lv->users)
             r -= outside_load(n, e, s, &out[j]);
         R[j] = r <= eps * n->links[e].cap_Bps ? 0.0 : r;
     }
@@ -593,19 +594,19 @@ static void propagate(net *n, uint32_t e, int l, double r)
     const int K = n->K;
     const net__link *lk = &n->links[e];
     const double tol = n->opts.rel_eps * lk->cap_Bps;
-    const double *ld = &n->lvl_load[(size_t)e * K];
+    net__lvl *lv = &n->lvl[(size_t)e * K];
     /* r = R_el, then R_e,l+1 = R_el - load_el, ... */
-    for (; l < K; r -= ld[l], l++) {
+    for (; l < K; r -= lv[l].load, l++) {
         if (((lk->user_bits | lk->dirty_bits) >> l) == 0)
             return; /* no level from l down has a user: nobody to re-solve */
         if (lk->dirty_bits & ((uint64_t)1 << l))
             return; /* level l re-solves around e and carries on from there */
         if (!has_users_at(n, e, l))
             continue; /* its load is 0 and its stored residual unused */
-        double *res = &n->lvl_res[(size_t)e * K + l];
+        double *res = &lv[l].res;
         if (fabs(r - *res) <= tol)
             return; /* no move: nothing below moves either */
-        double load = ld[l];
+        double load = lv[l].load;
         bool slack = load + tol < min2(r, *res);
         if (!slack && has_users_at(n, e, l)) {
             /* the old residual stays for followed(); fill() stores the new */
@@ -637,7 +638,7 @@ static void update_link(net *n, uint32_t e, int L, double now, uint32_t filled_e
         double mx = only->tl[k].mult * only->rate_Bps;
         load += mx;
         tag += mx * only->tag;
-    } else if (n->lvl_users[(size_t)e * K + L] > 0) {
+    } else if (n->lvl[(size_t)e * K + L].users > 0) {
         for (uint32_t u = 0; u < l->n_users; u++) {
             if (l->users[u].prio != L)
                 continue;
@@ -647,12 +648,11 @@ static void update_link(net *n, uint32_t e, int L, double now, uint32_t filled_e
             tag += mx * t->tag;
         }
     }
-    double *ld = &n->lvl_load[(size_t)e * K];
-    double *tg = &n->lvl_tag[(size_t)e * K];
-    if (load != ld[L] || tag != tg[L]) {
+    net__lvl *lv = &n->lvl[(size_t)e * K];
+    if (load != lv[L].load || tag != lv[L].tag) {
         net__link_advance(l, now);
-        ld[L] = load;
-        tg[L] = tag;
+        lv[L].load = load;
+        lv[L].tag = tag;
         if (load != 0) /* rates are >= 0: no load means no tag either */
             l->load_bits |= bit;
         else
@@ -660,8 +660,8 @@ static void update_link(net *n, uint32_t e, int L, double now, uint32_t filled_e
         /* the same sums as over all K levels (+0 changes nothing) */
         double sum = 0, tsum = 0;
         for (uint64_t b = l->load_bits; b; b &= b - 1) {
-            sum += ld[__builtin_ctzll(b)];
-            tsum += tg[__builtin_ctzll(b)];
+            sum += lv[__builtin_ctzll(b)].load;
+            tsum += lv[__builtin_ctzll(b)].tag;
         }
         l->load_Bps = sum;
         l->tag_Bps = tsum;
@@ -677,11 +677,10 @@ static void update_link(net *n, uint32_t e, int L, double now, uint32_t filled_e
      * and components of pinned transfers only).  R_e,L+1 = R_eL - load_eL
      * is the same subtraction residual() would do (bit for bit: it
      * subtracts the loaded levels in order). */
-    double r = filled_ep != 0 && l->mark == filled_ep ? n->lvl_res[(size_t)e * K + L]
-                                                       : residual(n, e, L);
-    n->lvl_res[(size_t)e * K + L] = r;
+    double r = filled_ep != 0 && l->mark == filled_ep ? lv[L].res : residual(n, e, L);
+    lv[L].res = r;
     if (L + 1 < K)
-        propagate(n, e, L + 1, r - ld[L]);
+        propagate(n, e, L + 1, r - lv[L].load);
 }
 
 /* Recompute load_eL where it can have changed: on the seeds (their user set
@@ -696,7 +695,7 @@ static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, uint32_t fi
         const net__xfer *t = &n->xf[n->comp_t[i]];
         for (uint32_t k = 0; k < t->n_tl; k++) {
             uint32_t e = t->tl[k].link;
-            bool alone = t->tl[k].priv || n->lvl_users[(size_t)e * n->K + L] == 1;
+            bool alone = t->tl[k].priv || n->lvl[(size_t)e * n->K + L].users == 1;
             update_link(n, e, L, now, filled_ep, alone ? t : NULL, k);
         }
     }
