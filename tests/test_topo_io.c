@@ -179,6 +179,47 @@ void test_topo_round_trip(void)
     remove(path);
 }
 
+/* GraphML attributes of the wrong type are refused with their name (a
+ * numeric 'name' read as a string made igraph read past its value). */
+void test_topo_graphml_types(void)
+{
+#define KIND_KEY "<key id=\"k\" for=\"node\" attr.name=\"kind\" attr.type=\"string\"/>"
+    static const struct {
+        const char *keys, *needle;
+    } cases[] = {
+        {KIND_KEY "<key id=\"a\" for=\"node\" attr.name=\"name\" attr.type=\"double\"/>",
+         "vertex attribute 'name' must be a string"},
+        {KIND_KEY "<key id=\"a\" for=\"node\" attr.name=\"gpus\" attr.type=\"string\"/>",
+         "vertex attribute 'gpus' must be a number"},
+        {KIND_KEY "<key id=\"a\" for=\"edge\" attr.name=\"gbps\" attr.type=\"boolean\"/>",
+         "edge attribute 'gbps' must be a number"},
+        {"<key id=\"k\" for=\"node\" attr.name=\"kind\" attr.type=\"int\"/>",
+         "vertex attribute 'kind' must be a string"},
+    };
+#undef KIND_KEY
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *text = g_strdup_printf(
+            "<?xml version=\"1.0\"?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n%s\n"
+            "<graph edgedefault=\"undirected\"><node id=\"n0\"/><node id=\"n1\"/>"
+            "<edge source=\"n0\" target=\"n1\"/></graph></graphml>\n",
+            cases[i].keys);
+        g_autofree char *path = temp_file(".graphml", text);
+        g_autofree char *spec = g_strdup_printf("file:%s", path);
+        GError *err = NULL;
+        topo *t = topo_build(spec, NULL, &err);
+        CU_ASSERT_PTR_NULL(t);
+        topo_free(t);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+        if (!strstr(err->message, cases[i].needle))
+            printf("\n  case %zu: got '%s'\n", i, err->message);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, cases[i].needle));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, path));
+        TEST_ASSERT_ERROR(err, CCS_ERROR_PARSE);
+        g_clear_error(&err);
+        remove(path);
+    }
+}
+
 /* DOT: one undirected edge per (host, ToR) pair labelled with the 4 cables
  * of the 4 NICs, and one per ToR-agg cable. */
 void test_topo_dot(void)

@@ -300,18 +300,48 @@ bool topo__build_json(topo *t, const cJSON *obj, GError **error)
 static const char *const host_num_keys[] = {"gpus", "nics", "pcie", "nic_gbps", "nvlink_gbps",
                                             "pcie_gbps", "host_latency_us", "pod", NULL};
 
+/* An attribute read below with the wrong accessor (VAS on a number, VAN on
+ * a string) makes igraph read past its value: each must have its type. */
+static bool attr_type_ok(const igraph_t *g, igraph_attribute_elemtype_t elem, const char *name,
+                         igraph_attribute_type_t want, const char *path, GError **error)
+{
+    igraph_attribute_type_t type;
+    if (!igraph_cattribute_has_attr(g, elem, name))
+        return true;
+    if (igraph_cattribute_table.gettype(g, &type, elem, name) == IGRAPH_SUCCESS && type == want)
+        return true;
+    g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: %s attribute '%s' must be %s", path,
+                elem == IGRAPH_ATTRIBUTE_VERTEX ? "vertex" : "edge", name,
+                want == IGRAPH_ATTRIBUTE_STRING ? "a string" : "a number");
+    return false;
+}
+
+static bool graphml_types_ok(const igraph_t *g, const char *path, GError **error)
+{
+    const igraph_attribute_elemtype_t V = IGRAPH_ATTRIBUTE_VERTEX, E = IGRAPH_ATTRIBUTE_EDGE;
+    const igraph_attribute_type_t S = IGRAPH_ATTRIBUTE_STRING, N = IGRAPH_ATTRIBUTE_NUMERIC;
+    bool ok = attr_type_ok(g, V, "kind", S, path, error) && attr_type_ok(g, V, "name", S, path, error) &&
+              attr_type_ok(g, E, "gbps", N, path, error) &&
+              attr_type_ok(g, E, "latency_us", N, path, error) &&
+              attr_type_ok(g, E, "nic", N, path, error) && attr_type_ok(g, E, "tier", S, path, error);
+    for (size_t k = 0; ok && host_num_keys[k]; k++)
+        ok = attr_type_ok(g, V, host_num_keys[k], N, path, error);
+    return ok;
+}
+
 static bool graphml_to_json(const igraph_t *g, cJSON *root, const char *path, GError **error)
 {
-    cJSON *hosts = cJSON_AddArrayToObject(root, "hosts");
-    cJSON *sws = cJSON_AddArrayToObject(root, "switches");
-    cJSON *links = cJSON_AddArrayToObject(root, "links");
-    bool has_name = igraph_cattribute_has_attr(g, IGRAPH_ATTRIBUTE_VERTEX, "name");
-    bool has_kind = igraph_cattribute_has_attr(g, IGRAPH_ATTRIBUTE_VERTEX, "kind");
-    if (!has_kind) {
+    if (!igraph_cattribute_has_attr(g, IGRAPH_ATTRIBUTE_VERTEX, "kind")) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE,
                     "%s: vertices need a string attribute 'kind' (host or a switch kind)", path);
         return false;
     }
+    if (!graphml_types_ok(g, path, error))
+        return false;
+    cJSON *hosts = cJSON_AddArrayToObject(root, "hosts");
+    cJSON *sws = cJSON_AddArrayToObject(root, "switches");
+    cJSON *links = cJSON_AddArrayToObject(root, "links");
+    bool has_name = igraph_cattribute_has_attr(g, IGRAPH_ATTRIBUTE_VERTEX, "name");
     igraph_integer_t nv = igraph_vcount(g), ne = igraph_ecount(g);
     g_autofree char **names = g_new0(char *, (gsize)nv + 1);
     bool ok = true;
