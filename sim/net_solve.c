@@ -171,10 +171,13 @@ static inline double residual(const net *n, uint32_t e, int L)
 }
 
 /* True if one of t's links has no residual left at level L: t's level-L
- * rate is then 0 whatever the rest of its component does. */
+ * rate is then 0 whatever the rest of its component does.  A private link
+ * has its whole capacity left (private_bound()) and is not looked at. */
 static bool pinned(const net *n, const net__xfer *t, int L)
 {
     for (uint32_t k = 0; k < t->n_tl; k++) {
+        if (t->tl[k].priv)
+            continue;
         uint32_t e = t->tl[k].link;
         if (residual(n, e, L) <= n->opts.rel_eps * n->links[e].cap_Bps)
             return true;
@@ -207,13 +210,6 @@ static inline void visit_link(net *n, uint32_t e, search *s)
     n->comp_l[s->n_l++] = e;
 }
 
-/* R_eL as the fill uses it: a residual within rel_eps * C_e of 0 is 0. */
-static inline double fill_residual(const net *n, uint32_t e, int L)
-{
-    double r = residual(n, e, L);
-    return r <= n->opts.rel_eps * n->links[e].cap_Bps ? 0.0 : r;
-}
-
 static void push_elem(net *n, uint32_t loc, uint32_t mult)
 {
     if (n->n_el == n->cap_el) {
@@ -225,16 +221,19 @@ static void push_elem(net *n, uint32_t loc, uint32_t mult)
 
 /* min over t's private links of R_eL / (m w): the quotient the fill forms
  * for a link with one user (R_j / W_j with W_j = 0 + m w).  R_eL = C_e
- * while the link is private (no other level loads it; a level that lost
- * its last user there was re-solved, load 0, before level L), so the value
- * stays valid until the private set or the weight changes (pb_stale). */
+ * exactly while the link is private: no other level has a user there, and
+ * a level that lost its last one was re-solved (load 0) before level L.
+ * So the value stays valid until the private set or the weight changes
+ * (pb_stale). */
 static double private_bound(const net *n, const net__xfer *t, int L)
 {
     double pb = INFINITY;
     for (uint32_t k = 0; k < t->n_tl; k++) {
         if (!t->tl[k].priv)
             continue;
-        double b = fill_residual(n, t->tl[k].link, L) / ((double)t->tl[k].mult * t->weight);
+        uint32_t e = t->tl[k].link;
+        g_assert(residual(n, e, L) == n->links[e].cap_Bps);
+        double b = n->links[e].cap_Bps / ((double)t->tl[k].mult * t->weight);
         if (b < pb)
             pb = b;
     }

@@ -630,6 +630,41 @@ static void test_net_tight_search(void)
     fixture_clear(&f);
 }
 
+/* Private links (docs/engine.md section 4): a link with one moving user
+ * stays out of the search, its user keeps the bound C / (m w) of such links.
+ * Links B (16 B/s), S (12 B/s), D (100 B/s); p on {B, B, S} (B twice: m = 2),
+ * q on {S, D}.  B and D are private, S shared.
+ * 1. weights 1: S saturates at lambda = 12 / 2 = 6 before B (16 / 2 = 8):
+ *    p = q = 6.
+ * 2. p's weight 3: B's bound is 16 / (2 * 3) = 8/3 < S's 12 / (3 + 1) = 3:
+ *    p = 3 * 8/3 = 8, q = 12 - 8 = 4 (with the bound of weight 1, 8, left
+ *    in place S would bind first: p = 9, q = 3, and B would carry 18 > 16).
+ * 3. r on {B} (weight 1) starts: B is shared now, 2 * 3 lambda + lambda =
+ *    16 gives 16/7 < S's 3: p = 48/7, r = 16/7, then q = 12 - 48/7 = 36/7.
+ * 4. r is cancelled: B is private to p again: p = 8, q = 4 as in 2. */
+static void test_net_private_bound(void)
+{
+    fixture f;
+    fixture_init(&f, 1);
+    net_link_id B = add_link(&f, 16, 0), S = add_link(&f, 12, 0), D = add_link(&f, 100, 0);
+    net_link_id bbs[] = {B, B, S}, sd[] = {S, D};
+    net_transfer_id p = start(&f, 1e9, bbs, NULL, 3, 0, 1, 0, 0);
+    net_transfer_id q = start(&f, 1e9, sd, NULL, 2, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, p), 6, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, q), 6, EPS);
+    CU_ASSERT_TRUE(net_transfer_set_weight(f.n, p, 3, NULL));
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, p), 8, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, q), 4, EPS);
+    net_transfer_id r = start(&f, 1e9, &B, NULL, 1, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, p), 48.0 / 7, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, r), 16.0 / 7, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, q), 36.0 / 7, EPS);
+    CU_ASSERT_TRUE(net_transfer_cancel(f.n, r, NULL));
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, p), 8, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, q), 4, EPS);
+    fixture_clear(&f);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -649,6 +684,7 @@ int main(void)
         {"links_moved", test_net_links_moved},
         {"delay", test_net_delay},
         {"tight_search", test_net_tight_search},
+        {"private_bound", test_net_private_bound},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
         {"errors", test_net_errors},
