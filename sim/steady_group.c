@@ -58,7 +58,8 @@ typedef struct steady_group {
     ring quick;         /* at fast's, when fast is not the anchor */
     int drift_boundaries; /* fast's boundaries since the last repeat modulo long transfers */
     bool drift_gave_up;
-    bool open;          /* a job runs as alone (steady.c) on a link of it: no skips */
+    bool open;          /* a job runs as alone (steady.c) on a link of it, or the
+                         * scheduler's hook sees a member: no skips */
     bool links_own;     /* every transfer in flight uses group links only */
 } group;
 
@@ -228,6 +229,13 @@ void replay__groups_update(struct replay *r)
         if (g)
             g->open = true;
     }
+    /* under a hook that is not on_comm_grouped, a group skips only if the
+     * hook ignores every member (cassini: none has a target) */
+    for (guint i = 0; i < n && r->ops->on_comm && !r->ops->on_comm_grouped; i++) {
+        job *j = g_ptr_array_index(r->running, i);
+        if (j->steady_group && !r->ops->on_comm_ignores(r->sched, &r->ctx, i))
+            j->steady_group->open = true;
+    }
     for (guint i = 0; i < sg->groups->len; i++) {
         group *g = g_ptr_array_index(sg->groups, i);
         g_array_sort(g->links, cmp_u32);
@@ -237,11 +245,12 @@ void replay__groups_update(struct replay *r)
 /* Groups are allowed in this run at all: as stretches (steady.c), and no
  * on_comm hook (its decisions could depend on the phases, and it is called
  * at every phase start and end, which a skip does not replay) unless its
- * decisions for a group depend on the group alone (on_comm_grouped). */
+ * decisions for a group depend on the group alone (on_comm_grouped) or it
+ * says which jobs it ignores (on_comm_ignores: groups of those only). */
 static bool groups_allowed(const struct replay *r)
 {
     return r->cfg->sim.fast_forward && r->cfg->sim.mode == CONFIG_MODE_WINDOW && !r->env.ideal &&
-           (!r->ops->on_comm || r->ops->on_comm_grouped);
+           (!r->ops->on_comm || r->ops->on_comm_grouped || r->ops->on_comm_ignores);
 }
 
 /* Every member runs on the event path and its transfers use only group

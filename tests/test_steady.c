@@ -196,13 +196,19 @@ static void test_steady_schedulers(void)
     " \"model\": {\"compute_s\": " C ", \"comm_bytes\": " S ", \"comm_start_frac\": 1.0,"     \
     " \"opt_s\": " opt "}}"
 
-static char *scenario_up(int uplink_gbps, const char *sched, const char *jobs)
+static char *scenario_up_every(int uplink_gbps, const char *sched, const char *jobs,
+                               int interval_s)
 {
     g_autofree char *topo = g_strdup_printf(TOPO_UP, uplink_gbps);
     return g_strdup_printf("{\"topology\": %s, \"scheduler\": \"%s\","
                            " \"trace\": {\"jobs\": [%s]},"
-                           " \"sim\": {\"interval_s\": 3, \"alpha_us\": 0, \"channels\": 1}}",
-                           topo, sched, jobs);
+                           " \"sim\": {\"interval_s\": %d, \"alpha_us\": 0, \"channels\": 1}}",
+                           topo, sched, jobs, interval_s);
+}
+
+static char *scenario_up(int uplink_gbps, const char *sched, const char *jobs)
+{
+    return scenario_up_every(uplink_gbps, sched, jobs, 3);
 }
 
 /* Uplinks of 240 Gb/s = 3e10 B/s: the two jobs' bounds add up to 2e10 <
@@ -351,6 +357,47 @@ static void test_steady_peer_window_hook(void)
     test_run_assert_same(text, 1e-9, &a, &b);
 }
 
+/* Uplinks of 160 Gb/s = 2e10 B/s, a and b both a's model (T = 2.5 s) in
+ * [0, 100), ticks every 33 s.  The bounds add up to the capacity exactly
+ * (2 x 1e10), so the uplinks may fill: the jobs are peers and one group
+ * (docs/engine.md §5c), though each gets its alone rate (the two rings
+ * fit exactly): iterations end at 2.5k for both, 39 each, 120 GPU-s.
+ * cassini overflows a link only if the Up demands exceed its capacity
+ * (2e10 does not), so it gives no target and its hook ignores both: the
+ * group skips as under ecmp.  At a's boundary 5.0 the state repeats that
+ * of 2.5 (P = 2.5): k = 11 to 32.5 (< the tick at 33); at 35.0 k = 12 to
+ * 65.0 (< 66); at 67.5 k = 12 to 97.5 (< 99).  3 skips of 35 periods,
+ * one iteration of each job per period: 70 member iterations.  No
+ * stretch: each job's peer communicates 1 s after its boundaries. */
+static void test_steady_group_ignored(void)
+{
+    static const char *const scheds[] = {"ecmp", "cassini"};
+    for (size_t i = 0; i < G_N_ELEMENTS(scheds); i++) {
+        g_autofree char *text =
+            scenario_up_every(160, scheds[i],
+                              JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
+                              JOB_GPU("b", 1, "0", "100", "1.0", "1e10", "0.5"),
+                              33);
+        test_run x;
+        if (test_run_text(&x, text, true, NULL)) {
+            replay_job_result j;
+            for (size_t k = 0; k < 2; k++) {
+                replay_job_get(x.r, k, &j);
+                CU_ASSERT_EQUAL(j.iterations, 39);
+                TEST_ASSERT_CLOSE(j.busy_gpu_s, 120.0, 1e-9);
+            }
+            replay_summary s;
+            replay_get_summary(x.r, &s);
+            CU_ASSERT_EQUAL(s.group_skips, 3);
+            CU_ASSERT_EQUAL(s.group_skip_iterations, 70);
+            assert_stretches(&x, 0, 0);
+        }
+        test_run_clear(&x);
+        uint64_t a = 0, b = 0;
+        test_run_assert_same(text, 1e-9, &a, &b);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -362,6 +409,7 @@ int main(void)
         {"unsaturable_hooks", test_steady_unsaturable_hooks},
         {"peer_window", test_steady_peer_window},
         {"peer_window_hook", test_steady_peer_window_hook},
+        {"group_ignored", test_steady_group_ignored},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady", cases);
