@@ -26,7 +26,8 @@
  *           every followed link (epoch-stamped marks), except *pinned*
  *           ones: a transfer whose rate is 0 and one of whose links has
  *           R_eL = 0 keeps rate 0 and is not followed;
- *   E_L   = the seeds plus every link of S_L;
+ *   E_L   = the seeds plus every shared link of S_L (a link that only one
+ *           transfer moves on, at any level, is private to it: see below);
  *   level-L users of E_L's links outside S_L ("outside users") keep their
  *   rates: solve S_L by progressive filling on R_eL less the outside load
  *   (e in E_L), R_eL computed afresh from the (final) loads of levels < L,
@@ -98,6 +99,18 @@
  * never accumulate unseen: the error stays below K * rel_eps * C_e per
  * link.
  *
+ * Private links.  A link with one moving user t (tl[k].priv, kept by
+ * net__xfer_activate / net__xfer_deactivate) has R_eL = C_e at t's level L:
+ * no other level has a user there, and a level that lost its last one was
+ * re-solved (load 0) before L.  In the fill it would be a link with one
+ * unfrozen user and no outside load: folded into t's private bound as
+ * R_j / W_j = C_e / (0 + m w), never a heap entry, never followed (grow()
+ * skips links with one user).  So it is left out of E_L altogether and t
+ * keeps min C_e / (m w) over its private links (pbound), recomputed when
+ * the set or t's weight changed (pb_stale): the fill sees the same bound,
+ * so every rate is bit for bit what the fill over all links gives.  Its
+ * load is still updated (update_loads(): the counters integrate it).
+ *
  * Progressive filling on S_L.  Each link j of E_L keeps R_j (residual minus
  * frozen consumption), W_j = sum over unfrozen users of m w, and the count
  * of unfrozen users; its saturation level is lambda_j = R_j / W_j.  Freezing
@@ -108,8 +121,8 @@
  * lambda_j is re-keyed and sifted down instead of being used (its stored key
  * is a lower bound, so the first fresh top is the true minimum).  Cost:
  * O(elements + pops * log |E_L|) with pops <= |E_L| + re-keys, where
- * elements = sum over S_L of its links (plus one scan of the users of the
- * links that outside users share).  SimGrid's maxmin.cpp scans all
+ * elements = sum over S_L of its shared links (plus one scan of the users
+ * of the links that outside users share).  SimGrid's maxmin.cpp scans all
  * constraints per round instead (O(|E| * rounds)).
  */
 #include <math.h>
