@@ -146,29 +146,45 @@ def placement_table(points, scheds):
     return out
 
 
+def coinciding(series, tol=5e-5):
+    """Schedulers grouped by equal curves (every point within tol), in
+    order: [(index of the first, [names])], so a line hidden under another
+    is named in the other's legend entry."""
+    groups = []
+    for j, (s, pts) in enumerate(series):
+        for _, names, ref in groups:
+            if len(ref) == len(pts) and all(a[0] == b[0] and abs(a[1] - b[1]) <= tol
+                                            for a, b in zip(ref, pts)):
+                names.append(s)
+                break
+        else:
+            groups.append((j, [s], pts))
+    return [(j, names) for j, names, _ in groups]
+
+
 def draw_network(fig, grid, points, scheds):
     overs = sorted({p.oversub for p in points})
+    chans = sorted({float(p.channels) for p in points})
     axes = []
     for i, o in enumerate(overs):
         ax = fig.add_subplot(grid[0, i], sharey=axes[0] if axes else None)
         axes.append(ax)
-        for j, s in enumerate(scheds):
-            pts = sorted((float(p.channels), p.util) for p in points
-                         if p.oversub == o and p.sched == s)
-            if pts:
-                ax.plot([x for x, _ in pts], [y for _, y in pts], label=s, markersize=4,
-                        **plot.style(j))
+        series = [(s, sorted((float(p.channels), p.util) for p in points
+                             if p.oversub == o and p.sched == s)) for s in scheds]
+        for j, names in coinciding([x for x in series if x[1]]):
+            pts = dict(series)[names[0]]
+            ax.plot([x for x, _ in pts], [y for _, y in pts], label=" = ".join(names),
+                    markersize=4, **plot.style(scheds.index(names[0])))
         ax.set_xscale("log", base=2)
-        ax.set_xticks(sorted({float(p.channels) for p in points}))
-        ax.set_xticklabels([f"{x:g}" for x in sorted({float(p.channels) for p in points})])
+        ax.set_xticks(chans)
+        ax.set_xticklabels([f"{x:g}" for x in chans])
         ax.set_title(f"crux-clos2, uplinks {oversub_name(o)}", fontsize=9)
         ax.set_xlabel("NCCL channels per rail", fontsize=8)
+        ax.legend(fontsize=6, loc="lower right")
         if i == 0:
             ax.set_ylabel(plot.label(METRIC, 28), fontsize=8)
         else:
             plt.setp(ax.get_yticklabels(), visible=False)
-    if axes:
-        axes[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
 
 
 def draw_placement(fig, grid, points, scheds, chan):

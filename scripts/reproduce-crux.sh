@@ -31,7 +31,8 @@
 #                     bundled sample, then its figure and tables
 #                     (scripts/plot_sensitivity.py) in OUT/sensitivity/;
 #                     with --docs, its tables go between FILE's
-#                     crux-sensitivity markers. About 15 CPU-minutes.
+#                     crux-sensitivity markers. About 12 CPU-minutes
+#                     (docs/reproducing-crux.md).
 #   --sweep FILE      with --sensitivity: another sweep file of that shape
 # Resumable: run the same command again after an interruption.
 # CCSIM=path/to/ccsim uses that binary instead of building build/ccsim.

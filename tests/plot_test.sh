@@ -104,6 +104,12 @@ class R:
         self.topology = "t"
 groups = plot.by_topology([R("0", "ecmp"), R("5", "ecmp"), R("0", "crux")])
 assert len(groups) == 2, list(groups)
+import plot_sensitivity as ps
+# curves equal within 5e-5 at every point share a legend entry
+got = ps.coinciding([("a", [(1, 0.5), (2, 0.6)]), ("b", [(1, 0.50004), (2, 0.6)]),
+                     ("c", [(1, 0.5), (2, 0.61)])])
+assert got == [(0, ["a", "b"]), (2, ["c"])], got
+assert ps.oversub_of("crux-clos2:hosts=9,oversub=2.5") == 2.5 and ps.oversub_of("crux-clos2") == 1
 PY
 then
     echo "FAIL - labels, tick names or groups"
