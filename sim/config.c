@@ -29,6 +29,7 @@ static const char *const mode_names[] = {"window", "work", NULL};
 static const char *const placement_names[] = {"recorded", "locality", "random", "packed",
                                               "spread",   "fragmented", NULL};
 static const char *const coll_names[] = {"ring", "flows", NULL};
+static const char *const steady_names[] = {"exact", "approx", NULL};
 static const char *const gpu_names[] = {"a100", "h100", NULL};
 
 static const sim_key sim_keys[] = {
@@ -49,6 +50,7 @@ static const sim_key sim_keys[] = {
     {"scale_hosts", "scale-hosts", KEY_BOOL, -1, NULL},
     {"gzip", "gzip", KEY_BOOL, -1, NULL},
     {"fast_forward", "fast-forward", KEY_BOOL, -1, NULL},
+    {"steady", "steady", KEY_ENUM, -1, steady_names},
 };
 
 const char *const *config_sim_keys(void)
@@ -56,7 +58,7 @@ const char *const *config_sim_keys(void)
     static const char *const names[] = {
         "mode", "start_s", "end_s", "seed", "priority_levels", "interval_s", "time_scale",
         "placement", "collective_model", "channels", "alpha_us", "gpu", "buckets", "jitter_sigma",
-        "scale_hosts", "gzip", "fast_forward", NULL};
+        "scale_hosts", "gzip", "fast_forward", "steady", NULL};
     G_STATIC_ASSERT(G_N_ELEMENTS(names) == G_N_ELEMENTS(sim_keys) + 1);
     return names;
 }
@@ -183,6 +185,8 @@ static bool key_store_choice(config *c, const sim_key *k, const char *v, const c
         c->sim.placement = (config_placement)i;
     else if (strcmp(k->name, "collective_model") == 0)
         c->sim.collective_model = (config_collective_model)i;
+    else if (strcmp(k->name, "steady") == 0)
+        c->sim.steady = (config_steady)i;
     else if (strcmp(k->name, "gpu") == 0) {
         g_free(c->sim.gpu);
         c->sim.gpu = g_strdup(k->choices[i]);
@@ -506,6 +510,7 @@ void config_set_trace(config *c, const char *path)
 const char *config_mode_name(config_mode m) { return mode_names[m]; }
 const char *config_placement_name(config_placement p) { return placement_names[p]; }
 const char *config_collective_model_name(config_collective_model m) { return coll_names[m]; }
+const char *config_steady_name(config_steady s) { return steady_names[s]; }
 
 static void add_num_or_null(cJSON *o, const char *k, double v)
 {
@@ -563,5 +568,6 @@ cJSON *config_to_json(const config *c)
     cJSON_AddBoolToObject(s, "scale_hosts", c->sim.scale_hosts);
     cJSON_AddBoolToObject(s, "gzip", c->sim.gzip);
     cJSON_AddBoolToObject(s, "fast_forward", c->sim.fast_forward);
+    cJSON_AddStringToObject(s, "steady", config_steady_name(c->sim.steady));
     return o;
 }

@@ -37,6 +37,12 @@ typedef enum config_collective_model {
     CONFIG_COLL_FLOWS, /* every ring hop an independent transfer */
 } config_collective_model;
 
+/* How groups of jobs sharing links are fast-forwarded (docs/engine.md §5c, §5d). */
+typedef enum config_steady {
+    CONFIG_STEADY_EXACT,  /* exact repeats only: the event path's results */
+    CONFIG_STEADY_APPROX, /* also extrapolate converged mean rates, with an error bound */
+} config_steady;
+
 /* The "sim" keys: each has an option --KEY with '_' written '-' (and the
  * short names noted).  NAN/0 means "from the trace" where stated. */
 typedef struct config_sim {
@@ -59,6 +65,7 @@ typedef struct config_sim {
     bool gzip;                  /* sim.gzip, --gzip: write the CSV files gzipped */
     bool fast_forward;          /* sim.fast_forward, --fast-forward: no per-iteration events for
                                  * contention-free jobs (default true; docs/engine.md) */
+    config_steady steady;       /* sim.steady, --steady (default exact; docs/engine.md §5d) */
 } config_sim;
 
 typedef struct config {
@@ -108,6 +115,7 @@ cJSON *config_to_json(const config *c);
 const char *config_mode_name(config_mode m);
 const char *config_placement_name(config_placement p);
 const char *config_collective_model_name(config_collective_model m);
+const char *config_steady_name(config_steady s);
 
 /* The sim keys, for --help and docs: NULL-terminated list of names. */
 const char *const *config_sim_keys(void);

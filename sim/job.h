@@ -161,6 +161,8 @@ struct job {
                                 * (the replay's, steady.c) */
     size_t steady_slot;        /* the replay's index of its links (steady.c) */
     struct steady_group *steady_group; /* the replay's group of jobs sharing links with it, or NULL */
+    double approx_iter_bound;  /* iterations its approximate jumps may be off by (§5d) */
+    double approx_frac;        /* the fraction of an iteration they have not added yet */
     ffwd_profile *ff_cache;    /* stretch profile on the current paths (owned; NULL: none yet) */
 
     job_state state;

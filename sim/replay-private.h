@@ -68,6 +68,10 @@ struct replay {
     uint64_t group_skips;      /* skips of whole periods */
     uint64_t group_skip_iters; /* member iterations skipped */
     uint64_t group_drift_skips; /* of the skips, those modulo long transfers */
+    uint64_t approx_jumps;      /* approximate jumps (--steady approx, §5d) */
+    uint64_t approx_iters;      /* member iterations added by them */
+    double approx_iter_bound;   /* the largest of the jobs' approx_iter_bound */
+    double approx_busy_bound;   /* busy GPU-seconds they may be off by, summed */
     double next_tick_s;        /* the pending interval tick */
     size_t ff_stretches;       /* stretches run, by jobs that ended */
     uint64_t ff_stretch_iters; /* iterations in them */

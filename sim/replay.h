@@ -67,6 +67,11 @@ typedef struct replay_summary {
     uint64_t group_skips;           /* skips of whole repeats (run.json) */
     uint64_t group_skip_iterations; /* member iterations in them (run.json) */
     uint64_t group_drift_skips;     /* of the skips, those modulo long transfers (run.json) */
+    uint64_t approx_jumps;          /* approximate jumps of groups (--steady approx, run.json) */
+    uint64_t approx_iterations;     /* member iterations they added (run.json) */
+    double approx_iteration_bound;  /* the most iterations a job may be off by (run.json) */
+    double approx_busy_gpu_s_bound; /* busy GPU-seconds they may be off by (run.json) */
+    double approx_util_bound;       /* that over the cluster's GPU-seconds (run.json) */
     int64_t peak_rss_bytes;
 } replay_summary;
 

@@ -370,6 +370,11 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(root, "steady_group_skipped_iterations",
                             (double)s.group_skip_iterations);
     cJSON_AddNumberToObject(root, "steady_group_drift_skips", (double)s.group_drift_skips);
+    cJSON_AddNumberToObject(root, "steady_approx_jumps", (double)s.approx_jumps);
+    cJSON_AddNumberToObject(root, "steady_approx_iterations", (double)s.approx_iterations);
+    cJSON_AddNumberToObject(root, "steady_approx_iteration_bound", s.approx_iteration_bound);
+    cJSON_AddNumberToObject(root, "steady_approx_busy_gpu_s_bound", s.approx_busy_gpu_s_bound);
+    cJSON_AddNumberToObject(root, "steady_approx_util_bound", s.approx_util_bound);
     cJSON_AddNumberToObject(root, "peak_rss_bytes", (double)s.peak_rss_bytes);
     return output_json_write(d, "run.json", root, error);
 }

@@ -338,6 +338,8 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->busy_gpu_s = busy;
     s->gpu_util_cluster_frac = span > 0 && s->gpus_total ? busy / (s->gpus_total * span) : NAN;
     s->gpu_util_allocated_frac = alloc > 0 ? busy / alloc : NAN;
+    s->approx_util_bound =
+        span > 0 && s->gpus_total ? r->approx_busy_bound / (s->gpus_total * span) : 0;
     g_autoptr(GArray) sl = g_array_new(FALSE, FALSE, sizeof(double));
     for (guint i = 0; i < r->jobs->len; i++) {
         replay_job_result jr;
@@ -368,5 +370,9 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->group_skips = r->group_skips;
     s->group_skip_iterations = r->group_skip_iters;
     s->group_drift_skips = r->group_drift_skips;
+    s->approx_jumps = r->approx_jumps;
+    s->approx_iterations = r->approx_iters;
+    s->approx_iteration_bound = r->approx_iter_bound;
+    s->approx_busy_gpu_s_bound = r->approx_busy_bound;
     s->peak_rss_bytes = peak_rss_bytes();
 }

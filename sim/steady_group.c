@@ -24,44 +24,11 @@
 #include <string.h>
 
 #include "replay-private.h"
+#include "steady-private.h"
 
-/* Snapshots kept per group: a period may span this many anchor
- * iterations. */
-#define RING 8
 /* Anchor boundaries without a repeat after which a group gives up until
  * the next change (counted in run.json: steady_group_fallbacks). */
 #define BUDGET 64
-
-typedef struct snap {
-    double t;     /* the anchor boundary */
-    GArray *vals; /* phase_val: the anchor's next start, then each member's phase */
-    GArray *off;  /* guint per member: where its phase starts in vals */
-    GArray *ctr;  /* job_counters per member */
-    GArray *lst;  /* net_link_stats per group link, if has_links */
-    bool has_links;
-} snap;
-
-/* The snapshots taken at one member's iteration boundaries. */
-typedef struct ring {
-    snap *s[RING];  /* oldest first */
-    int n;
-    int boundaries; /* boundaries since the last repeat (or skip) or change */
-    bool gave_up;
-} ring;
-
-typedef struct steady_group {
-    GPtrArray *members; /* job*, arrival order */
-    GArray *links;      /* uint32: the members' plan links, each once */
-    job *anchor;        /* the longest isolated iteration: exact repeats */
-    job *fast;          /* the shortest: repeats modulo long transfers */
-    ring slow;          /* at the anchor's boundaries */
-    ring quick;         /* at fast's, when fast is not the anchor */
-    int drift_boundaries; /* fast's boundaries since the last repeat modulo long transfers */
-    bool drift_gave_up;
-    bool open;          /* a job runs as alone (steady.c) on a link of it, or the
-                         * scheduler's hook sees a member: no skips */
-    bool links_own;     /* every transfer in flight uses group links only */
-} group;
 
 struct steady_groups {
     GPtrArray *groups;  /* group* */
@@ -72,7 +39,7 @@ struct steady_groups {
 
 #define NONE UINT32_MAX
 
-static snap *snap_new(void)
+snap *steady__snap_new(void)
 {
     snap *s = g_new0(snap, 1);
     s->vals = g_array_new(FALSE, FALSE, sizeof(phase_val));
@@ -82,7 +49,7 @@ static snap *snap_new(void)
     return s;
 }
 
-static void snap_free(snap *s)
+void steady__snap_free(snap *s)
 {
     if (!s)
         return;
@@ -93,10 +60,10 @@ static void snap_free(snap *s)
     g_free(s);
 }
 
-static void ring_clear(ring *rg)
+void steady__ring_clear(ring *rg)
 {
     for (int i = 0; i < rg->n; i++)
-        snap_free(rg->s[i]);
+        steady__snap_free(rg->s[i]);
     rg->n = 0;
 }
 
@@ -105,8 +72,10 @@ static void group_free(gpointer p)
     group *g = p;
     g_ptr_array_free(g->members, TRUE);
     g_array_free(g->links, TRUE);
-    ring_clear(&g->slow);
-    ring_clear(&g->quick);
+    steady__ring_clear(&g->slow);
+    steady__ring_clear(&g->quick);
+    steady__ring_clear(&g->rates);
+    g_array_free(g->prio, TRUE);
     g_free(g);
 }
 
@@ -165,6 +134,7 @@ static group *group_of_root(GHashTable *by_root, GPtrArray *groups, uint32_t roo
         g = g_new0(group, 1);
         g->members = g_ptr_array_new();
         g->links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        g->prio = g_array_new(FALSE, FALSE, sizeof(int));
         g_ptr_array_add(groups, g);
         g_hash_table_insert(by_root, GUINT_TO_POINTER(root + 1), g);
     }
@@ -188,7 +158,8 @@ void replay__groups_update(struct replay *r)
         for (size_t e = 0; e < L; e++)
             sg->first[e] = NONE;
     }
-    g_ptr_array_set_size(sg->groups, 0);
+    g_autoptr(GPtrArray) old = sg->groups;
+    sg->groups = g_ptr_array_new_with_free_func(group_free);
     guint n = r->running->len;
     if (n > sg->cap_uf) {
         sg->cap_uf = 2 * n;
@@ -204,6 +175,7 @@ void replay__groups_update(struct replay *r)
             continue; /* see below */
         group *g = group_of_root(by_root, sg->groups, uf_find(sg->uf, i));
         g_ptr_array_add(g->members, j);
+        g_array_append_val(g->prio, j->priority);
         j->steady_group = g;
         if (!g->anchor || j->isolated_iter_s > g->anchor->isolated_iter_s)
             g->anchor = j;
@@ -239,6 +211,8 @@ void replay__groups_update(struct replay *r)
     for (guint i = 0; i < sg->groups->len; i++) {
         group *g = g_ptr_array_index(sg->groups, i);
         g_array_sort(g->links, cmp_u32);
+        if (r->cfg->sim.steady == CONFIG_STEADY_APPROX)
+            steady__keep_rates(g, old);
     }
 }
 
@@ -314,7 +288,7 @@ static void capture(const group *g, const job *at, double origin_s, double now_s
 }
 
 /* The group links' counters now, into s. */
-static void capture_links(const struct replay *r, const group *g, snap *s)
+void steady__capture_links(const struct replay *r, const group *g, snap *s)
 {
     g_array_set_size(s->lst, g->links->len);
     for (guint k = 0; k < g->links->len; k++)
@@ -345,10 +319,10 @@ static int find_repeat(const ring *rg, const snap *s)
 }
 
 /* Keep s as the newest snapshot (the oldest one goes when the ring is full). */
-static void ring_push(ring *rg, snap *s)
+void steady__ring_push(ring *rg, snap *s)
 {
     if (rg->n == RING) {
-        snap_free(rg->s[0]);
+        steady__snap_free(rg->s[0]);
         memmove(rg->s, rg->s + 1, (RING - 1) * sizeof rg->s[0]);
         rg->n--;
     }
@@ -366,7 +340,7 @@ static double next_change(const struct replay *r)
 }
 
 /* Whole periods P from now that end strictly before u. */
-static int64_t periods_before(double now_s, double P, double u)
+int64_t steady__periods_before(double now_s, double P, double u)
 {
     if (!(P > 0) || !(u > now_s))
         return 0;
@@ -384,7 +358,7 @@ static void ctr_add(job_counters *to, const job_counters *d, double k)
     to->busy_gpu_s += k * d->busy_gpu_s;
 }
 
-static void lst_add(net_link_stats *to, const net_link_stats *d, double k)
+void steady__lst_add(net_link_stats *to, const net_link_stats *d, double k)
 {
     to->carried_bytes += k * d->carried_bytes;
     to->busy_s += k * d->busy_s;
@@ -392,7 +366,7 @@ static void lst_add(net_link_stats *to, const net_link_stats *d, double k)
 }
 
 /* One period's increments, S - E: per member (dc) and per group link (dl). */
-static void period_incr(const snap *E, const snap *S, GArray *dc, GArray *dl)
+void steady__period_incr(const snap *E, const snap *S, GArray *dc, GArray *dl)
 {
     g_array_set_size(dc, S->ctr->len);
     g_array_set_size(dl, S->lst->len);
@@ -417,10 +391,10 @@ static void period_incr(const snap *E, const snap *S, GArray *dc, GArray *dl)
  * before the group's new present: move them dt later, counters k periods
  * on (dc, dl: one period's; by periodicity, the state at t + kP is that
  * at t for t >= the repeat's first snapshot); the older ones go. */
-static void ring_shift(ring *rg, int e, double dt, double k, const GArray *dc, const GArray *dl)
+void steady__ring_shift(ring *rg, int e, double dt, double k, const GArray *dc, const GArray *dl)
 {
     for (int x = 0; x < e; x++)
-        snap_free(rg->s[x]);
+        steady__snap_free(rg->s[x]);
     memmove(rg->s, rg->s + e, (size_t)(rg->n - e) * sizeof rg->s[0]);
     rg->n -= e;
     for (int x = 0; x < rg->n; x++) {
@@ -430,54 +404,67 @@ static void ring_shift(ring *rg, int e, double dt, double k, const GArray *dc, c
             ctr_add(&g_array_index(s->ctr, job_counters, i), &g_array_index(dc, job_counters, i),
                     k);
         for (guint i = 0; i < s->lst->len; i++)
-            lst_add(&g_array_index(s->lst, net_link_stats, i),
+            steady__lst_add(&g_array_index(s->lst, net_link_stats, i),
                     &g_array_index(dl, net_link_stats, i), k);
     }
 }
 
-/* Move the whole group k periods (dt = kP) ahead: its events, transfers
- * and links delayed by dt, every counter advanced by k times the last
- * period's increment (snapshot e of rg to the newest).  The metrics' busy
- * step function keeps the members busy now busy for dt (their busy-off
- * events moved or beyond dt): the difference to what they did goes in as
- * a lump.  act, bytes (NULL for an exact repeat): what each value of the
- * newest snapshot does (job_phase_delay), for a repeat modulo long
- * transfers; the snapshots then no longer describe the group's past. */
-static void skip(struct replay *r, group *g, ring *rg, int e, int64_t k, double dt,
-                 double now_s, const uint8_t *act, const double *bytes)
+/* Move the whole group dt ahead: its events, transfers and links delayed
+ * by dt, each member's counters advanced by dc[i], each group link's by
+ * dl[i].  The metrics' busy step function keeps the members busy now busy
+ * for dt (their busy-off events moved or beyond dt): the difference to
+ * what they did goes in as a ramp over the jump.  act, bytes (NULL: all
+ * moves): what each value of the snapshot S taken now does
+ * (job_phase_delay), for a repeat modulo long transfers. */
+void steady__jump(struct replay *r, group *g, double dt, double now_s, const job_counters *dc,
+                 const net_link_stats *dl, const snap *S, const uint8_t *act, const double *bytes)
 {
-    const snap *S = rg->s[rg->n - 1];
-    g_autoptr(GArray) dc = g_array_new(FALSE, TRUE, sizeof(job_counters));
-    g_autoptr(GArray) dl = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
-    period_incr(rg->s[e], S, dc, dl);
     net_flush(r->n);
     double busy_now = 0, lump = 0;
     for (guint i = 0; i < g->members->len; i++) {
         job *m = g_ptr_array_index(g->members, i);
         if (!isnan(m->busy_since_s))
             busy_now += m->spec.gpus;
-        job_counters add = {0};
-        ctr_add(&add, &g_array_index(dc, job_counters, i), (double)k);
-        lump += add.busy_gpu_s;
-        r->group_skip_iters += (uint64_t)add.iterations;
-        guint off = g_array_index(S->off, guint, i);
-        job_phase_delay(m, dt, &add, act ? act + off : NULL, bytes ? bytes + off : NULL);
+        lump += dc[i].busy_gpu_s;
+        guint off = act ? g_array_index(S->off, guint, i) : 0;
+        job_phase_delay(m, dt, &dc[i], act ? act + off : NULL, bytes ? bytes + off : NULL);
     }
-    g_autoptr(GArray) add = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
-    g_array_set_size(add, g->links->len);
-    for (guint i = 0; i < g->links->len; i++)
-        lst_add(&g_array_index(add, net_link_stats, i), &g_array_index(dl, net_link_stats, i),
-                (double)k);
-    net_links_delay(r->n, (const net_link_id *)(void *)g->links->data, g->links->len,
-                    (const net_link_stats *)(void *)add->data, dt);
+    net_links_delay(r->n, (const net_link_id *)(void *)g->links->data, g->links->len, dl, dt);
     metrics_busy_ramp(r->m, now_s, now_s + dt, lump - busy_now * dt);
+}
+
+/* k periods (dt = kP) of rg's repeat from snapshot e to the newest: every
+ * counter advances by k times the period's increment.  act, bytes: as
+ * jump's, for a repeat modulo long transfers (the snapshots then no
+ * longer describe the group's past). */
+static void skip(struct replay *r, group *g, ring *rg, int e, int64_t k, double dt,
+                 double now_s, const uint8_t *act, const double *bytes)
+{
+    const snap *S = rg->s[rg->n - 1];
+    g_autoptr(GArray) dc = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) dl = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    steady__period_incr(rg->s[e], S, dc, dl);
+    g_autoptr(GArray) tc = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) tl = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    g_array_set_size(tc, dc->len);
+    g_array_set_size(tl, dl->len);
+    for (guint i = 0; i < dc->len; i++) {
+        ctr_add(&g_array_index(tc, job_counters, i), &g_array_index(dc, job_counters, i),
+                (double)k);
+        r->group_skip_iters += (uint64_t)g_array_index(tc, job_counters, i).iterations;
+    }
+    for (guint i = 0; i < dl->len; i++)
+        steady__lst_add(&g_array_index(tl, net_link_stats, i), &g_array_index(dl, net_link_stats, i),
+                (double)k);
+    steady__jump(r, g, dt, now_s, (const job_counters *)(void *)tc->data,
+         (const net_link_stats *)(void *)tl->data, S, act, bytes);
     if (act) {
-        ring_clear(&g->slow);
-        ring_clear(&g->quick);
+        steady__ring_clear(&g->slow);
+        steady__ring_clear(&g->quick);
         r->group_drift_skips++;
     } else {
-        ring_shift(rg, e, dt, (double)k, dc, dl);
-        ring_clear(&g->quick);
+        steady__ring_shift(rg, e, dt, (double)k, dc, dl);
+        steady__ring_clear(&g->quick);
     }
     r->group_skips++;
 }
@@ -493,18 +480,18 @@ static double exact_step(struct replay *r, group *g, snap *s, double now_s)
             rg->gave_up = true;
             r->group_fallbacks++;
         }
-        ring_push(rg, s);
+        steady__ring_push(rg, s);
         return 0;
     }
     r->group_repeats++;
     rg->boundaries = 0;
     if (rg->n == RING) /* the ring drops its oldest entry for s */
         e--;
-    ring_push(rg, s);
+    steady__ring_push(rg, s);
     if (e < 0)
         return 0;
     double P = now_s - rg->s[e]->t;
-    int64_t k = periods_before(now_s, P, next_change(r));
+    int64_t k = steady__periods_before(now_s, P, next_change(r));
     if (k < 1)
         return 0;
     double dt = (double)k * P;
@@ -592,13 +579,13 @@ static double drift_step(struct replay *r, group *g, ring *rg, double now_s)
         if (kd < 0)
             continue;
         g->drift_boundaries = 0;
-        int64_t k = MIN(kd, periods_before(now_s, P, next_change(r)));
+        int64_t k = MIN(kd, steady__periods_before(now_s, P, next_change(r)));
         if (k < DRIFT_MIN_K + !b->has_links)
             return 0;
         /* the links' counters are read only here (a group's links are many):
          * c can start a skip at the next boundary */
         if (!c->has_links)
-            capture_links(r, g, c);
+            steady__capture_links(r, g, c);
         if (!b->has_links)
             return 0;
         for (guint i = 0; i < c->vals->len; i++)
@@ -626,23 +613,30 @@ double replay__group_boundary(void *user, job *j, double origin_s, double now_s)
         /* the anchor moved on: its new phase may let the fast member repeat */
         g->drift_gave_up = false;
         g->drift_boundaries = 0;
-        ring_clear(&g->quick);
+        steady__ring_clear(&g->quick);
     }
     bool exact = j == g->anchor && !g->slow.gave_up;
     bool drift = j == g->fast && !g->drift_gave_up;
-    if (!(exact || drift) || !group_closed(r, g))
+    bool approx = r->cfg->sim.steady == CONFIG_STEADY_APPROX;
+    if (!(exact || drift || approx) || !group_closed(r, g))
         return 0;
-    ring *rg = j == g->anchor ? &g->slow : &g->quick;
-    snap *s = snap_new();
-    capture(g, j, origin_s, now_s, s);
-    if (exact)
-        capture_links(r, g, s);
+    if (approx && j == g->anchor)
+        steady__rates_push(r, g, now_s);
     double dt = 0;
-    if (exact)
-        dt = exact_step(r, g, s, now_s);
-    else
-        ring_push(rg, s);
-    if (dt == 0 && drift)
-        dt = drift_step(r, g, rg, now_s);
+    if (exact || drift) {
+        ring *rg = j == g->anchor ? &g->slow : &g->quick;
+        snap *s = steady__snap_new();
+        capture(g, j, origin_s, now_s, s);
+        if (exact)
+            steady__capture_links(r, g, s);
+        if (exact)
+            dt = exact_step(r, g, s, now_s);
+        else
+            steady__ring_push(rg, s);
+        if (dt == 0 && drift)
+            dt = drift_step(r, g, rg, now_s);
+    }
+    if (dt == 0 && approx)
+        dt = steady__approx_step(r, g, now_s);
     return dt;
 }

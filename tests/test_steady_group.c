@@ -193,17 +193,23 @@ static void test_group_start_inside_skip(void)
  * boundaries never comes back: after 64 boundaries the group gives up
  * (one fallback, no repeat, no skip) and every output equals the event
  * path's. */
-static void test_group_never_repeats(void)
+static char *never_repeats(const char *steady)
 {
-    g_autofree char *text = g_strdup_printf(
+    return g_strdup_printf(
         "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,"
         "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\","
         " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
         " \"b\": {\"priority\": 1}, \"c\": {\"priority\": 2}}},"
         " \"trace\": {\"jobs\": [%s, %s, %s]},"
-        " \"sim\": {\"interval_s\": 500, \"alpha_us\": 0, \"channels\": 1}}",
+        " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
+        " \"steady\": \"%s\"}}",
         JOB("a", "0", "200", "0.5", "2e9"), JOB("b", "0", "200", "0.7071067811865476", "2e9"),
-        JOB("c", "0", "200", "1.118033988749895", "3e9"));
+        JOB("c", "0", "200", "1.118033988749895", "3e9"), steady);
+}
+
+static void test_group_never_repeats(void)
+{
+    g_autofree char *text = never_repeats("exact");
     test_run x;
     if (test_run_text(&x, text, true, NULL)) {
         replay_summary s;
@@ -268,6 +274,48 @@ static void test_group_long_transfer(void)
     }
     uint64_t a = 0, b = 0;
     test_run_assert_same(text, 1e-9, &a, &b);
+}
+
+/* The approximate mode (docs/engine.md §5d) on never_repeats' three jobs:
+ * the exact path falls back, the approximate one jumps once the mean
+ * iteration times and busy rates of two windows of 2 of c's iterations
+ * agree within 1e-2, up to the window's end (it crosses the ticks at 50,
+ * 100, 150).  a (level 0) is never delayed: its iteration is 0.5 + 0.2 =
+ * 0.7 s in every window, so it ends 285 iterations (0.7 x 285 = 199.5 <
+ * 200) on both paths, within 1.  Against the event path, b's and c's
+ * iterations differ by at most the bound run.json reports, and so does
+ * the cluster utilization. */
+static void test_group_approx(void)
+{
+    g_autofree char *text = never_repeats("approx");
+    g_autofree char *exact = never_repeats("exact");
+    test_run x, y;
+    if (test_run_text(&x, text, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+        replay_summary s, e;
+        replay_get_summary(x.r, &s);
+        replay_get_summary(y.r, &e);
+        CU_ASSERT_TRUE(s.approx_jumps >= 1);
+        CU_ASSERT_TRUE(s.approx_iterations > 0);
+        CU_ASSERT_EQUAL(e.approx_jumps, 0);
+        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                       s.approx_util_bound);
+        CU_ASSERT_TRUE(s.approx_util_bound > 0 && s.approx_util_bound < 0.05);
+        for (size_t i = 0; i < 3; i++) {
+            replay_job_result p, q;
+            replay_job_get(x.r, i, &p);
+            replay_job_get(y.r, i, &q);
+            CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
+            if (i == 0) {
+                CU_ASSERT_TRUE(llabs(p.iterations - 285) <= 1);
+                CU_ASSERT_EQUAL(q.iterations, 285);
+            }
+        }
+        fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, utilization %.3g off, bound %.3g) ",
+                s.approx_jumps, fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac),
+                s.approx_util_bound);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
 }
 
 /* A random scenario (seeded): 4 hosts under 2 ToRs (2 GPUs, 2 NICs of
@@ -392,6 +440,7 @@ int main(void)
         {"start_inside_skip", test_group_start_inside_skip},
         {"never_repeats", test_group_never_repeats},
         {"long_transfer", test_group_long_transfer},
+        {"approx", test_group_approx},
         {"property", test_group_property},
         CU_TEST_INFO_NULL,
     };

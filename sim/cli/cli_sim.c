@@ -73,6 +73,11 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
          "simulate every iteration event by event, also of jobs that share no link "
          "(sim.fast_forward false; same results, more events)",
          NULL},
+        {"steady", 0, 0, G_OPTION_ARG_STRING, &o->steady,
+         "groups of jobs sharing links: exact (skip only exact repeats, the event path's "
+         "results) or approx (also extrapolate groups whose mean iteration times converged, "
+         "within the error bound run.json reports; docs/engine.md §5d) (default exact)",
+         "exact|approx"},
         {"force", 0, 0, G_OPTION_ARG_NONE, &o->force,
          "replace the output folder whole if it is not empty (never /, home or the working "
          "directory)",
@@ -99,7 +104,7 @@ void cli_sim_opts_clear(cli_sim_opts *o)
                   &o->mode, &o->start, &o->end, &o->seed, &o->levels, &o->gpu, &o->interval,
                   &o->time_scale, &o->placement, &o->collective_model, &o->channels,
                   &o->alpha_us, &o->buckets, &o->jitter, &o->progress_file, &o->timeline,
-                  &o->timeline_jobs, &o->timeline_span};
+                  &o->timeline_jobs, &o->timeline_span, &o->steady};
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
         g_clear_pointer(s[i], g_free);
 }
@@ -119,6 +124,7 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
         {"placement", o->placement}, {"collective_model", o->collective_model},
         {"channels", o->channels},
         {"alpha_us", o->alpha_us}, {"buckets", o->buckets},     {"jitter_sigma", o->jitter},
+        {"steady", o->steady},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
         if (kv[i].value && !config_set_option(c, kv[i].key, kv[i].value, error)) {

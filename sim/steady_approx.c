@@ -1,0 +1,191 @@
+/* steady_approx.c - the approximate mode for groups of jobs sharing links
+ * (--steady approx, docs/engine.md §5d): converged mean rates extrapolated
+ * with an error bound.  Not here: exact repeats and the jump itself
+ * (steady_group.c).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "replay-private.h"
+#include "steady-private.h"
+
+static bool same_array(const GArray *a, const GArray *b)
+{
+    return a->len == b->len &&
+           memcmp(a->data, b->data, (size_t)a->len * g_array_get_element_size((GArray *)a)) == 0;
+}
+
+/* The group g was before this change (the same members, levels and links):
+ * its rates ring carries on (--steady approx, §5d). */
+void steady__keep_rates(group *g, GPtrArray *old)
+{
+    for (guint i = 0; i < old->len; i++) {
+        group *o = g_ptr_array_index(old, i);
+        if (o->members->len != g->members->len ||
+            memcmp(o->members->pdata, g->members->pdata, g->members->len * sizeof(gpointer)) ||
+            !same_array(o->prio, g->prio) || !same_array(o->links, g->links))
+            continue;
+        g->rates = o->rates;
+        g->rates_stride = o->rates_stride;
+        g->rates_count = o->rates_count;
+        o->rates.n = 0;
+        return;
+    }
+}
+
+/* Approximate jumps (--steady approx, docs/engine.md §5d): the relative
+ * tolerance within which two consecutive windows' mean iteration times
+ * must agree, and the longest window, in anchor iterations (a window
+ * starts at 1 and doubles each time the two last windows disagree). */
+#define APPROX_EPS 1e-2
+#define APPROX_STRIDE_MAX 64
+
+/* Two consecutive windows agree for a member (d1, d2 its increments over
+ * them): it ended an iteration in both, and its mean iteration times
+ * agree within APPROX_EPS.  (Busy time follows from the iterations: a job
+ * is busy C + T_opt per iteration; a window's busy time is not compared,
+ * it depends on where the window cuts a compute.) */
+static bool converged(const job_counters *d1, const job_counters *d2)
+{
+    if (d1->iterations < 1 || d2->iterations < 1)
+        return false;
+    double m1 = d1->iter_time_sum_s / (double)d1->iterations;
+    double m2 = d2->iter_time_sum_s / (double)d2->iterations;
+    return fabs(m2 - m1) <= APPROX_EPS * m2;
+}
+
+/* The next change for an approximate jump: as next_change but across
+ * interval ticks (the busy time is spread over the jump; docs/engine.md
+ * §5d says what that does to the per-interval figures). */
+static double next_change_approx(const struct replay *r)
+{
+    return fmin(fmin(r->end_min1, r->sim_end_s), replay__next_arrival_s(r));
+}
+
+/* What a jump of dt adds to member m (d1, d2 its increments over the two
+ * windows): iterations at the mean iteration time of both windows (the
+ * fraction carried to its next jump), each busy C + T_opt on its GPUs.
+ * Returns the error bound it adds to m's iterations (the windows' drift
+ * over the jump, plus 1 for the phase the jump leaves m in and 1 for the
+ * fraction carried) and adds that many iterations' busy time to
+ * *busy_bound (docs/engine.md §5d). */
+static double approx_add(job *m, const job_counters *d1, const job_counters *d2, double dt,
+                         job_counters *add, double *busy_bound)
+{
+    double mean = (d1->iter_time_sum_s + d2->iter_time_sum_s) /
+                  (double)(d1->iterations + d2->iterations);
+    double m1 = d1->iter_time_sum_s / (double)d1->iterations;
+    double m2 = d2->iter_time_sum_s / (double)d2->iterations;
+    double busy_iter = m->spec.gpus * (m->spec.compute_s + m->spec.opt_s);
+    double n = m->approx_frac + dt / mean;
+    add->iterations = (int64_t)floor(n);
+    m->approx_frac = n - (double)add->iterations;
+    add->iter_time_sum_s = (double)add->iterations * mean;
+    add->busy_gpu_s = (double)add->iterations * busy_iter;
+    double bound = dt / mean * fabs(m2 - m1) / mean + 2.0;
+    *busy_bound += bound * busy_iter;
+    return bound;
+}
+
+/* The counters and link counters at an anchor boundary, for the rates. */
+void steady__rates_push(const struct replay *r, group *g, double now_s)
+{
+    if (++g->rates_count < MAX(1, g->rates_stride))
+        return;
+    g->rates_count = 0;
+    g->rates_fresh = true;
+    snap *s = steady__snap_new();
+    s->t = now_s;
+    g_array_set_size(s->ctr, g->members->len);
+    for (guint i = 0; i < g->members->len; i++)
+        job_phase_counters(g_ptr_array_index(g->members, i), now_s,
+                           &g_array_index(s->ctr, job_counters, i));
+    steady__capture_links(r, g, s);
+    steady__ring_push(&g->rates, s);
+}
+
+/* The two last windows disagreed: windows twice as long from now on (the
+ * ring keeps every other snapshot, from the newest back). */
+static void rates_widen(group *g)
+{
+    ring *rg = &g->rates;
+    if (MAX(1, g->rates_stride) >= APPROX_STRIDE_MAX)
+        return;
+    g->rates_stride = 2 * MAX(1, g->rates_stride);
+    int keep = 0;
+    for (int i = rg->n - 1; i >= 0; i--) {
+        if ((rg->n - 1 - i) % 2 == 0)
+            rg->s[RING - 1 - keep++] = rg->s[i];
+        else
+            steady__snap_free(rg->s[i]);
+    }
+    memmove(rg->s, rg->s + RING - keep, (size_t)keep * sizeof rg->s[0]);
+    rg->n = keep;
+}
+
+/* An approximate jump at a boundary of the fast member or the anchor:
+ * when every member's mean iteration time agrees over the last two
+ * windows (the rates ring's last three snapshots, rates_stride anchor
+ * iterations apart), the group jumps k of the anchor's mean iterations up
+ * to the next arrival or end, every counter advanced at the two windows'
+ * mean rates (approx_add; the links' counters at their mean rates over
+ * both windows).  Returns the jump's length, or 0. */
+double steady__approx_step(struct replay *r, group *g, double now_s)
+{
+    ring *rg = &g->rates;
+    bool fresh = g->rates_fresh;
+    g->rates_fresh = false;
+    if (rg->n < 3)
+        return 0;
+    const snap *a = rg->s[rg->n - 3], *b = rg->s[rg->n - 2];
+    const snap *c = rg->s[rg->n - 1];
+    if (!a->has_links || !b->has_links || !c->has_links)
+        return 0;
+    double T1 = b->t - a->t, T2 = c->t - b->t;
+    g_autoptr(GArray) c1 = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) l1 = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    g_autoptr(GArray) c2 = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) l2 = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    steady__period_incr(a, b, c1, l1);
+    steady__period_incr(b, c, c2, l2);
+    const job_counters *d1 = (const job_counters *)(void *)c1->data;
+    const job_counters *d2 = (const job_counters *)(void *)c2->data;
+    for (guint i = 0; i < g->members->len; i++)
+        if (!converged(&d1[i], &d2[i])) {
+            if (fresh)
+                rates_widen(g);
+            return 0;
+        }
+    double P = T2 / MAX(1, g->rates_stride);
+    int64_t k = steady__periods_before(now_s, P, next_change_approx(r));
+    if (k < 1)
+        return 0;
+    double dt = (double)k * P;
+    g_autoptr(GArray) tc = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) tl = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    g_array_set_size(tc, g->members->len);
+    g_array_set_size(tl, g->links->len);
+    for (guint i = 0; i < g->members->len; i++) {
+        job *m = g_ptr_array_index(g->members, i);
+        job_counters *add = &g_array_index(tc, job_counters, i);
+        m->approx_iter_bound += approx_add(m, &d1[i], &d2[i], dt, add, &r->approx_busy_bound);
+        r->approx_iter_bound = fmax(r->approx_iter_bound, m->approx_iter_bound);
+        r->approx_iters += (uint64_t)add->iterations;
+    }
+    for (guint i = 0; i < g->links->len; i++)
+        steady__lst_add(&g_array_index(tl, net_link_stats, i), &g_array_index(l1, net_link_stats, i),
+                dt / (T1 + T2));
+    for (guint i = 0; i < g->links->len; i++)
+        steady__lst_add(&g_array_index(tl, net_link_stats, i), &g_array_index(l2, net_link_stats, i),
+                dt / (T1 + T2));
+    steady__jump(r, g, dt, now_s, (const job_counters *)(void *)tc->data,
+         (const net_link_stats *)(void *)tl->data, c, NULL, NULL);
+    /* the windows stay measured ones: every snapshot moves with the group;
+     * the phase snapshots describe a past the group no longer has */
+    steady__ring_shift(rg, 0, dt, 1.0, tc, tl);
+    steady__ring_clear(&g->slow);
+    steady__ring_clear(&g->quick);
+    r->approx_jumps++;
+    return dt;
+}
+
