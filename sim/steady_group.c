@@ -127,16 +127,16 @@ static void unite(struct replay *r, struct steady_groups *sg)
 }
 
 /* The group of slot i's root, created on first use (by root's index). */
-static group *group_of_root(GHashTable *by_root, GPtrArray *groups, uint32_t root)
+static group *group_of_root(group **by_root, GPtrArray *groups, uint32_t root)
 {
-    group *g = g_hash_table_lookup(by_root, GUINT_TO_POINTER(root + 1));
+    group *g = by_root[root];
     if (!g) {
         g = g_new0(group, 1);
         g->members = g_ptr_array_new();
         g->links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
         g->prio = g_array_new(FALSE, FALSE, sizeof(int));
         g_ptr_array_add(groups, g);
-        g_hash_table_insert(by_root, GUINT_TO_POINTER(root + 1), g);
+        by_root[root] = g;
     }
     return g;
 }
@@ -166,7 +166,7 @@ void replay__groups_update(struct replay *r)
         sg->uf = g_renew(uint32_t, sg->uf, sg->cap_uf);
     }
     unite(r, sg);
-    g_autoptr(GHashTable) by_root = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_autofree group **by_root = g_new0(group *, n ? n : 1); /* per union-find root */
     const uint32_t *all = (const uint32_t *)(void *)r->steady_links->data;
     for (guint i = 0; i < n; i++) {
         job *j = g_ptr_array_index(r->running, i);
@@ -196,7 +196,7 @@ void replay__groups_update(struct replay *r)
     for (guint i = 0; i < n; i++) {
         job *j = g_ptr_array_index(r->running, i);
         group *g = j->isolated && j->plan && j->shares_links
-                       ? g_hash_table_lookup(by_root, GUINT_TO_POINTER(uf_find(sg->uf, i) + 1))
+                       ? by_root[uf_find(sg->uf, i)]
                        : NULL;
         if (g)
             g->open = true;
