@@ -307,6 +307,11 @@ double replay__steady_until(void *user, const job *j, double origin_s)
             return -INFINITY;
         until = sharers_quiet_until(r, j, now);
     }
+    /* under --steady approx a job sharing a link that can saturate runs
+     * with its group, which jumps whole (§5d): a stretch of its own would
+     * keep the group from it */
+    if (!j->isolated && r->cfg->sim.steady == CONFIG_STEADY_APPROX)
+        return -INFINITY;
     if (!j->isolated)
         until = fmin(until, peers_quiet_until(j, now));
     if (!(until > now))
