@@ -209,11 +209,12 @@ typedef struct search {
     size_t n_t, n_l, n_seeds, next_l;
 } search;
 
-static inline void visit_link(net *n, uint32_t e, search *s)
+/* Put link e into E_L (once); returns its local index. */
+static inline uint32_t visit_link(net *n, uint32_t e, search *s)
 {
     net__link *l = &n->links[e];
     if (l->mark == s->ep)
-        return;
+        return l->sidx;
     l->mark = s->ep;
     if (s->n_l == n->cap_comp_l) {
         n->cap_comp_l = n->cap_comp_l ? 2 * n->cap_comp_l : 64;
@@ -221,15 +222,19 @@ static inline void visit_link(net *n, uint32_t e, search *s)
     }
     l->sidx = (uint32_t)s->n_l;
     n->comp_l[s->n_l++] = e;
+    return l->sidx;
 }
 
-static void push_elem(net *n, uint32_t loc, uint32_t mult)
+/* Room for count more elements in net.s_el. */
+static void reserve_elems(net *n, size_t count)
 {
-    if (n->n_el == n->cap_el) {
-        n->cap_el = n->cap_el ? 2 * n->cap_el : 256;
-        n->s_el = g_renew(net__elem, n->s_el, n->cap_el);
-    }
-    n->s_el[n->n_el++] = (net__elem){loc, mult};
+    if (n->n_el + count <= n->cap_el)
+        return;
+    size_t c = n->cap_el ? n->cap_el : 256;
+    while (c < n->n_el + count)
+        c *= 2;
+    n->s_el = g_renew(net__elem, n->s_el, c);
+    n->cap_el = c;
 }
 
 /* min over t's private links of R_eL / (m w): the quotient the fill forms
@@ -277,15 +282,19 @@ static void add_transfer(net *n, search *s, uint32_t ts)
         t->pbound = private_bound(n, t, s->L);
         t->pb_stale = false;
     }
+    /* its shared links, for fill() and freeze() (locals: the stores into
+     * links and comp_l would otherwise make GCC reload t's fields) */
+    const net__tlink *tl = t->tl;
+    const uint32_t n_tl = t->n_tl;
+    reserve_elems(n, n_tl);
+    net__elem *el = &n->s_el[n->n_el];
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n_tl; k++)
+        if (!tl[k].priv)
+            el[m++] = (net__elem){visit_link(n, tl[k].link, s), tl[k].mult};
     t->el_off = (uint32_t)n->n_el;
-    for (uint32_t k = 0; k < t->n_tl; k++) {
-        if (t->tl[k].priv)
-            continue;
-        uint32_t e = t->tl[k].link;
-        visit_link(n, e, s);
-        push_elem(n, n->links[e].sidx, t->tl[k].mult); /* for fill() and freeze() */
-    }
-    t->el_n = (uint32_t)n->n_el - t->el_off;
+    t->el_n = m;
+    n->n_el += m;
 }
 
 /* How the search goes through link e (its level load and res still hold the
