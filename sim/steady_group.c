@@ -205,7 +205,8 @@ void replay__groups_update(struct replay *r)
      * hook ignores every member (cassini: none has a target) */
     for (guint i = 0; i < n && r->ops->on_comm && !r->ops->on_comm_grouped; i++) {
         job *j = g_ptr_array_index(r->running, i);
-        if (j->steady_group && !r->ops->on_comm_ignores(r->sched, &r->ctx, i))
+        if (j->steady_group &&
+            !(r->ops->on_comm_ignores && r->ops->on_comm_ignores(r->sched, &r->ctx, i)))
             j->steady_group->open = true;
     }
     for (guint i = 0; i < sg->groups->len; i++) {
