@@ -60,9 +60,31 @@ typedef struct cassini_target {
     bool aligned;        /* a shift was issued since the last reschedule */
 } cassini_target;
 
+/* A job's bytes per link (M_{j,e}) and its standalone communication time:
+ * cassini never moves a path, so they hold for the job's life. */
+typedef struct cassini_load {
+    GArray *links; /* uint32, increasing */
+    GArray *bytes; /* double, per link */
+    double t_s;    /* max_e M_{j,e} / B_e (sched__job_comm_s) */
+} cassini_load;
+
+static void cassini_load_free(void *p)
+{
+    cassini_load *l = p;
+    g_array_unref(l->links);
+    g_array_unref(l->bytes);
+    g_free(l);
+}
+
 typedef struct cassini_sched {
     GHashTable *targets; /* uid (gint64) -> cassini_target */
+    GHashTable *loads;   /* uid (gint64) -> cassini_load, of the running jobs */
 } cassini_sched;
+
+static GHashTable *loads_new(void)
+{
+    return g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, cassini_load_free);
+}
 
 static void *cassini_create(const sched_options *opts, GError **error)
 {
@@ -70,6 +92,7 @@ static void *cassini_create(const sched_options *opts, GError **error)
     (void)error;
     cassini_sched *s = g_new0(cassini_sched, 1);
     s->targets = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    s->loads = loads_new();
     return s;
 }
 
@@ -79,6 +102,7 @@ static void cassini_destroy(void *self)
     if (!s)
         return;
     g_hash_table_destroy(s->targets);
+    g_hash_table_destroy(s->loads);
     g_free(s);
 }
 
@@ -149,17 +173,40 @@ static double common_period(double a_s, double b_s)
     return (double)a * 1e-3;
 }
 
-/* Profiles of every job and, per link, the jobs with bytes on it. */
-static void collect_uses(sched_ctx *ctx, cjob *jobs, size_t n, GHashTable *by_link)
+/* Job j's load (uid in info), kept from the last reschedule (old) or
+ * computed; moved into s->loads. */
+static const cassini_load *job_load(cassini_sched *s, GHashTable *old, sched_ctx *ctx, size_t j,
+                                    gint64 uid)
 {
-    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_autoptr(GArray) bytes = g_array_new(FALSE, FALSE, sizeof(double));
+    gpointer key, val;
+    if (g_hash_table_steal_extended(old, &uid, &key, &val)) {
+        g_hash_table_insert(s->loads, key, val);
+        return val;
+    }
+    cassini_load *l = g_new0(cassini_load, 1);
+    l->links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    l->bytes = g_array_new(FALSE, FALSE, sizeof(double));
+    sched_job_link_bytes(ctx, j, l->links, l->bytes);
+    for (guint k = 0; k < l->links->len; k++) /* as sched__job_comm_s */
+        l->t_s = fmax(l->t_s, g_array_index(l->bytes, double, k) /
+                                  sched_link_capacity_Bps(ctx, g_array_index(l->links, uint32_t, k)));
+    g_hash_table_insert(s->loads, g_memdup2(&uid, sizeof uid), l);
+    return l;
+}
+
+/* Profiles of every job and, per link, the jobs with bytes on it. */
+static void collect_uses(cassini_sched *s, sched_ctx *ctx, cjob *jobs, size_t n,
+                         GHashTable *by_link)
+{
+    GHashTable *old = s->loads; /* what ended goes with it */
+    s->loads = loads_new();
     for (size_t j = 0; j < n; j++) {
         sched_job_get(ctx, j, &jobs[j].info);
-        jobs[j].t_s = sched__job_comm_s(ctx, j, NULL);
+        const cassini_load *l = job_load(s, old, ctx, j, (gint64)jobs[j].info.uid);
+        const GArray *links = l->links, *bytes = l->bytes;
+        jobs[j].t_s = l->t_s;
         if (!(jobs[j].t_s > 0.0) || !(jobs[j].info.isolated_iter_s > 0.0))
             continue;
-        sched_job_link_bytes(ctx, j, links, bytes);
         for (guint k = 0; k < links->len; k++) {
             double b = g_array_index(bytes, double, k);
             if (!(b > 0.0))
@@ -174,6 +221,7 @@ static void collect_uses(sched_ctx *ctx, cjob *jobs, size_t n, GHashTable *by_li
             g_array_append_val(uses, u);
         }
     }
+    g_hash_table_destroy(old);
 }
 
 /* Per-link shifts of every link with two jobs or more, links in id order. */
@@ -210,14 +258,16 @@ static void cassini_reschedule(void *self, sched_ctx *ctx)
     cassini_sched *s = self;
     g_hash_table_remove_all(s->targets);
     size_t n = sched_job_count(ctx);
-    if (n == 0)
+    if (n == 0) {
+        g_hash_table_remove_all(s->loads);
         return;
+    }
     for (size_t j = 0; j < n; j++)
         sched_set_priority(ctx, j, 0);
     g_autofree cjob *jobs = g_new0(cjob, n);
     g_autoptr(GHashTable) by_link = /* link id + 1 -> GArray of link_use */
         g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref);
-    collect_uses(ctx, jobs, n, by_link);
+    collect_uses(s, ctx, jobs, n, by_link);
     g_autoptr(GArray) edges = solve_links(ctx, jobs, by_link);
 
     g_autofree double *iter = g_new(double, n);
