@@ -31,7 +31,8 @@
 #                     bundled sample, then its figure and tables
 #                     (scripts/plot_sensitivity.py) in OUT/sensitivity/;
 #                     with --docs, its tables go between FILE's
-#                     crux-sensitivity markers. About 12 CPU-minutes
+#                     crux-sensitivity markers and the figure to
+#                     img/crux-sensitivity.png beside FILE. About 12 CPU-minutes
 #                     (docs/reproducing-crux.md).
 #   --sweep FILE      with --sensitivity: another sweep file of that shape
 # Resumable: run the same command again after an interruption.
@@ -83,6 +84,10 @@ if [ -n "$sensitivity" ]; then
     [ -n "$docs" ] && plot_args+=(--docs "$docs")
     /usr/bin/python3 scripts/plot_sensitivity.py "${plot_args[@]}" > "$out/sensitivity/table.md"
     cat "$out/sensitivity/table.md"
+    if [ -n "$docs" ]; then
+        mkdir -p "$(dirname "$docs")/img"
+        cp "$out/sensitivity/crux-sensitivity.png" "$(dirname "$docs")/img/crux-sensitivity.png"
+    fi
     echo "figure $out/sensitivity/crux-sensitivity.png, tables in $out/sensitivity/table.md"
     exit 0
 fi

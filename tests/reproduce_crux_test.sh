@@ -5,7 +5,8 @@
 # per network with the paper's ranges and Crux's gain over Sincronia, the
 # figures exist, --docs replaces exactly the generated block of a document,
 # and a document without the markers is refused; --sensitivity on a
-# one-minute sweep gives the figure and both tables, and the bundled
+# one-minute sweep gives the figure (also copied to img/ beside
+# the --docs document) and both tables, and the bundled
 # sensitivity sweep names every point of the figure.  Skipped (77) without
 # matplotlib.
 # Usage: tests/reproduce_crux_test.sh CCSIM_BINARY
@@ -72,6 +73,8 @@ grep -q '"jobs_on_recorded_hosts":[[:space:]]*[1-9]' "$tmp"/rs/sensitivity/runs/
     && ok || bad "recorded point not on the trace's hosts (hosts_from path not resolved?)"
 [ -s "$tmp/rs/sensitivity/crux-sensitivity.png" ] && ok || bad "no sensitivity figure"
 grep -q '^| recorded |' "$tmp/sdoc.md" && ok || bad "sensitivity table not spliced"
+cmp -s "$tmp/rs/sensitivity/crux-sensitivity.png" "$tmp/img/crux-sensitivity.png" && ok \
+    || bad "--docs did not copy the figure to img/ beside the document"
 # The bundled sweep has every point of the figure: channels 1/2/4/8 x
 # oversub 1/2/4 placed by locality, every placement policy, six schedulers.
 "$ccsim" sweep --dry-run "$here/../examples/sweep-sensitivity.json" > "$tmp/dry.txt" || bad "dry run"
