@@ -45,7 +45,7 @@ bool test_run_text(test_run *x, const char *text, bool ffwd, const char *dir);
 void test_run_assert_csv_close(const char *d1, const char *d2, const char *name, double tol);
 
 /* Run text with and without the fast-forward; every output must agree
- * within tol.  Returns the two event counts. */
+ * within tol.  Returns the two event counts (either pointer may be NULL). */
 void test_run_assert_same(const char *text, double tol, uint64_t *ev_ff, uint64_t *ev_plain);
 
 /* Field `field` of line `line` of CSV file name in dir (NAN if missing). */

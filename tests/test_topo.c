@@ -449,21 +449,8 @@ static void test_topo_lingjun_errors(void)
         {"ip,DSW,PSW,ASW\na,G6,P1,S1\na,G6,P1,S2\n", CCS_ERROR_PARSE, ":3: ip: duplicate"},
         {"ip,DSW,PSW,ASW\n", CCS_ERROR_PARSE, "no hosts"},
     };
-    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-        g_autofree char *path = temp_file(".csv", cases[i].text);
-        g_autofree char *spec = g_strdup_printf("lingjun:path=%s", path);
-        GError *err = NULL;
-        topo *t = topo_build(spec, NULL, &err);
-        CU_ASSERT_PTR_NULL(t);
-        topo_free(t);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(err);
-        if (!strstr(err->message, cases[i].needle))
-            printf("\n  case %zu: got '%s'\n", i, err->message);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, cases[i].needle));
-        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, path));
-        TEST_ASSERT_ERROR(err, cases[i].code);
-        remove(path);
-    }
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+        assert_file_error("lingjun:path=", ".csv", cases[i].text, cases[i].code, cases[i].needle);
     /* a well-formed small file with extra columns and CRLF: 3 hosts, 2 racks
      * (P1/S1, P2/S1: the same ASW label under two PSWs), 2 pods */
     g_autofree char *path =

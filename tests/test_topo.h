@@ -51,6 +51,28 @@ static inline char *temp_file(const char *suffix, const char *text)
     return path;
 }
 
+/* Building from the file `text` (suffix e.g. ".csv") with the spec
+ * `prefix` + its path must fail with `code`, a message holding `needle`
+ * and the file's path; the file is removed. */
+static inline void assert_file_error(const char *prefix, const char *suffix, const char *text,
+                                     int code, const char *needle)
+{
+    g_autofree char *path = temp_file(suffix, text);
+    g_autofree char *spec = g_strconcat(prefix, path, NULL);
+    GError *err = NULL;
+    topo *t = topo_build(spec, NULL, &err);
+    CU_ASSERT_PTR_NULL(t);
+    topo_free(t);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    if (!strstr(err->message, needle))
+        printf("\n  %s: got '%s'\n", needle, err->message);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, needle));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, path));
+    TEST_ASSERT_ERROR(err, code);
+    g_clear_error(&err);
+    remove(path);
+}
+
 /* test_topo_paths.c: candidate paths, their spread and sampling, ECMP. */
 void test_topo_fat_tree_paths(void);
 void test_topo_path_spread(void);

@@ -203,20 +203,7 @@ void test_topo_graphml_types(void)
             "<graph edgedefault=\"undirected\"><node id=\"n0\"/><node id=\"n1\"/>"
             "<edge source=\"n0\" target=\"n1\"/></graph></graphml>\n",
             cases[i].keys);
-        g_autofree char *path = temp_file(".graphml", text);
-        g_autofree char *spec = g_strdup_printf("file:%s", path);
-        GError *err = NULL;
-        topo *t = topo_build(spec, NULL, &err);
-        CU_ASSERT_PTR_NULL(t);
-        topo_free(t);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(err);
-        if (!strstr(err->message, cases[i].needle))
-            printf("\n  case %zu: got '%s'\n", i, err->message);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, cases[i].needle));
-        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, path));
-        TEST_ASSERT_ERROR(err, CCS_ERROR_PARSE);
-        g_clear_error(&err);
-        remove(path);
+        assert_file_error("file:", ".graphml", text, CCS_ERROR_PARSE, cases[i].needle);
     }
 }
 
