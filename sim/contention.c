@@ -17,9 +17,13 @@ typedef struct risk_job {
     uint32_t *links; /* sorted */
     size_t n_links;
     bool at_risk;
+    contention_span span; /* with a topology (contention_set_topo) */
+    bool by_host;
+    unsigned shared_tiers; /* bit per topo_tier of a link shared with a running job */
 } risk_job;
 
 struct contention {
+    topo *t;            /* NULL: no link tiers known, no spans */
     GPtrArray *jobs;    /* risk_job*, every job started */
     GHashTable *by_key; /* key + 1 -> risk_job* */
     GPtrArray *running; /* risk_job* running now */
@@ -52,6 +56,17 @@ void contention_free(contention *c)
     g_free(c);
 }
 
+void contention_set_topo(contention *c, topo *t)
+{
+    c->t = t;
+}
+
+const char *contention_span_name(contention_span s)
+{
+    static const char *const names[CONTENTION_SPANS] = {"host", "switch", "agg", "core"};
+    return s < CONTENTION_SPANS ? names[s] : "?";
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -73,18 +88,62 @@ static bool sorted_meet(const uint32_t *a, size_t na, const uint32_t *b, size_t 
     return false;
 }
 
-/* One pair of running jobs: who puts whom at risk. */
-static void compare(risk_job *a, risk_job *b)
+/* The tiers (bit per topo_tier) of the links two sorted arrays share; with
+ * no topology, bit TOPO_TIER_OTHER for any shared link.  O(na + nb). */
+static unsigned shared_tiers(const topo *t, const uint32_t *a, size_t na, const uint32_t *b,
+                             size_t nb)
+{
+    unsigned m = 0;
+    size_t i = 0, k = 0;
+    while (i < na && k < nb) {
+        if (a[i] == b[k]) {
+            m |= 1u << (t ? topo_link_get(t, a[i])->tier : TOPO_TIER_OTHER);
+            if (!t)
+                return m;
+            i++;
+            k++;
+        } else if (a[i] < b[k]) {
+            i++;
+        } else {
+            k++;
+        }
+    }
+    return m;
+}
+
+/* One pair of running jobs: who puts whom at risk, and through what. */
+static void compare(const contention *c, risk_job *a, risk_job *b)
 {
     bool a_multi = a->n_hosts >= 2, b_multi = b->n_hosts >= 2;
     if (!a_multi && !b_multi)
         return;
     if (sorted_meet(a->hosts, a->n_hosts, b->hosts, b->n_hosts)) {
-        a->at_risk |= b_multi;
-        b->at_risk |= a_multi;
+        a->by_host |= b_multi;
+        b->by_host |= a_multi;
     }
-    if (a_multi && b_multi && sorted_meet(a->links, a->n_links, b->links, b->n_links))
-        a->at_risk = b->at_risk = true;
+    if (a_multi && b_multi) {
+        unsigned m = shared_tiers(c->t, a->links, a->n_links, b->links, b->n_links);
+        a->shared_tiers |= m;
+        b->shared_tiers |= m;
+    }
+    a->at_risk = a->by_host || a->shared_tiers;
+    b->at_risk = b->by_host || b->shared_tiers;
+}
+
+/* A job's span from its links' tiers (c->t set). */
+static contention_span span_of(const contention *c, const risk_job *j)
+{
+    if (j->n_hosts < 2)
+        return CONTENTION_SPAN_HOST;
+    contention_span s = CONTENTION_SPAN_SWITCH;
+    for (size_t l = 0; l < j->n_links; l++) {
+        topo_tier tier = topo_link_get(c->t, j->links[l])->tier;
+        if (tier == TOPO_TIER_TOR_AGG && s < CONTENTION_SPAN_AGG)
+            s = CONTENTION_SPAN_AGG;
+        else if (tier > TOPO_TIER_TOR_AGG)
+            s = CONTENTION_SPAN_CORE;
+    }
+    return s;
 }
 
 void contention_job_start(contention *c, size_t key, int gpus, const uint32_t *hosts,
@@ -98,8 +157,10 @@ void contention_job_start(contention *c, size_t key, int gpus, const uint32_t *h
     qsort(j->hosts, n_hosts, sizeof *j->hosts, cmp_u32);
     j->links = g_memdup2(links, n_links * sizeof *links);
     j->n_links = n_links;
+    if (c->t)
+        j->span = span_of(c, j);
     for (guint i = 0; i < c->running->len; i++)
-        compare(j, g_ptr_array_index(c->running, i));
+        compare(c, j, g_ptr_array_index(c->running, i));
     g_ptr_array_add(c->jobs, j);
     g_ptr_array_add(c->running, j);
     g_hash_table_insert(c->by_key, GSIZE_TO_POINTER(key + 1), j);
@@ -118,6 +179,19 @@ bool contention_job_at_risk(const contention *c, size_t key)
     return j && j->at_risk;
 }
 
+static void span_add(contention_span_stats *s, const risk_job *j)
+{
+    s->jobs++;
+    s->gpus += j->gpus;
+    if (!j->at_risk)
+        return;
+    s->jobs_at_risk++;
+    s->gpus_at_risk += j->gpus;
+    s->by_host += j->by_host;
+    s->by_tor_agg += (j->shared_tiers >> TOPO_TIER_TOR_AGG) & 1u;
+    s->by_core += (j->shared_tiers & (1u << TOPO_TIER_AGG_CORE | 1u << TOPO_TIER_OTHER)) != 0;
+}
+
 void contention_get(const contention *c, contention_stats *out)
 {
     memset(out, 0, sizeof *out);
@@ -129,7 +203,10 @@ void contention_get(const contention *c, contention_stats *out)
             out->jobs_at_risk++;
             out->gpus_at_risk += j->gpus;
         }
+        if (c->t)
+            span_add(&out->span[j->span], j);
     }
+    out->have_spans = c->t != NULL;
 }
 
 bool contention_plan_links(topo *t, const coll_plan *p, GArray *out, GError **error)
@@ -219,6 +296,7 @@ bool contention_trace(topo *t, const trace *tr, config_placement policy, uint64_
     g_autoptr(GRand) rng = g_rand_new_with_seed_array(words, 3);
     g_autoptr(cluster) cl = cluster_new(t);
     g_autoptr(contention) c = contention_new();
+    contention_set_topo(c, t);
     g_autofree cluster_alloc **allocs = g_new0(cluster_alloc *, n ? n : 1);
     memset(out, 0, sizeof *out);
     bool ok = true;

@@ -31,12 +31,36 @@
 #include "topo/topo.h"
 #include "traces/trace.h"
 
+/* How far a job's network flows reach: its span, the highest link tier on
+ * any candidate path (a one-switch job crosses only NIC cables). */
+typedef enum contention_span {
+    CONTENTION_SPAN_HOST,   /* one host: no network flow */
+    CONTENTION_SPAN_SWITCH, /* several hosts under one switch (one ToR) */
+    CONTENTION_SPAN_AGG,    /* through aggregation switches (ToR uplinks, tier tor_agg) */
+    CONTENTION_SPAN_CORE,   /* through core switches (tiers agg_core or other) */
+    CONTENTION_SPANS
+} contention_span;
+
+/* The statistic for the jobs of one span, and why they are at risk (a job
+ * may count under several reasons): a shared host, a shared ToR uplink
+ * (tor_agg link), a shared core link (agg_core or other). */
+typedef struct contention_span_stats {
+    size_t jobs, jobs_at_risk;
+    double gpus, gpus_at_risk;
+    size_t by_host, by_tor_agg, by_core;
+} contention_span_stats;
+
+/* "host", "switch", "agg", "core" (static). */
+const char *contention_span_name(contention_span s);
+
 typedef struct contention_stats {
     size_t jobs;          /* GPU jobs started */
     size_t jobs_at_risk;  /* of them, at risk */
     double gpus;          /* their GPUs (sum over jobs) */
     double gpus_at_risk;  /* GPUs of the jobs at risk */
     size_t jobs_unplaced; /* contention_trace: jobs that found too few free GPUs (skipped) */
+    bool have_spans;      /* span[] filled: the tracker knew the links' tiers */
+    contention_span_stats span[CONTENTION_SPANS];
 } contention_stats;
 
 typedef struct contention contention;
@@ -44,6 +68,10 @@ typedef struct contention contention;
 contention *contention_new(void);
 void contention_free(contention *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(contention, contention_free)
+/* Let the tracker read link tiers from t (borrowed, must outlive c): jobs
+ * started afterwards are classified by span and reason (contention_get's
+ * span[]).  Without it only the totals are kept. */
+void contention_set_topo(contention *c, topo *t);
 
 /* Job `key` (unique, any value) starts with gpus GPUs on hosts[0..n_hosts)
  * (topology host ids, any order) and the network links links[0..n_links)
@@ -67,7 +95,8 @@ bool contention_plan_links(topo *t, const coll_plan *p, GArray *out, GError **er
  * (an end at t before a start at t) by `policy` with placement draws from
  * `seed`, GPUs released at each job's end; a multi-host job's flows are
  * those of a one-channel ring all-reduce.  Jobs that do not fit when they
- * start are skipped and counted.  Cost: one placement and one plan per
+ * start are skipped and counted.  out->span[] is filled (the breakdown by
+ * span and reason).  Cost: one placement and one plan per
  * job plus the tracker's comparisons. */
 bool contention_trace(topo *t, const trace *tr, config_placement policy, uint64_t seed,
                       contention_stats *out, GError **error);

@@ -64,6 +64,74 @@ static void test_contention_six_jobs(void)
     TEST_ASSERT_CLOSE(s.gpus, 32, 0);
     TEST_ASSERT_CLOSE(s.gpus_at_risk, 18, 0);
     CU_ASSERT_EQUAL(s.jobs_unplaced, 0);
+    /* By span (clos2 has no core tier): B, D, E on one host (2 + 4 + 2 =
+     * 8 GPUs), B at risk by a host (2 GPUs); A, C, F through the
+     * aggregation switches (24 GPUs), A and C at risk by tor0's and tor1's
+     * uplinks (16 GPUs), none by a host (A's host partner B is one-host; F
+     * meets C's host h1 only after C ended). */
+    CU_ASSERT_TRUE(s.have_spans);
+    const contention_span_stats *h = &s.span[CONTENTION_SPAN_HOST];
+    const contention_span_stats *g = &s.span[CONTENTION_SPAN_AGG];
+    CU_ASSERT_EQUAL(h->jobs, 3);
+    CU_ASSERT_EQUAL(h->jobs_at_risk, 1);
+    TEST_ASSERT_CLOSE(h->gpus, 8, 0);
+    TEST_ASSERT_CLOSE(h->gpus_at_risk, 2, 0);
+    CU_ASSERT_EQUAL(h->by_host, 1);
+    CU_ASSERT_EQUAL(g->jobs, 3);
+    CU_ASSERT_EQUAL(g->jobs_at_risk, 2);
+    TEST_ASSERT_CLOSE(g->gpus, 24, 0);
+    TEST_ASSERT_CLOSE(g->gpus_at_risk, 16, 0);
+    CU_ASSERT_EQUAL(g->by_host, 0);
+    CU_ASSERT_EQUAL(g->by_tor_agg, 2);
+    CU_ASSERT_EQUAL(g->by_core, 0);
+    CU_ASSERT_EQUAL(s.span[CONTENTION_SPAN_SWITCH].jobs, 0);
+    CU_ASSERT_EQUAL(s.span[CONTENTION_SPAN_CORE].jobs, 0);
+}
+
+/* The spans on a three-tier network: fat-tree k=4 (pod 0: h0, h1 under
+ * tor0, h2, h3 under tor1; pod 1: h4, h5 under tor2, h6, h7 under tor3;
+ * pod 2: h8, h9 under tor4), all three jobs over [0, 100):
+ *   G  8 GPUs  h0:4 h4:4   pod 0 <-> pod 1 from tor0 to tor2: span core
+ *   H  8 GPUs  h2:4 h6:4   pod 0 <-> pod 1 from tor1 to tor3: span core
+ *   K  8 GPUs  h8:4 h9:4   both under tor4: span switch
+ * By hand: G and H use different ToRs, so no ToR uplink of one is on a
+ * path of the other, but both cross between pod 0's and pod 1's
+ * aggregation switches and the cores: they share agg_core links, both at
+ * risk by core only.  K's flows never leave tor4 and it shares no host:
+ * not at risk.  Core: 2 jobs, 2 at risk (16 GPUs), by_core 2, by_tor_agg
+ * 0; switch: 1 job, 0 at risk. */
+static void test_contention_spans_core(void)
+{
+    GError *e = NULL;
+    g_autoptr(topo) t = topo_build("fat-tree:k=4", NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    cJSON *jobs = cJSON_Parse(
+        "[{\"id\": \"G\", \"gpus\": 8, \"hosts\": [\"h0\", \"h4\"], \"start_s\": 0, \"end_s\": 100, "
+        "\"model\": \"bert-large\"},"
+        " {\"id\": \"H\", \"gpus\": 8, \"hosts\": [\"h2\", \"h6\"], \"start_s\": 0, \"end_s\": 100, "
+        "\"model\": \"bert-large\"},"
+        " {\"id\": \"K\", \"gpus\": 8, \"hosts\": [\"h8\", \"h9\"], \"start_s\": 0, \"end_s\": 100, "
+        "\"model\": \"bert-large\"}]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+    g_autoptr(trace) tr = trace_json_from_cjson(jobs, "spans.json", &e);
+    cJSON_Delete(jobs);
+    TEST_ASSERT_NO_ERROR(e);
+    if (!t || !tr)
+        return;
+    contention_stats s;
+    CU_ASSERT_TRUE(contention_trace(t, tr, CONFIG_PLACE_RECORDED, 1, &s, &e));
+    TEST_ASSERT_NO_ERROR(e);
+    const contention_span_stats *c = &s.span[CONTENTION_SPAN_CORE];
+    const contention_span_stats *w = &s.span[CONTENTION_SPAN_SWITCH];
+    CU_ASSERT_EQUAL(c->jobs, 2);
+    CU_ASSERT_EQUAL(c->jobs_at_risk, 2);
+    TEST_ASSERT_CLOSE(c->gpus_at_risk, 16, 0);
+    CU_ASSERT_EQUAL(c->by_core, 2);
+    CU_ASSERT_EQUAL(c->by_tor_agg, 0);
+    CU_ASSERT_EQUAL(c->by_host, 0);
+    CU_ASSERT_EQUAL(w->jobs, 1);
+    CU_ASSERT_EQUAL(w->jobs_at_risk, 0);
+    CU_ASSERT_EQUAL(s.jobs_at_risk, 2);
 }
 
 /* The tracker alone.  Links: job 1 on {5, 9}, job 2 on {7, 9}, job 3 on
@@ -92,6 +160,7 @@ static void test_contention_tracker(void)
     CU_ASSERT_EQUAL(s.jobs, 5);
     CU_ASSERT_EQUAL(s.jobs_at_risk, 3);
     TEST_ASSERT_CLOSE(s.gpus_at_risk, 17, 0);
+    CU_ASSERT_FALSE(s.have_spans); /* no topology given: totals only */
 }
 
 int main(void)
@@ -99,6 +168,7 @@ int main(void)
     igraph_set_error_handler(igraph_error_handler_ignore);
     CU_TestInfo cases[] = {
         {"six_jobs", test_contention_six_jobs},
+        {"spans_core", test_contention_spans_core},
         {"tracker", test_contention_tracker},
         CU_TEST_INFO_NULL,
     };

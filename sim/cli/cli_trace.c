@@ -179,6 +179,35 @@ static char *risk_topology(const char *dir, const stats_args *a)
     return NULL;
 }
 
+/* The breakdown of the contention risk by span and reason (docs/traces.md). */
+static void print_spans(const contention_stats *s)
+{
+    printf("  by span (how far a job's flows reach) and reason (a job may have several):\n");
+    printf("    %-7s %6s %8s %9s %13s %6s %9s %6s\n", "span", "jobs", "at risk", "GPUs",
+           "GPUs at risk", "host", "tor_agg", "core");
+    for (int k = 0; k < CONTENTION_SPANS; k++) {
+        const contention_span_stats *p = &s->span[k];
+        printf("    %-7s %6zu %8zu %9.0f %13.0f %6zu %9zu %6zu\n", contention_span_name(k), p->jobs,
+               p->jobs_at_risk, p->gpus, p->gpus_at_risk, p->by_host, p->by_tor_agg, p->by_core);
+    }
+}
+
+/* The same as contention_span,SPAN_FIELD,VALUE csv rows. */
+static void csv_spans(const contention_stats *s, GString *csv)
+{
+    for (int k = 0; k < CONTENTION_SPANS; k++) {
+        const contention_span_stats *p = &s->span[k];
+        const char *n = contention_span_name(k);
+        g_string_append_printf(csv,
+                               "contention_span,%s_jobs,%zu\ncontention_span,%s_jobs_at_risk,%zu\n"
+                               "contention_span,%s_gpus,%.0f\ncontention_span,%s_gpus_at_risk,%.0f\n"
+                               "contention_span,%s_by_host,%zu\ncontention_span,%s_by_tor_agg,%zu\n"
+                               "contention_span,%s_by_core,%zu\n",
+                               n, p->jobs, n, p->jobs_at_risk, n, p->gpus, n, p->gpus_at_risk, n,
+                               p->by_host, n, p->by_tor_agg, n, p->by_core);
+    }
+}
+
 /* The contention risk (docs/traces.md) of the trace in dir: printed under
  * the table and/or appended to csv (section "contention").  Returns an
  * exit status. */
@@ -211,7 +240,9 @@ static int run_risk(const char *dir, const stats_args *a, const config *cfg, GSt
         printf("  GPU jobs placed     %zu (did not fit: %zu)\n", s.jobs, s.jobs_unplaced);
         printf("  jobs at risk        %zu (%.1f%%)\n", s.jobs_at_risk, 100 * jf);
         printf("  GPUs at risk        %.0f of %.0f (%.1f%%)\n", s.gpus_at_risk, s.gpus, 100 * gf);
+        print_spans(&s);
     }
+    csv_spans(&s, csv);
     g_string_append_printf(csv, "contention,jobs,%zu\ncontention,jobs_unplaced,%zu\n", s.jobs,
                            s.jobs_unplaced);
     g_string_append_printf(csv, "contention,jobs_at_risk,%zu\ncontention,jobs_at_risk_frac,%.6f\n",
