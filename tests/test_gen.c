@@ -6,6 +6,7 @@
  * determinism; the loader round trip; the bundled sample; `trace stats`
  * output.
  */
+#include <cjson/cJSON.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
@@ -400,6 +401,54 @@ static void test_gen_topo_aware(void)
     CU_ASSERT(placed_yes > 400);
 }
 
+/* --spill whole-racks and --small-pods most-allocated (hand-counted cases in
+ * test_gen_placer.c) on the same 4-day trace: they move pods between hosts,
+ * never over a host's 8 GPUs, and place the same jobs on topo.csv hosts. */
+static void test_gen_placement_rules(void)
+{
+    trace_gen_options o = trace_gen_options_default();
+    o.days = 4;
+    GError *err = NULL;
+    size_t placed_default = 0;
+    g_autoptr(trace) d = trace_gen_load(&o, NULL, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(d != NULL);
+    CU_ASSERT_EQUAL(peak_host_gpus(d, &placed_default), 8);
+    for (int rule = 0; rule < 2; rule++) {
+        trace_gen_options v = o;
+        v.spill_whole_racks = rule == 0;
+        v.small_most_allocated = rule == 1;
+        g_autoptr(trace) t = trace_gen_load(&v, NULL, &err);
+        TEST_ASSERT_NO_ERROR(err);
+        CU_ASSERT_FATAL(t != NULL);
+        size_t placed = 0;
+        CU_ASSERT_EQUAL(peak_host_gpus(t, &placed), 8);
+        CU_ASSERT_EQUAL(trace_job_count(t), trace_job_count(d));
+        CU_ASSERT_EQUAL(placed, placed_default);
+    }
+    /* the scenario form: "spill" and "small_pods" words, anything else an error */
+    cJSON *spec = cJSON_Parse("{\"synthetic\": {\"days\": 4, \"spill\": \"whole-racks\", "
+                              "\"small_pods\": \"first-fit\"}}");
+    g_autoptr(trace) s = trace_load_spec(spec, ".", "t.json", NULL, &err);
+    cJSON_Delete(spec);
+    TEST_ASSERT_NO_ERROR(err);
+    trace_gen_options w = o;
+    w.spill_whole_racks = true;
+    g_autoptr(trace) t = trace_gen_load(&w, NULL, &err);
+    CU_ASSERT_FATAL(s && t);
+    CU_ASSERT_EQUAL(trace_job_count(s), trace_job_count(t));
+    for (size_t i = 0; i < trace_job_count(s); i++)
+        if (trace_job_get(s, i)->n_hosts > 0 && trace_job_get(t, i)->n_hosts > 0)
+            CU_ASSERT_STRING_EQUAL(trace_job_get(s, i)->hosts[0], trace_job_get(t, i)->hosts[0]);
+    spec = cJSON_Parse("{\"synthetic\": {\"days\": 4, \"small_pods\": \"best\"}}");
+    CU_ASSERT_PTR_NULL(trace_load_spec(spec, ".", "t.json", NULL, &err));
+    cJSON_Delete(spec);
+    CU_ASSERT_PTR_NOT_NULL(err);
+    if (err)
+        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "trace.synthetic.small_pods"));
+    g_clear_error(&err);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -412,6 +461,7 @@ int main(void)
         {"bundled_sample", test_gen_bundled_sample},
         {"write_files", test_gen_write_files},
         {"topo_aware", test_gen_topo_aware},
+        {"placement_rules", test_gen_placement_rules},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("gen", cases);

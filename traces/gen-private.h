@@ -76,6 +76,22 @@ int gen__job_rows(const gjob *j);
 void gen__populate(gen *G);
 /* Whole jobs outside topo.csv, calibrated to 86.3% of rows in topo.csv. */
 void gen__choose_outside(gen *G);
+/* The allocator (gen_placer.c): an occupancy map of topo_rows' hosts (8
+ * GPUs each, all free; the rows are borrowed and must outlive it), with the
+ * tenant's partition of whole racks holding pool_gpus GPUs. */
+typedef struct gen_placer gen_placer;
+gen_placer *gen__placer_new(GPtrArray *topo_rows, double pool_gpus);
+void gen__placer_free(gen_placer *P);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(gen_placer, gen__placer_free)
+/* Place pods of per GPUs by o's rules (topo_aware, spill_whole_racks,
+ * small_most_allocated); out[k] = host index (topo row).  False, nothing
+ * used, if they do not fit.  r: draws for !o->topo_aware only. */
+bool gen__placer_place(gen_placer *P, GRand *r, const trace_gen_options *o, int pods, int per,
+                       int *out);
+/* g more GPUs in use on host h (negative: released). */
+void gen__placer_use(gen_placer *P, int h, int g);
+/* The ip of host h (borrowed from the topo row). */
+const char *gen__placer_ip(const gen_placer *P, int h);
 /* Time-ordered placement of in-topo GPU jobs. */
 void gen__place_jobs(gen *G);
 /* Replace field c of row r by v (taking v). */

@@ -25,6 +25,10 @@ typedef struct trace_gen_options {
                             * later GPU jobs queue (default 2000) */
     bool topo_aware;       /* whole-host pods gathered under one ToR when they fit
                             * (default true); false: any free host (docs/traces.md) */
+    bool spill_whole_racks;    /* a job that fits no rack takes the emptiest racks first
+                                * (default false: the fullest, other jobs' leftovers) */
+    bool small_most_allocated; /* sub-host pods on the most allocated partly used host
+                                * (default false: the first in topo.csv order) */
 } trace_gen_options;
 
 trace_gen_options trace_gen_options_default(void);

@@ -35,6 +35,25 @@ static bool number(const cJSON *o, const char *key, double lo, double hi, double
     return true;
 }
 
+/* trace.synthetic.KEY, one of two words: *out = it is yes_word (unchanged
+ * when absent). */
+static bool spec_word(const cJSON *o, const char *key, const char *yes_word, const char *no_word,
+                      bool *out, const char *name, GError **error)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v)
+        return true;
+    if (!cJSON_IsString(v) || (strcmp(v->valuestring, yes_word) != 0 &&
+                               strcmp(v->valuestring, no_word) != 0)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: trace.synthetic.%s: expected \"%s\" or \"%s\"", name, key, yes_word,
+                    no_word);
+        return false;
+    }
+    *out = strcmp(v->valuestring, yes_word) == 0;
+    return true;
+}
+
 trace *trace_load_spec(const cJSON *spec, const char *base_dir, const char *name,
                        const trace_lingjun_options *opts, GError **error)
 {
@@ -72,6 +91,11 @@ trace *trace_load_spec(const cJSON *spec, const char *base_dir, const char *name
         }
         if (ta)
             o.topo_aware = cJSON_IsTrue(ta);
+        if (!spec_word(sy, "spill", "whole-racks", "leftovers", &o.spill_whole_racks, name,
+                       error) ||
+            !spec_word(sy, "small_pods", "most-allocated", "first-fit", &o.small_most_allocated,
+                       name, error))
+            return NULL;
         const cJSON *tp = cJSON_GetObjectItemCaseSensitive(sy, "topo");
         g_autofree char *topo = NULL;
         if (tp) {

@@ -22,12 +22,30 @@ typedef struct gen_args {
     gchar *days, *scale, *tilt; /* parsed strictly by gen_numbers */
     gchar *topo;
     gchar *topo_aware; /* "yes" or "no" */
+    gchar *spill;      /* "leftovers" or "whole-racks" */
+    gchar *small_pods; /* "first-fit" or "most-allocated" */
     gboolean gzip;
 } gen_args;
 
+/* One of two words: *out = text is `yes_word` (unchanged when text is NULL). */
+static bool gen_choice(const char *opt, const char *text, const char *yes_word,
+                       const char *no_word, bool *out, GError **error)
+{
+    if (!text)
+        return true;
+    if (strcmp(text, yes_word) != 0 && strcmp(text, no_word) != 0) {
+        g_autofree char *shown = ccs_escape(text, -1, 80);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected \"%s\" or \"%s\", got \"%s\"",
+                    opt, yes_word, no_word, shown);
+        return false;
+    }
+    *out = strcmp(text, yes_word) == 0;
+    return true;
+}
+
 /* --days, --scale and --gpu-run-tilt as strict decimal numbers in their
- * ranges (base/limits.h), and --topo-aware, checked before anything is
- * written. */
+ * ranges (base/limits.h), and --topo-aware, --spill and --small-pods,
+ * checked before anything is written. */
 static bool gen_numbers(const gen_args *a, trace_gen_options *o, GError **error)
 {
     struct {
@@ -50,16 +68,11 @@ static bool gen_numbers(const gen_args *a, trace_gen_options *o, GError **error)
             !ccs_limit_check((ccs_limit_id)v[i].limit, *v[i].out, v[i].opt, error))
             return false;
     }
-    if (a->topo_aware) {
-        if (strcmp(a->topo_aware, "yes") != 0 && strcmp(a->topo_aware, "no") != 0) {
-            g_autofree char *shown = ccs_escape(a->topo_aware, -1, 80);
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "--topo-aware: expected \"yes\" or \"no\", got \"%s\"", shown);
-            return false;
-        }
-        o->topo_aware = strcmp(a->topo_aware, "yes") == 0;
-    }
-    return true;
+    return gen_choice("--topo-aware", a->topo_aware, "yes", "no", &o->topo_aware, error) &&
+           gen_choice("--spill", a->spill, "whole-racks", "leftovers", &o->spill_whole_racks,
+                      error) &&
+           gen_choice("--small-pods", a->small_pods, "most-allocated", "first-fit",
+                      &o->small_most_allocated, error);
 }
 
 /* After SIGINT/SIGTERM: remove the three tables gen-trace just wrote into
@@ -93,6 +106,14 @@ int cli_gen_trace_main(int argc, char **argv)
         {"topo-aware", 0, 0, G_OPTION_ARG_STRING, &a.topo_aware,
          "gather a job's whole-host pods under one ToR when they fit (yes, default) or take "
          "any free host (no)", "yes|no"},
+        {"spill", 0, 0, G_OPTION_ARG_STRING, &a.spill,
+         "a job that fits no rack takes the fullest racks first, other jobs' leftovers "
+         "(leftovers, default) or the emptiest, whole racks first (whole-racks)",
+         "leftovers|whole-racks"},
+        {"small-pods", 0, 0, G_OPTION_ARG_STRING, &a.small_pods,
+         "a pod of fewer than 8 GPUs takes the first partly used host in topo.csv order "
+         "(first-fit, default) or the most allocated one (most-allocated)",
+         "first-fit|most-allocated"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- write a synthetic Lingjun trace");
@@ -146,6 +167,8 @@ int cli_gen_trace_main(int argc, char **argv)
     g_free(a.scale);
     g_free(a.tilt);
     g_free(a.topo_aware);
+    g_free(a.spill);
+    g_free(a.small_pods);
     return status;
 }
 
