@@ -1,0 +1,252 @@
+/* test_sched_levels.c - suite "sched_levels": when a scheduler's new level
+ * reaches a job's running transfers (sim/sched_ctx.c, docs/engine.md §4).
+ * Not here: the schedulers' decisions (test_schedulers.c).
+ *
+ * sincronia-online runs inside a wrapper whose on_comm looks at the net
+ * around the real hook: the level of the running transfers (the net's)
+ * against the job's, and the bytes left.  A job that runs as alone (every
+ * link it shares can never saturate, docs/engine.md §5b) keeps its
+ * transfers' old level inside on_comm: no level changes its rates.  One
+ * that shares a link that can saturate gets the new level at once; a
+ * waiting level reaches the transfers when a reschedule ends the isolation.
+ * Every number is worked out by hand below; the rates are checked through
+ * the bytes left, with and without the fast-forward (which turns the wait
+ * off: the plain event path).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sim/replay-private.h"
+#include "test_run.h"
+#include "test_util.h"
+
+extern const sched_ops sched_sincronia_online_ops;
+
+/* Two hosts under two ToRs (one each), GPUs, NICs and PCIe links one per
+ * GPU, NICs 80 Gb/s = 1e10 B/s, PCIe 1e11 B/s, ToR-agg uplinks `up` Gb/s,
+ * no latency, one channel, alpha 0.  A job on GPU g of both hosts rings
+ * h0 -> h1 -> h0: one lock-step transfer of S bytes (2(H-1)/H S, H = 2)
+ * over its two NICs and both uplinks, at most 1e10 B/s (its NICs). */
+#define TOPO                                                                                   \
+    "\"clos2:tors=2,aggs=1,hosts_per_tor=1,gpus=%d,nics=%d,pcie=%d,nic_gbps=80,"               \
+    "pcie_gbps=800,latency_us=0,host_latency_us=0,link_gbps=%d\""
+#define JOB(id, start, C, S)                                                                   \
+    "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"          \
+    " \"start_s\": " start ", \"end_s\": 3,"                                                    \
+    " \"model\": {\"compute_s\": " C ", \"comm_bytes\": " S ", \"comm_start_frac\": 1.0,"       \
+    " \"opt_s\": 0.5}}"
+/* p: 1e10 B from 1.0; q: 2e10 B from 1.5.  Each job takes the next free
+ * GPU of each host, so they use different NICs. */
+#define JOBS_PQ JOB("p", "0", "1.0", "1e10") ", " JOB("q", "0.5", "1.0", "2e10")
+
+static char *scenario(int gpus, int up_gbps, const char *jobs)
+{
+    g_autofree char *topo = g_strdup_printf(TOPO, gpus, gpus, gpus, up_gbps);
+    return g_strdup_printf("{\"topology\": %s, \"scheduler\": \"sincronia-online\","
+                           " \"trace\": {\"jobs\": [%s]},"
+                           " \"sim\": {\"interval_s\": 1, \"alpha_us\": 0, \"channels\": 1}}",
+                           topo, jobs);
+}
+
+/* What the wrapper saw of one running job at one call. */
+typedef struct seen {
+    int job_level; /* the job's (job.priority), -1 if not running */
+    int net_level; /* its running transfer's, -1 without one */
+    double left;   /* its transfer's bytes left, NAN without one */
+} seen;
+
+enum { P, Q, R, N_JOBS, MAX_CALLS = 32 };
+
+/* One on_comm call: when, and the jobs (trace order) before and after. */
+typedef struct call {
+    double t;
+    bool starting;
+    seen before[N_JOBS], after[N_JOBS];
+} call;
+
+typedef struct wrap {
+    void *inner;
+    call calls[MAX_CALLS];
+    size_t n_calls;
+} wrap;
+
+static void *wrap_create(const sched_options *o, GError **error)
+{
+    wrap *w = g_new0(wrap, 1);
+    w->inner = sched_sincronia_online_ops.create(o, error);
+    return w;
+}
+
+static void wrap_destroy(void *self)
+{
+    wrap *w = self;
+    sched_sincronia_online_ops.destroy(w->inner);
+    g_free(w);
+}
+
+static void wrap_reschedule(void *self, sched_ctx *ctx)
+{
+    sched_sincronia_online_ops.reschedule(((wrap *)self)->inner, ctx);
+}
+
+/* The running jobs by trace order (p, q, r) into out. */
+static void look(sched_ctx *ctx, seen *out)
+{
+    struct replay *r = ctx->r;
+    for (size_t i = 0; i < N_JOBS; i++)
+        out[i] = (seen){-1, -1, NAN};
+    for (guint i = 0; i < r->running->len; i++) {
+        const job *jb = g_ptr_array_index(r->running, i);
+        size_t k = (size_t)(jb->spec.id[0] - 'p');
+        g_assert(k < N_JOBS);
+        out[k].job_level = jb->priority;
+        if (jb->active->len == 1) {
+            net_transfer_id id = g_array_index(jb->active, net_transfer_id, 0);
+            out[k].net_level = net_transfer_priority(r->n, id);
+            out[k].left = net_transfer_remaining_bytes(r->n, id);
+        }
+    }
+}
+
+static void wrap_on_comm(void *self, sched_ctx *ctx, size_t j, bool starting)
+{
+    wrap *w = self;
+    call *c = w->n_calls < MAX_CALLS ? &w->calls[w->n_calls++] : NULL;
+    if (c) {
+        c->t = sched_now_s(ctx);
+        c->starting = starting;
+        look(ctx, c->before);
+    }
+    sched_sincronia_online_ops.on_comm(w->inner, ctx, j, starting);
+    if (c)
+        look(ctx, c->after);
+}
+
+/* The call at time t (a phase start or end), failing the test if none. */
+static const call *call_at(const wrap *w, double t, bool starting)
+{
+    for (size_t i = 0; i < w->n_calls; i++)
+        if (fabs(w->calls[i].t - t) < 1e-9 && w->calls[i].starting == starting)
+            return &w->calls[i];
+    CU_FAIL_FATAL("no on_comm call at that time");
+    return NULL;
+}
+
+/* Run text under the wrapper (fast-forward on or off) into *w (copied out
+ * before the replay is freed). */
+static void run_wrapped(const char *text, bool ffwd, wrap *w)
+{
+    sched_ops ops = sched_sincronia_online_ops;
+    ops.create = wrap_create;
+    ops.destroy = wrap_destroy;
+    ops.reschedule = wrap_reschedule;
+    ops.on_comm = wrap_on_comm;
+    test_run x;
+    GError *e = NULL;
+    const char *const options[] = {"fast_forward", ffwd ? "true" : "false", NULL};
+    bool ok = test_run_prepare(&x, text, options, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    if (ok) {
+        replay_free(x.r);
+        x.r = replay_new(x.cfg, &ops, x.t, x.tr, x.cat, &e);
+        TEST_ASSERT_NO_ERROR(e);
+        ok = x.r && replay_run(x.r, NULL, NULL, NULL, &e);
+        TEST_ASSERT_NO_ERROR(e);
+    }
+    CU_ASSERT_TRUE(ok);
+    memset(w, 0, sizeof *w);
+    if (ok)
+        *w = *(wrap *)x.r->sched;
+    w->inner = NULL;
+    test_run_clear(&x);
+}
+
+/* Uplinks 240 Gb/s = 3e10 B/s: p's and q's bounds (1e10 each, their NICs)
+ * add up to 2e10 < 3e10, so the uplinks can never saturate: both run as
+ * alone.  At 1.0 p's phase starts alone (no contending member: level K-1
+ * = 7) and its transfer starts at 7.  At 1.5 q's starts: both share the
+ * uplinks, BSSI's bottleneck is q's NIC (2e10 / 1e10 = 2 s against the
+ * uplinks' 3e10 / 3e10 = 1 s), q goes last: p level 0, q level 1.  p's
+ * transfer keeps level 7 (the wait) with the fast-forward, gets 0 without;
+ * its rate is 1e10 either way (NIC-bound, 2e10 < 3e10 on the uplinks), and
+ * q's is 1e10: at 2.0 p is done (0.5e10 left at 1.5) and q has
+ * 2e10 - 0.5 x 1e10 = 1.5e10 left.  Then q alone (no contending member)
+ * goes to 7; its transfer, started at level 1, keeps 1 with the
+ * fast-forward. */
+static void test_sched_levels_wait(void)
+{
+    g_autofree char *text = scenario(2, 240, JOBS_PQ);
+    for (int ff = 1; ff >= 0; ff--) {
+        wrap w;
+        run_wrapped(text, ff, &w);
+        const call *q_start = call_at(&w, 1.5, true), *p_end = call_at(&w, 2.0, false);
+        CU_ASSERT_EQUAL(q_start->after[P].job_level, 0);
+        CU_ASSERT_EQUAL(q_start->after[P].net_level, ff ? 7 : 0);
+        CU_ASSERT_EQUAL(q_start->after[Q].job_level, 1);
+        TEST_ASSERT_CLOSE(q_start->after[P].left, 0.5e10, 1e-9);
+        CU_ASSERT_EQUAL(p_end->before[Q].net_level, 1);
+        TEST_ASSERT_CLOSE(p_end->before[Q].left, 1.5e10, 1e-9);
+        CU_ASSERT_EQUAL(p_end->after[Q].job_level, 7);
+        CU_ASSERT_EQUAL(p_end->after[Q].net_level, ff ? 1 : 7);
+    }
+}
+
+/* Uplinks 100 Gb/s = 1.25e10 B/s: the bounds (2e10) exceed it, the uplinks
+ * can saturate, neither job runs as alone, and every level reaches the
+ * transfers at once.  At 1.5 the bottleneck is an uplink (3e10 / 1.25e10 =
+ * 2.4 s, q's NIC 2 s); q's ratio w/d = 1 / 1.6 is the smaller (p's 1 / 0.8):
+ * q last, p level 0 (its transfer moved from 7 to 0), q level 1.  p then
+ * takes 1e10 (its NIC) and q the uplink's rest, 0.25e10: p, 0.5e10 left at
+ * 1.5, is done at 2.0; q has 2e10 - 0.5 x 0.25e10 = 1.875e10 left.  Had p
+ * kept level 7, q would have taken 1e10 and left 1.5e10. */
+static void test_sched_levels_tight(void)
+{
+    g_autofree char *text = scenario(2, 100, JOBS_PQ);
+    for (int ff = 1; ff >= 0; ff--) {
+        wrap w;
+        run_wrapped(text, ff, &w);
+        const call *q_start = call_at(&w, 1.5, true), *p_end = call_at(&w, 2.0, false);
+        CU_ASSERT_EQUAL(q_start->after[P].job_level, 0);
+        CU_ASSERT_EQUAL(q_start->after[P].net_level, 0);
+        TEST_ASSERT_CLOSE(p_end->before[Q].left, 1.875e10, 1e-9);
+        CU_ASSERT_EQUAL(p_end->after[Q].net_level, 7);
+    }
+}
+
+/* The first case with a third GPU per host and job r (compute 0.2 s,
+ * 1e10 B) arriving at 1.6: three bounds of 1e10 reach the uplinks' 3e10,
+ * so they may saturate and nobody runs as alone any more.  The reschedule
+ * at 1.6 leaves p at level 0 and q at 1 (the same members), and p's
+ * transfer, left at 7 since 1.5, gets 0 when the isolation is recomputed
+ * after it: at r's phase start (1.8) it is at 0.  The three rings then fill
+ * the uplinks exactly (3 x 1e10, each at its NIC's rate whatever the
+ * levels), so the bytes are those of the first case: q 1.5e10 left at 2.0.
+ * There q and r contend (r communicates from 1.8): the bottleneck is q's
+ * NIC (2e10 / 1e10 = 2 s, the uplinks 3e10 / 3e10 = 1 s), q last: r 0, q 1,
+ * and q's transfer is at 1 (it started there). */
+static void test_sched_levels_sync(void)
+{
+    g_autofree char *text = scenario(3, 240, JOBS_PQ ", " JOB("r", "1.6", "0.2", "1e10"));
+    wrap w;
+    run_wrapped(text, true, &w);
+    const call *q_start = call_at(&w, 1.5, true), *r_start = call_at(&w, 1.8, true),
+               *p_end = call_at(&w, 2.0, false);
+    CU_ASSERT_EQUAL(q_start->after[P].net_level, 7);
+    CU_ASSERT_EQUAL(r_start->before[P].job_level, 0);
+    CU_ASSERT_EQUAL(r_start->before[P].net_level, 0);
+    TEST_ASSERT_CLOSE(p_end->before[Q].left, 1.5e10, 1e-9);
+    CU_ASSERT_EQUAL(p_end->after[Q].job_level, 1);
+    CU_ASSERT_EQUAL(p_end->after[Q].net_level, 1);
+    CU_ASSERT_EQUAL(p_end->after[R].job_level, 0);
+}
+
+int main(void)
+{
+    CU_TestInfo cases[] = {
+        {"wait", test_sched_levels_wait},
+        {"tight", test_sched_levels_tight},
+        {"sync", test_sched_levels_sync},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("sched_levels", cases);
+}
