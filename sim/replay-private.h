@@ -74,6 +74,8 @@ struct replay {
     uint64_t approx_iters;      /* member iterations added by them */
     double approx_iter_bound;   /* the largest of the jobs' approx_iter_bound */
     double approx_busy_bound;   /* busy GPU-seconds they may be off by, summed */
+    uint64_t approx_change_windows; /* first windows opened at a change (§5d) */
+    uint64_t approx_change_kept; /* of those, the ones that agreed with the next */
     double next_tick_s;        /* the pending interval tick */
     size_t ff_stretches;       /* stretches run, by jobs that ended */
     uint64_t ff_stretch_iters; /* iterations in them */

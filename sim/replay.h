@@ -72,6 +72,8 @@ typedef struct replay_summary {
     double approx_iteration_bound;  /* the most iterations a job may be off by (run.json) */
     double approx_busy_gpu_s_bound; /* busy GPU-seconds they may be off by (run.json) */
     double approx_util_bound;       /* that over the cluster's GPU-seconds (run.json) */
+    uint64_t approx_change_windows; /* groups' first windows opened at a change (run.json) */
+    uint64_t approx_change_windows_kept; /* of those, the ones that agreed with the next (run.json) */
     int64_t peak_rss_bytes;
 } replay_summary;
 

@@ -375,6 +375,9 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(root, "steady_approx_iteration_bound", s.approx_iteration_bound);
     cJSON_AddNumberToObject(root, "steady_approx_busy_gpu_s_bound", s.approx_busy_gpu_s_bound);
     cJSON_AddNumberToObject(root, "steady_approx_util_bound", s.approx_util_bound);
+    cJSON_AddNumberToObject(root, "steady_approx_change_windows", (double)s.approx_change_windows);
+    cJSON_AddNumberToObject(root, "steady_approx_change_windows_kept",
+                            (double)s.approx_change_windows_kept);
     cJSON_AddNumberToObject(root, "peak_rss_bytes", (double)s.peak_rss_bytes);
     return output_json_write(d, "run.json", root, error);
 }

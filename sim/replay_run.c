@@ -374,5 +374,7 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->approx_iterations = r->approx_iters;
     s->approx_iteration_bound = r->approx_iter_bound;
     s->approx_busy_gpu_s_bound = r->approx_busy_bound;
+    s->approx_change_windows = r->approx_change_windows;
+    s->approx_change_windows_kept = r->approx_change_kept;
     s->peak_rss_bytes = peak_rss_bytes();
 }

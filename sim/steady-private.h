@@ -18,6 +18,7 @@ typedef struct snap {
     GArray *ctr;  /* job_counters per member */
     GArray *lst;  /* net_link_stats per group link, if has_links */
     bool has_links;
+    bool at_change; /* rates only: taken when the group formed, not at a boundary */
 } snap;
 
 /* The snapshots taken at one member's iteration boundaries. */
@@ -77,6 +78,9 @@ void steady__jump(struct replay *r, group *g, double dt, double now_s, const job
 void steady__keep_rates(group *g, GPtrArray *old);
 /* At an anchor boundary: the counters and link counters, for the rates. */
 void steady__rates_push(const struct replay *r, group *g, double now_s);
+/* A group formed at this change (its rates ring is empty): the counters
+ * now open its first window. */
+void steady__rates_open(struct replay *r, group *g, double now_s);
 /* An approximate jump at a boundary of the fast member or the anchor: its
  * length, or 0. */
 double steady__approx_step(struct replay *r, group *g, double now_s);

@@ -64,27 +64,48 @@ static double next_change_approx(const struct replay *r)
 
 /* What a jump of dt adds to member m (d1, d2 its increments over the two
  * windows): iterations at the mean iteration time of both windows (the
- * fraction carried to its next jump), each busy C + T_opt on its GPUs.
+ * fraction carried to its next jump; whole > 0: the fast member, whose
+ * mean iterations are the jump's unit, gets exactly whole of them), each
+ * busy C + T_opt on its GPUs.
  * Returns the error bound it adds to m's iterations (the windows' drift
  * over the jump, plus 1 for the phase the jump leaves m in and 1 for the
  * fraction carried) and adds that many iterations' busy time to
  * *busy_bound (docs/engine.md §5d). */
 static double approx_add(job *m, const job_counters *d1, const job_counters *d2, double dt,
-                         job_counters *add, double *busy_bound)
+                         int64_t whole, job_counters *add, double *busy_bound)
 {
     double mean = (d1->iter_time_sum_s + d2->iter_time_sum_s) /
                   (double)(d1->iterations + d2->iterations);
     double m1 = d1->iter_time_sum_s / (double)d1->iterations;
     double m2 = d2->iter_time_sum_s / (double)d2->iterations;
     double busy_iter = m->spec.gpus * (m->spec.compute_s + m->spec.opt_s);
-    double n = m->approx_frac + dt / mean;
-    add->iterations = (int64_t)floor(n);
-    m->approx_frac = n - (double)add->iterations;
+    if (whole > 0) { /* the jump's unit: exactly whole of its mean iterations */
+        add->iterations = whole;
+    } else {
+        double n = m->approx_frac + dt / mean;
+        add->iterations = (int64_t)floor(n);
+        m->approx_frac = n - (double)add->iterations;
+    }
     add->iter_time_sum_s = (double)add->iterations * mean;
     add->busy_gpu_s = (double)add->iterations * busy_iter;
     double bound = dt / mean * fabs(m2 - m1) / mean + 2.0;
     *busy_bound += bound * busy_iter;
     return bound;
+}
+
+/* The members' and group links' counters now, as the newest rates record. */
+static void rates_record(const struct replay *r, group *g, double now_s, bool at_change)
+{
+    g->rates_fresh = true;
+    snap *s = steady__snap_new();
+    s->t = now_s;
+    s->at_change = at_change;
+    g_array_set_size(s->ctr, g->members->len);
+    for (guint i = 0; i < g->members->len; i++)
+        job_phase_counters(g_ptr_array_index(g->members, i), now_s,
+                           &g_array_index(s->ctr, job_counters, i));
+    steady__capture_links(r, g, s);
+    steady__ring_push(&g->rates, s);
 }
 
 /* The counters and link counters at an anchor boundary, for the rates. */
@@ -93,15 +114,26 @@ void steady__rates_push(const struct replay *r, group *g, double now_s)
     if (++g->rates_count < MAX(1, g->rates_stride))
         return;
     g->rates_count = 0;
-    g->rates_fresh = true;
-    snap *s = steady__snap_new();
-    s->t = now_s;
-    g_array_set_size(s->ctr, g->members->len);
-    for (guint i = 0; i < g->members->len; i++)
-        job_phase_counters(g_ptr_array_index(g->members, i), now_s,
-                           &g_array_index(s->ctr, job_counters, i));
-    steady__capture_links(r, g, s);
-    steady__ring_push(&g->rates, s);
+    rates_record(r, g, now_s, false);
+}
+
+/* A group formed at this change: its first window opens now, not at the
+ * anchor's next boundary (which is up to one anchor iteration away).  An
+ * iteration a member ends in that window may have started before the
+ * change; if that keeps the two windows from agreeing, the record is
+ * dropped (steady__approx_step). */
+void steady__rates_open(struct replay *r, group *g, double now_s)
+{
+    rates_record(r, g, now_s, true);
+    r->approx_change_windows++;
+}
+
+/* Drop the oldest record (the one taken at the change). */
+static void ring_drop_oldest(ring *rg)
+{
+    steady__snap_free(rg->s[0]);
+    memmove(rg->s, rg->s + 1, (size_t)(rg->n - 1) * sizeof rg->s[0]);
+    rg->n--;
 }
 
 /* The two last windows disagreed: windows twice as long from now on (the
@@ -137,11 +169,12 @@ double steady__approx_step(struct replay *r, group *g, double now_s)
     g->rates_fresh = false;
     if (rg->n < 3)
         return 0;
-    const snap *a = rg->s[rg->n - 3], *b = rg->s[rg->n - 2];
+    snap *a = rg->s[rg->n - 3];
+    const snap *b = rg->s[rg->n - 2];
     const snap *c = rg->s[rg->n - 1];
     if (!a->has_links || !b->has_links || !c->has_links)
         return 0;
-    double T1 = b->t - a->t, T2 = c->t - b->t;
+    double T = c->t - a->t;
     g_autoptr(GArray) c1 = g_array_new(FALSE, TRUE, sizeof(job_counters));
     g_autoptr(GArray) l1 = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
     g_autoptr(GArray) c2 = g_array_new(FALSE, TRUE, sizeof(job_counters));
@@ -150,17 +183,30 @@ double steady__approx_step(struct replay *r, group *g, double now_s)
     steady__period_incr(b, c, c2, l2);
     const job_counters *d1 = (const job_counters *)(void *)c1->data;
     const job_counters *d2 = (const job_counters *)(void *)c2->data;
-    for (guint i = 0; i < g->members->len; i++)
+    guint fast = 0;
+    for (guint i = 0; i < g->members->len; i++) {
         if (!converged(&d1[i], &d2[i])) {
-            if (fresh)
+            if (a->at_change) /* a window cut by the change: wait for a whole one */
+                ring_drop_oldest(rg);
+            else if (fresh)
                 rates_widen(g);
             return 0;
         }
-    double P = T2 / MAX(1, g->rates_stride);
+        if (g_ptr_array_index(g->members, i) == g->fast)
+            fast = i;
+    }
+    /* whole mean iterations of the fast member: the jump stops at most one
+     * of them short of the next change */
+    double P = (d1[fast].iter_time_sum_s + d2[fast].iter_time_sum_s) /
+               (double)(d1[fast].iterations + d2[fast].iterations);
     int64_t k = steady__periods_before(now_s, P, next_change_approx(r));
     if (k < 1)
         return 0;
     double dt = (double)k * P;
+    if (a->at_change) { /* counted once: the record moves on with the jump */
+        a->at_change = false;
+        r->approx_change_kept++;
+    }
     g_autoptr(GArray) tc = g_array_new(FALSE, TRUE, sizeof(job_counters));
     g_autoptr(GArray) tl = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
     g_array_set_size(tc, g->members->len);
@@ -168,16 +214,17 @@ double steady__approx_step(struct replay *r, group *g, double now_s)
     for (guint i = 0; i < g->members->len; i++) {
         job *m = g_ptr_array_index(g->members, i);
         job_counters *add = &g_array_index(tc, job_counters, i);
-        m->approx_iter_bound += approx_add(m, &d1[i], &d2[i], dt, add, &r->approx_busy_bound);
+        m->approx_iter_bound +=
+            approx_add(m, &d1[i], &d2[i], dt, i == fast ? k : 0, add, &r->approx_busy_bound);
         r->approx_iter_bound = fmax(r->approx_iter_bound, m->approx_iter_bound);
         r->approx_iters += (uint64_t)add->iterations;
     }
     for (guint i = 0; i < g->links->len; i++)
         steady__lst_add(&g_array_index(tl, net_link_stats, i), &g_array_index(l1, net_link_stats, i),
-                dt / (T1 + T2));
+                dt / T);
     for (guint i = 0; i < g->links->len; i++)
         steady__lst_add(&g_array_index(tl, net_link_stats, i), &g_array_index(l2, net_link_stats, i),
-                dt / (T1 + T2));
+                dt / T);
     steady__jump(r, g, dt, now_s, (const job_counters *)(void *)tc->data,
          (const net_link_stats *)(void *)tl->data, c, NULL, NULL);
     /* the windows stay measured ones: every snapshot moves with the group;

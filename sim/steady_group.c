@@ -147,6 +147,17 @@ static gint cmp_u32(gconstpointer a, gconstpointer b)
     return x < y ? -1 : x > y;
 }
 
+/* Groups are allowed in this run at all: as stretches (steady.c), and no
+ * on_comm hook (its decisions could depend on the phases, and it is called
+ * at every phase start and end, which a skip does not replay) unless its
+ * decisions for a group depend on the group alone (on_comm_grouped) or it
+ * says which jobs it ignores (on_comm_ignores: groups of those only). */
+static bool groups_allowed(const struct replay *r)
+{
+    return r->cfg->sim.fast_forward && r->cfg->sim.mode == CONFIG_MODE_WINDOW && !r->env.ideal &&
+           (!r->ops->on_comm || r->ops->on_comm_grouped || r->ops->on_comm_ignores);
+}
+
 void replay__groups_update(struct replay *r)
 {
     size_t L = topo_link_count(r->t);
@@ -212,20 +223,13 @@ void replay__groups_update(struct replay *r)
     for (guint i = 0; i < sg->groups->len; i++) {
         group *g = g_ptr_array_index(sg->groups, i);
         g_array_sort(g->links, cmp_u32);
-        if (r->cfg->sim.steady == CONFIG_STEADY_APPROX)
-            steady__keep_rates(g, old);
+        if (r->cfg->sim.steady != CONFIG_STEADY_APPROX)
+            continue;
+        steady__keep_rates(g, old);
+        double now = evq_now(r->q);
+        if (g->rates.n == 0 && g->members->len >= 2 && now < r->sim_end_s && groups_allowed(r))
+            steady__rates_open(r, g, now);
     }
-}
-
-/* Groups are allowed in this run at all: as stretches (steady.c), and no
- * on_comm hook (its decisions could depend on the phases, and it is called
- * at every phase start and end, which a skip does not replay) unless its
- * decisions for a group depend on the group alone (on_comm_grouped) or it
- * says which jobs it ignores (on_comm_ignores: groups of those only). */
-static bool groups_allowed(const struct replay *r)
-{
-    return r->cfg->sim.fast_forward && r->cfg->sim.mode == CONFIG_MODE_WINDOW && !r->env.ideal &&
-           (!r->ops->on_comm || r->ops->on_comm_grouped || r->ops->on_comm_ignores);
 }
 
 /* Every member runs on the event path and its transfers use only group
