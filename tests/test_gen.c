@@ -449,6 +449,63 @@ static void test_gen_placement_rules(void)
     g_clear_error(&err);
 }
 
+/* Jobs across racks on a hand-built trace.  Racks: h1, h2 in P1/S1; h3 in
+ * P1/S2; h4 in P2/S1; h5 in P2/S2 (label S1 names two racks, as do S2).
+ *   A  h1 h3   00:00-02:00   racks P1/S1 P1/S2, labels S1 S2
+ *   B  h2 h4   01:00-03:00   racks P1/S1 P2/S1, label S1 only
+ *   C  h5 h4   01:00-01:30   racks P2/S2 P2/S1, labels S2 S1
+ *   D  h3 h4   05:00-06:00   labels S2 S1, alone then
+ *   E  h1      00:00-06:00   one rack
+ *   F  h1 h3   00:00-       never finished: not counted
+ *   G  h2 h5   03:00-03:00   finished in the minute it was created: not counted
+ * By hand: 5 jobs counted (F has no finished pod, G none after its creation); on two racks or more A,
+ * B, C, D (4); on two labels or more A, C, D (3); A and C both use S1 and
+ * S2 over 01:00-01:30 (B spans one label, so it uses none), D meets no
+ * such job: label contention 2 of 5. */
+static void test_gen_racks(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("ccsim-racks-XXXXXX", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    static const char job[] = "job_name,model,status,gmt_job_running,gmt_job_finished\n";
+    static const char topo[] = "ip,DSW,PSW,ASW\nh1,G6,P1,S1\nh2,G6,P1,S1\nh3,G6,P1,S2\n"
+                               "h4,G6,P2,S1\nh5,G6,P2,S2\n";
+    GString *w = g_string_new("job_name,host_ip,gmt_created,gmt_pod_finished,RES\n");
+    static const struct {
+        const char *job, *host, *from, *to;
+    } pods[] = {{"A", "h1", "00:00", "02:00"}, {"A", "h3", "00:00", "02:00"},
+                {"B", "h2", "01:00", "03:00"}, {"B", "h4", "01:00", "03:00"},
+                {"C", "h5", "01:00", "01:30"}, {"C", "h4", "01:00", "01:30"},
+                {"D", "h3", "05:00", "06:00"}, {"D", "h4", "05:00", "06:00"},
+                {"E", "h1", "00:00", "06:00"}, {"F", "h1", "00:00", ""},
+                {"F", "h3", "00:00", ""},          {"G", "h2", "03:00", "03:00"},
+                {"G", "h5", "03:00", "03:00"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(pods); i++)
+        g_string_append_printf(w, "%s,%s,2023/7/15 %s,%s%s,\"{\"\"nvidia.com/gpu\"\": \"\"8\"\"}\"\n",
+                               pods[i].job, pods[i].host, pods[i].from,
+                               pods[i].to[0] ? "2023/7/15 " : "", pods[i].to);
+    const char *names[3] = {"job.csv", "worker.csv", "topo.csv"};
+    const char *texts[3] = {job, w->str, topo};
+    for (int f = 0; f < 3; f++) {
+        g_autofree char *path = g_build_filename(dir, names[f], NULL);
+        CU_ASSERT_TRUE(g_file_set_contents(path, texts[f], -1, NULL));
+    }
+    g_string_free(w, TRUE);
+    GError *err = NULL;
+    g_autoptr(trace_summary) s = trace_summary_load(dir, false, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    if (s) {
+        CU_ASSERT_EQUAL(s->racks_jobs, 5);
+        CU_ASSERT_EQUAL(s->racks_multi_rack, 4);
+        CU_ASSERT_EQUAL(s->racks_multi_label, 3);
+        CU_ASSERT_EQUAL(s->racks_label_contention, 2);
+    }
+    for (int f = 0; f < 3; f++) {
+        g_autofree char *path = g_build_filename(dir, names[f], NULL);
+        g_unlink(path);
+    }
+    g_rmdir(dir);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -462,6 +519,7 @@ int main(void)
         {"write_files", test_gen_write_files},
         {"topo_aware", test_gen_topo_aware},
         {"placement_rules", test_gen_placement_rules},
+        {"racks", test_gen_racks},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("gen", cases);

@@ -72,6 +72,11 @@ typedef struct trace_summary {
     double window_start_s, window_end_s;             /* steady window (unix s) of the below */
     double conc_jobs_median, conc_jobs_p95, conc_jobs_max;       /* concurrent GPU jobs */
     double active_gpus_median, active_gpus_p95, active_gpus_max; /* GPUs of running GPU jobs */
+    /* Jobs across racks (docs/traces.md): GPU jobs of the in-topo GPU pods
+     * finished after they were created, those on >= 2 racks (PSW, ASW),
+     * on >= 2 ASW labels (labels taken across PSWs), and of those the jobs
+     * sharing a label with another such job at one moment. */
+    size_t racks_jobs, racks_multi_rack, racks_multi_label, racks_label_contention;
     size_t n_models;                                 /* distinct model names */
     char **model_names;                              /* by count, descending (owned) */
     size_t *model_counts;

@@ -113,6 +113,7 @@ trace_summary *trace__summary_from_tables(const trace__tables *t)
         g_hash_table_insert(gpus, (gpointer)jn, GINT_TO_POINTER(g + w->gpus));
     }
     s->topo_match_frac = s->worker_rows ? (double)s->worker_rows_in_topo / s->worker_rows : 0;
+    trace__summary_racks(t, s);
     g_autoptr(GHashTable) models = g_hash_table_new(g_str_hash, g_str_equal);
     g_autoptr(GHashTable) gvals = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GArray) run = g_array_new(FALSE, FALSE, sizeof(double));
@@ -325,6 +326,12 @@ static void emit_all(const trace_summary *s, GString *out, emit_fn e)
         e(out, "queue_min", qnames[i], s->queue_min_q[i]);
     e(out, "topo", "worker_rows_in_topo", s->worker_rows_in_topo);
     e(out, "topo", "match_frac", s->topo_match_frac);
+    e(out, "racks", "gpu_jobs", s->racks_jobs);
+    e(out, "racks", "multi_rack_jobs", s->racks_multi_rack);
+    e(out, "racks", "multi_asw_label_jobs", s->racks_multi_label);
+    e(out, "racks", "label_contention_jobs", s->racks_label_contention);
+    e(out, "racks", "label_contention_frac",
+      s->racks_jobs ? (double)s->racks_label_contention / (double)s->racks_jobs : 0);
     e(out, "conc", "window_days", (s->window_end_s - s->window_start_s) / 86400.0);
     e(out, "conc", "gpu_jobs_median", s->conc_jobs_median);
     e(out, "conc", "gpu_jobs_p95", s->conc_jobs_p95);

@@ -143,6 +143,9 @@ struct trace_summary;
 bool trace__gen_tables(trace__tables *out, const struct trace_gen_options *opts, GError **error);
 /* Statistics of parsed tables (summary.c). */
 struct trace_summary *trace__summary_from_tables(const trace__tables *t);
+/* The jobs-across-racks fields of s from t's worker and topo rows
+ * (summary_racks.c). */
+void trace__summary_racks(const trace__tables *t, struct trace_summary *s);
 /* Write bytes to path atomically (temp file + rename), gzip-compressed when gz. */
 bool trace__write_file(const char *path, const char *data, size_t len, bool gz, GError **error);
 
