@@ -462,4 +462,6 @@ const sched_ops sched_sincronia_online_ops = {
     /* levels per component of the communicating members (component_levels),
      * which lies inside one group; the counts follow the phases */
     .on_comm_grouped = true,
+    /* it only sets levels, from which jobs are in their phase */
+    .on_comm_levels_only = true,
 };

@@ -162,6 +162,8 @@ struct job {
     size_t steady_slot;        /* the replay's index of its links (steady.c) */
     bool prio_deferred;        /* priority not yet given to its running transfers: no level
                                 * changes its rates while isolated (sched_ctx.c) */
+    bool levels_free;          /* it and every job linked to it through shared links run as
+                                * alone: no level there changes a rate (sched_ctx.c) */
     struct steady_group *steady_group; /* the replay's group of jobs sharing links with it, or NULL */
     double approx_iter_bound;  /* iterations its approximate jumps may be off by (§5d) */
     double approx_frac;        /* the fraction of an iteration they have not added yet */

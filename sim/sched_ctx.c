@@ -105,9 +105,12 @@ void sched_set_path(sched_ctx *ctx, size_t j, size_t f, size_t p)
     if (coll_plan_flow(jb->plan, f)->path == p)
         return;
     GError *e = NULL;
-    /* the isolation is unknown until the next update: no level waits */
+    /* the isolation is unknown until the next update: no level waits,
+     * and no job counts as free of levels until the next reschedule */
     replay__levels_sync(ctx->r, true);
     ctx->r->defer_levels = false;
+    for (guint i = 0; i < ctx->r->running->len; i++)
+        ((job *)g_ptr_array_index(ctx->r->running, i))->levels_free = false;
     job_paths_changed(jb);
     ctx->r->steady_stale = true;
     if (!coll_plan_set_path(jb->plan, ctx->r->t, f, p, &e)) {
@@ -163,11 +166,45 @@ void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s)
     job_set_shift(jb, shift_s, evq_now(ctx->r->q));
 }
 
+static guint uf_find(guint *uf, guint x)
+{
+    while (uf[x] != x)
+        x = uf[x] = uf[uf[x]];
+    return x;
+}
+
+/* job.levels_free of every running job, after the isolation is updated:
+ * the components of the running jobs linked by shared links (the (link,
+ * slot) pairs of replay.share_pairs, kept under on_comm_local), free when
+ * every member runs as alone. */
+static void levels_free_update(struct replay *r)
+{
+    guint n = r->running->len;
+    for (guint i = 0; i < n; i++)
+        ((job *)g_ptr_array_index(r->running, i))->levels_free = false;
+    if (!r->ops->on_comm_levels_only || !r->ops->on_comm_local || !r->share_pairs)
+        return;
+    g_autofree guint *uf = g_new(guint, n + 1);
+    g_autofree bool *tight = g_new0(bool, n + 1); /* per root: a member that is not alone */
+    for (guint i = 0; i < n; i++)
+        uf[i] = i;
+    const uint32_t *pv = (const uint32_t *)(void *)r->share_pairs->data;
+    for (guint p = 1; p < r->share_pairs->len; p++)
+        if (pv[2 * p] == pv[2 * p - 2])
+            uf[uf_find(uf, pv[2 * p + 1])] = uf_find(uf, pv[2 * p - 1]);
+    for (guint i = 0; i < n; i++)
+        if (!((const job *)g_ptr_array_index(r->running, i))->isolated)
+            tight[uf_find(uf, i)] = true;
+    for (guint i = 0; i < n; i++)
+        ((job *)g_ptr_array_index(r->running, i))->levels_free = !tight[uf_find(uf, i)];
+}
+
 void replay__reschedule(struct replay *r)
 {
     r->ops->reschedule(r->sched, &r->ctx);
     replay__steady_update(r);
     replay__levels_sync(r, false);
+    levels_free_update(r);
     if (r->decision_fn && !r->stopped && !r->decision_fn(r->decision_user, &r->ctx))
         r->stopped = true;
 }

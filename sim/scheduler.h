@@ -72,6 +72,14 @@ typedef struct sched_ops {
      * those phases: a group may then skip whole repeats, the calls of its
      * members' phases in the skipped periods unmade. */
     bool on_comm_grouped;
+    /* For an on_comm_local hook: on_comm sets levels and nothing else (no
+     * path, no shift), and what it reads of the phases is whether each job
+     * is in one.  A job all of whose link-sharing jobs, transitively, run
+     * as alone (their shared links can never saturate, docs/engine.md §5b)
+     * then runs fast-forwarded as without a hook: no level there changes a
+     * rate, and the levels are again those of the event path once its
+     * stretch has ended (docs/engine.md §5b). */
+    bool on_comm_levels_only;
 } sched_ops;
 
 /* ---- What a scheduler reads ------------------------------------------ */

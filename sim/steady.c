@@ -301,8 +301,13 @@ double replay__steady_until(void *user, const job *j, double origin_s)
      * (sincronia-online: j is then no contending member) */
     double now = evq_now(r->q);
     double until = INFINITY;
-    if (r->ops->on_comm && j->shares_links &&
-        !(r->ops->on_comm_ignores && r->ops->on_comm_ignores(r->sched, &r->ctx, j->steady_slot))) {
+    if (r->ops->on_comm && j->shares_links && r->ops->on_comm_levels_only && j->levels_free) {
+        /* no level in its component changes a rate; its own is what
+         * jobs.csv reports at its end, so the stretch stops before it */
+        until = fmin(j->spec.end_s, r->sim_end_s);
+    } else if (r->ops->on_comm && j->shares_links &&
+               !(r->ops->on_comm_ignores &&
+                 r->ops->on_comm_ignores(r->sched, &r->ctx, j->steady_slot))) {
         if (!r->ops->on_comm_local)
             return -INFINITY;
         until = sharers_quiet_until(r, j, now);

@@ -38,6 +38,11 @@ extern const sched_ops sched_sincronia_online_ops;
 /* p: 1e10 B from 1.0; q: 2e10 B from 1.5.  Each job takes the next free
  * GPU of each host, so they use different NICs. */
 #define JOBS_PQ JOB("p", "0", "1.0", "1e10") ", " JOB("q", "0.5", "1.0", "2e10")
+/* p's model on one GPU of hosts a and b in [0, 100) */
+#define ON_HOSTS(id, a, b)                                                                     \
+    "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"" a "\", \"" b "\"], \"host_gpus\": [1, 1],"       \
+    " \"start_s\": 0, \"end_s\": 100, \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 1e10,"       \
+    " \"comm_start_frac\": 1.0, \"opt_s\": 0.5}}"
 
 static char *scenario(int gpus, int up_gbps, const char *jobs)
 {
@@ -240,12 +245,52 @@ static void test_sched_levels_sync(void)
     CU_ASSERT_EQUAL(p_end->after[R].job_level, 0);
 }
 
+/* Six hosts, three under each of two ToRs (h0-h2, h3-h5), one 1e10 B/s
+ * NIC per host for its two GPUs, uplinks 240 Gb/s = 3e10 B/s; three jobs
+ * of p's model (T = 2.5 s alone) in [0, 100): m on h0, h1 (under one ToR),
+ * k on h0, h3, j on h2, h5.  m and k share h0's NIC (bounds 2 x 1e10 >
+ * 1e10: it may saturate, neither runs as alone); k and j share the uplinks
+ * (2 x 1e10 < 3e10: they cannot), so j runs as alone, but its levels
+ * (through k's) reach the NIC that m and k fight over: j is not free of
+ * levels under sincronia-online, and all three communicate in [1, 2) of
+ * every iteration, so it never gets a window either: no stretch.  Under
+ * ecmp (no hook) j runs one stretch from its arrival at 0 to before the
+ * ends at 100: 2.5 x 39 = 97.5 < 100, 39 iterations; m and k, peers that
+ * communicate together, none. */
+static void test_sched_levels_component(void)
+{
+    static const char *const scheds[] = {"ecmp", "sincronia-online"};
+    static const size_t stretches[] = {1, 0}, iters[] = {39, 0};
+    for (size_t i = 0; i < G_N_ELEMENTS(scheds); i++) {
+        g_autofree char *text = g_strdup_printf(
+            "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=3,gpus=2,nics=1,pcie=1,"
+            "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0,link_gbps=240\","
+            " \"scheduler\": \"%s\", \"trace\": {\"jobs\": [%s, %s, %s]},"
+            " \"sim\": {\"interval_s\": 3, \"alpha_us\": 0, \"channels\": 1}}",
+            scheds[i], ON_HOSTS("m", "h0", "h1"), ON_HOSTS("k", "h0", "h3"),
+            ON_HOSTS("j", "h2", "h5"));
+        test_run x;
+        if (test_run_text(&x, text, true, NULL)) {
+            replay_summary sum;
+            replay_get_summary(x.r, &sum);
+            CU_ASSERT_EQUAL(sum.ffwd_stretches, stretches[i]);
+            CU_ASSERT_EQUAL(sum.ffwd_stretch_iterations, iters[i]);
+            replay_job_result jr;
+            replay_job_get(x.r, 2, &jr);
+            CU_ASSERT_EQUAL(jr.iterations, 39);
+        }
+        test_run_clear(&x);
+        test_run_assert_same(text, 1e-9, NULL, NULL);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
         {"wait", test_sched_levels_wait},
         {"tight", test_sched_levels_tight},
         {"sync", test_sched_levels_sync},
+        {"component", test_sched_levels_component},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("sched_levels", cases);

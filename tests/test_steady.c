@@ -239,16 +239,16 @@ static void test_steady_unsaturable_share(void)
  * over the standalone communication time, 1e10 B / 1 s each) exceed its
  * capacity: 2e10 < 3e10, so neither job gets a target, its hook ignores
  * both (sched_ops.on_comm_ignores) and they run as under ecmp: 2
- * stretches, 77 iterations.  sincronia-online counts any sharing, so a
- * job runs a stretch only while the other is out of its communication
- * phase (sched_ops.on_comm_local); both communicate in [1, 2) of every
- * 2.5-second iteration, so at a boundary the other's next phase is 1 s
- * away, less than one iteration: no stretch.  Outputs equal the event
- * path's either way. */
+ * stretches, 77 iterations.  sincronia-online counts any sharing, but
+ * it only sets levels (sched_ops.on_comm_levels_only) and both jobs run as
+ * alone: no level changes a rate, so they run as under ecmp too, each
+ * stretch stopping before its own end (100, as b's end, so the same k:
+ * 2.5 + 2.5 x 38 = 97.5 < 100).  Outputs equal the event path's either
+ * way. */
 static void test_steady_unsaturable_hooks(void)
 {
     static const char *const scheds[] = {"cassini", "sincronia-online"};
-    static const size_t stretches[] = {2, 0}, stretch_iters[] = {77, 0};
+    static const size_t stretches[] = {2, 2}, stretch_iters[] = {77, 77};
     for (size_t i = 0; i < G_N_ELEMENTS(scheds); i++) {
         g_autofree char *text =
             scenario_up(240, scheds[i],
