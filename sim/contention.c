@@ -232,15 +232,41 @@ bool contention_plan_links(topo *t, const coll_plan *p, GArray *out, GError **er
     return true;
 }
 
+void contention_chosen_links(topo *t, const coll_plan *p, GArray *out)
+{
+    g_array_set_size(out, 0);
+    for (size_t f = 0; f < coll_plan_flow_count(p); f++) {
+        const GArray *links = coll_plan_flow(p, f)->links;
+        for (guint l = 0; l < links->len; l++) {
+            uint32_t e = g_array_index(links, uint32_t, l);
+            if (topo_link_get(t, e)->tier >= TOPO_TIER_TOR_AGG)
+                g_array_append_val(out, e);
+        }
+    }
+    g_array_sort(out, cmp_u32);
+    guint k = 0;
+    for (guint l = 0; l < out->len; l++)
+        if (k == 0 || g_array_index(out, uint32_t, k - 1) != g_array_index(out, uint32_t, l))
+            g_array_index(out, uint32_t, k++) = g_array_index(out, uint32_t, l);
+    g_array_set_size(out, k);
+}
+
+/* How contention_trace places and routes each job. */
+typedef struct trace_rules {
+    config_placement policy;
+    contention_paths paths;
+    uint64_t seed; /* the hash salt of the chosen paths */
+} trace_rules;
+
 /* Job i of the trace placed (its GPUs held) and tracked; false only on a
  * topology error.  A job that does not fit is counted and skipped. */
 static bool trace_job_start(topo *t, cluster *cl, contention *c, const trace_job *tj, size_t i,
-                            config_placement policy, GRand *rng, cluster_alloc **allocs,
+                            const trace_rules *ru, GRand *rng, cluster_alloc **allocs,
                             contention_stats *out, GError **error)
 {
     GError *e = NULL;
     cluster_alloc *a = cluster_place(cl, (const char *const *)tj->hosts, tj->host_gpus,
-                                     tj->hosts ? tj->n_hosts : 0, tj->gpus, policy, rng, &e);
+                                     tj->hosts ? tj->n_hosts : 0, tj->gpus, ru->policy, rng, &e);
     if (!a) {
         g_error_free(e);
         out->jobs_unplaced++;
@@ -252,8 +278,14 @@ static bool trace_job_start(topo *t, cluster *cl, contention *c, const trace_job
         coll_options o = coll_options_default();
         o.channels = 1;
         o.uid = i;
+        if (ru->paths == CONTENTION_PATHS_CHOSEN)
+            o.seed = ru->seed;
         g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, 1.0, &o, error);
-        if (!p || !contention_plan_links(t, p, links, error))
+        if (!p)
+            return false;
+        if (ru->paths == CONTENTION_PATHS_CHOSEN)
+            contention_chosen_links(t, p, links);
+        else if (!contention_plan_links(t, p, links, error))
             return false;
     }
     contention_job_start(c, i, tj->gpus, a->hosts, a->n_hosts,
@@ -278,8 +310,9 @@ static int cmp_event(const void *pa, const void *pb)
 }
 
 bool contention_trace(topo *t, const trace *tr, config_placement policy, uint64_t seed,
-                      contention_stats *out, GError **error)
+                      contention_paths paths, contention_stats *out, GError **error)
 {
+    const trace_rules ru = {policy, paths, seed};
     size_t n = trace_job_count(tr);
     g_autoptr(GArray) ev = g_array_new(FALSE, FALSE, sizeof(trace_event));
     for (size_t i = 0; i < n; i++) {
@@ -303,8 +336,8 @@ bool contention_trace(topo *t, const trace *tr, config_placement policy, uint64_
     for (guint k = 0; k < ev->len && ok; k++) {
         const trace_event *x = &g_array_index(ev, trace_event, k);
         if (x->start) {
-            ok = trace_job_start(t, cl, c, trace_job_get(tr, x->job), x->job, policy, rng,
-                                 allocs, out, error);
+            ok = trace_job_start(t, cl, c, trace_job_get(tr, x->job), x->job, &ru, rng, allocs,
+                                 out, error);
         } else if (allocs[x->job]) {
             contention_job_end(c, x->job);
             cluster_release(cl, allocs[x->job]);

@@ -91,14 +91,28 @@ void contention_get(const contention *c, contention_stats *out);
  * path. */
 bool contention_plan_links(topo *t, const coll_plan *p, GArray *out, GError **error);
 
+/* Which links of a multi-host job's flows count for contention_trace:
+ * those of every equal-cost candidate path (the definition above), or only
+ * those of the path each flow's ECMP hash picks (one reading of "shares a
+ * link"; docs/traces.md). */
+typedef enum contention_paths {
+    CONTENTION_PATHS_CANDIDATES,
+    CONTENTION_PATHS_CHOSEN,
+} contention_paths;
+
+/* The links above the NIC cables of the chosen path of each of plan p's
+ * flows: sorted, distinct (out cleared first, uint32). */
+void contention_chosen_links(topo *t, const coll_plan *p, GArray *out);
+
 /* The statistic of a whole trace: its GPU jobs placed on t in start order
  * (an end at t before a start at t) by `policy` with placement draws from
  * `seed`, GPUs released at each job's end; a multi-host job's flows are
- * those of a one-channel ring all-reduce.  Jobs that do not fit when they
+ * those of a one-channel ring all-reduce, their links per `paths` (the
+ * chosen ones hashed with `seed`).  Jobs that do not fit when they
  * start are skipped and counted.  out->span[] is filled (the breakdown by
  * span and reason).  Cost: one placement and one plan per
  * job plus the tracker's comparisons. */
 bool contention_trace(topo *t, const trace *tr, config_placement policy, uint64_t seed,
-                      contention_stats *out, GError **error);
+                      contention_paths paths, contention_stats *out, GError **error);
 
 #endif /* CCSIM_SIM_CONTENTION_H */

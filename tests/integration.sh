@@ -121,6 +121,10 @@ PY
 else
     bad "spill whole-racks: $(cat "$tmp/stderr")"
 fi
+"$ccsim" trace stats "$tmp/g4" --risk-paths some >/dev/null 2>"$tmp/stderr"
+rc=$?
+[ "$rc" = 2 ] && grep -q -- '--risk-paths: expected "chosen" or "candidates", got "some"' "$tmp/stderr" &&
+    ok || bad "--risk-paths some: rc $rc, $(cat "$tmp/stderr")"
 for bad_opt in "--spill sideways" "--small-pods best"; do
     "$ccsim" gen-trace $bad_opt --out "$tmp/g_bad" >/dev/null 2>"$tmp/stderr"
     rc=$?

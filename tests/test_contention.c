@@ -57,7 +57,7 @@ static void test_contention_six_jobs(void)
     if (!t || !tr)
         return;
     contention_stats s;
-    CU_ASSERT_TRUE(contention_trace(t, tr, CONFIG_PLACE_RECORDED, 1, &s, &e));
+    CU_ASSERT_TRUE(contention_trace(t, tr, CONFIG_PLACE_RECORDED, 1, CONTENTION_PATHS_CANDIDATES, &s, &e));
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_EQUAL(s.jobs, 6);
     CU_ASSERT_EQUAL(s.jobs_at_risk, 3);
@@ -119,7 +119,7 @@ static void test_contention_spans_core(void)
     if (!t || !tr)
         return;
     contention_stats s;
-    CU_ASSERT_TRUE(contention_trace(t, tr, CONFIG_PLACE_RECORDED, 1, &s, &e));
+    CU_ASSERT_TRUE(contention_trace(t, tr, CONFIG_PLACE_RECORDED, 1, CONTENTION_PATHS_CANDIDATES, &s, &e));
     TEST_ASSERT_NO_ERROR(e);
     const contention_span_stats *c = &s.span[CONTENTION_SPAN_CORE];
     const contention_span_stats *w = &s.span[CONTENTION_SPAN_SWITCH];
@@ -132,6 +132,52 @@ static void test_contention_spans_core(void)
     CU_ASSERT_EQUAL(w->jobs, 1);
     CU_ASSERT_EQUAL(w->jobs_at_risk, 0);
     CU_ASSERT_EQUAL(s.jobs_at_risk, 2);
+}
+
+/* Two jobs across the same two ToRs, A on h0 and h2, B on h1 and h3 (ToR 0:
+ * h0, h1; ToR 1: h2, h3), one NIC per host, both over [0, 100).  Each
+ * job's one-channel ring is two flows, one each way between the ToRs.
+ * Candidate paths: every spine's links, shared: both at risk at any seed.
+ * Chosen paths with one spine: the only path, so the same.  Chosen paths
+ * with two spines: each flow hashes to one of two spines, so the jobs
+ * share a link exactly when the flows going the same way picked the same
+ * spine; that holds for both jobs or neither (0 or 2 at risk), and the
+ * hash, salted by the seed, must give each outcome at some of seeds
+ * 1..16 (were they independent draws, all 16 would agree with a chance of
+ * about 1 in 100; the hash is fixed, so the test is deterministic). */
+static void test_contention_chosen_paths(void)
+{
+    cJSON *jobs = cJSON_Parse(
+        "[{\"id\": \"A\", \"gpus\": 16, \"hosts\": [\"h0\", \"h2\"], \"start_s\": 0, "
+        "\"end_s\": 100, \"model\": \"bert-large\"},"
+        " {\"id\": \"B\", \"gpus\": 16, \"hosts\": [\"h1\", \"h3\"], \"start_s\": 0, "
+        "\"end_s\": 100, \"model\": \"bert-large\"}]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+    GError *e = NULL;
+    g_autoptr(trace) tr = trace_json_from_cjson(jobs, "two.json", &e);
+    cJSON_Delete(jobs);
+    TEST_ASSERT_NO_ERROR(e);
+    g_autoptr(topo) one = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,nics=1", NULL, &e);
+    g_autoptr(topo) two = topo_build("clos2:tors=2,aggs=2,hosts_per_tor=2,nics=1", NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_FATAL(tr && one && two);
+    contention_stats s;
+    CU_ASSERT_TRUE(contention_trace(one, tr, CONFIG_PLACE_RECORDED, 1, CONTENTION_PATHS_CHOSEN, &s,
+                                    &e));
+    CU_ASSERT_EQUAL(s.jobs_at_risk, 2);
+    int outcomes[3] = {0, 0, 0};
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        CU_ASSERT_TRUE(contention_trace(two, tr, CONFIG_PLACE_RECORDED, seed,
+                                        CONTENTION_PATHS_CANDIDATES, &s, &e));
+        CU_ASSERT_EQUAL(s.jobs_at_risk, 2);
+        CU_ASSERT_TRUE(contention_trace(two, tr, CONFIG_PLACE_RECORDED, seed,
+                                        CONTENTION_PATHS_CHOSEN, &s, &e));
+        CU_ASSERT(s.jobs_at_risk == 0 || s.jobs_at_risk == 2);
+        outcomes[MIN(s.jobs_at_risk, 2)]++;
+    }
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT(outcomes[0] > 0);
+    CU_ASSERT(outcomes[2] > 0);
 }
 
 /* The tracker alone.  Links: job 1 on {5, 9}, job 2 on {7, 9}, job 3 on
@@ -169,6 +215,7 @@ int main(void)
     CU_TestInfo cases[] = {
         {"six_jobs", test_contention_six_jobs},
         {"spans_core", test_contention_spans_core},
+        {"chosen_paths", test_contention_chosen_paths},
         {"tracker", test_contention_tracker},
         CU_TEST_INFO_NULL,
     };

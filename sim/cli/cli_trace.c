@@ -176,6 +176,7 @@ typedef struct stats_args {
     gchar *csv;
     gboolean lenient, skip_outside;
     gchar *topo, *placement, *seed; /* stats: the contention risk's network and placement */
+    gchar *risk_paths;              /* stats: "candidates" or "chosen" */
 } stats_args;
 
 /* "default" names the bundled sample (built into the binary), as for
@@ -234,7 +235,8 @@ static void csv_spans(const contention_stats *s, GString *csv)
 /* The contention risk (docs/traces.md) of the trace in dir: printed under
  * the table and/or appended to csv (section "contention").  Returns an
  * exit status. */
-static int run_risk(const char *dir, const stats_args *a, const config *cfg, GString *csv)
+static int run_risk(const char *dir, const stats_args *a, const config *cfg,
+                    contention_paths paths, GString *csv)
 {
     g_autofree char *spec = risk_topology(dir, a);
     if (!spec) {
@@ -249,7 +251,7 @@ static int run_risk(const char *dir, const stats_args *a, const config *cfg, GSt
         is_default(dir) ? trace_load_default(&e) : trace_lingjun_load(dir, &o, &e);
     g_autoptr(topo) t = tr ? topo_build(spec, NULL, &e) : NULL;
     contention_stats s;
-    if (!t || !contention_trace(t, tr, cfg->sim.placement, cfg->sim.seed, &s, &e)) {
+    if (!t || !contention_trace(t, tr, cfg->sim.placement, cfg->sim.seed, paths, &s, &e)) {
         cli_error("%s", e->message);
         g_error_free(e);
         return CLI_EXIT_FAILURE;
@@ -258,8 +260,9 @@ static int run_risk(const char *dir, const stats_args *a, const config *cfg, GSt
     double gf = s.gpus > 0 ? s.gpus_at_risk / s.gpus : 0;
     if (!a->csv || strcmp(a->csv, "-") != 0) {
         printf("\ncontention risk (docs/traces.md) on %s, placement %s, seed %" G_GUINT64_FORMAT
-               "\n",
-               spec, config_placement_name(cfg->sim.placement), cfg->sim.seed);
+               ", %s paths\n",
+               spec, config_placement_name(cfg->sim.placement), cfg->sim.seed,
+               paths == CONTENTION_PATHS_CHOSEN ? "chosen" : "candidate");
         printf("  GPU jobs placed     %zu (did not fit: %zu)\n", s.jobs, s.jobs_unplaced);
         printf("  jobs at risk        %zu (%.1f%%)\n", s.jobs_at_risk, 100 * jf);
         printf("  GPUs at risk        %.0f of %.0f (%.1f%%)\n", s.gpus_at_risk, s.gpus, 100 * gf);
@@ -302,7 +305,9 @@ static int run_stats(const char *dir, const stats_args *a)
 {
     GError *e = NULL;
     g_autoptr(config) cfg = risk_config(a, &e);
-    if (!cfg) {
+    bool chosen = false;
+    if (!cfg ||
+        !gen_choice("--risk-paths", a->risk_paths, "chosen", "candidates", &chosen, &e)) {
         cli_error("trace: %s", e->message);
         g_error_free(e);
         return CLI_EXIT_USAGE;
@@ -319,7 +324,8 @@ static int run_stats(const char *dir, const stats_args *a)
         printf("trace statistics of %s\n%s", dir, table);
     }
     g_autoptr(GString) risk = g_string_new(NULL);
-    int st = run_risk(dir, a, cfg, risk);
+    int st = run_risk(dir, a, cfg, chosen ? CONTENTION_PATHS_CHOSEN : CONTENTION_PATHS_CANDIDATES,
+                      risk);
     if (st != CLI_EXIT_OK)
         return st;
     if (a->csv) {
@@ -390,6 +396,9 @@ int cli_trace_main(int argc, char **argv)
          "recorded|locality|packed|spread|random|fragmented"},
         {"seed", 0, 0, G_OPTION_ARG_STRING, &a.seed,
          "stats: seed of the placement's draws (default 1)", "N"},
+        {"risk-paths", 0, 0, G_OPTION_ARG_STRING, &a.risk_paths,
+         "stats: links of the contention risk: of every equal-cost candidate path (default) or "
+         "only of the path each flow's hash picks", "candidates|chosen"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("stats|load DIR - inspect a Lingjun trace");
@@ -416,6 +425,7 @@ int cli_trace_main(int argc, char **argv)
     g_free(a.csv);
     g_free(a.topo);
     g_free(a.placement);
+    g_free(a.risk_paths);
     g_free(a.seed);
     return status;
 }
