@@ -14,8 +14,9 @@ typedef struct net__user {
     int32_t prio;  /* the transfer's level (copied: the BFS filters on it) */
 } net__user;
 
-/* Two cache lines (the array is 64-byte aligned): what the search and the
- * fill read, then the counters that a load change brings up to date. */
+/* Three cache lines (the array is 64-byte aligned): what the search and the
+ * fill read, the counters that a load change brings up to date, and the
+ * base of a lazy link (net__link_sync()). */
 typedef struct net__link {
     /* line 1: read by every solve that reaches the link */
     net__user *users;     /* moving transfers on the link, unordered */
@@ -23,7 +24,7 @@ typedef struct net__link {
     uint32_t mark;        /* epoch stamp: visited in the current BFS / dedup */
     uint32_t sidx;        /* local index in the current component */
     uint32_t lmark;       /* == net.load_epoch: its load was updated in this level solve */
-    uint32_t refs;        /* transfers (waiting or moving) that name this link */
+    bool lazy;            /* private, and its user's tl[k].lazy (net__link_sync()) */
     uint64_t dirty_bits;  /* bit L: the level-L allocation around this link must be re-solved */
     uint64_t user_bits;   /* bit L: the link has a moving level-L user (lvl users > 0) */
     uint64_t load_bits;   /* bit L: the level-L load is non-zero (the others are exactly 0) */
@@ -36,6 +37,12 @@ typedef struct net__link {
     double lat_s;         /* l_e */
     bool present;         /* false once removed */
     bool moved_listed;    /* on net.moved (carried load since the last net_links_moved) */
+    /* line 3: while the link is lazy (its one user's tl[k].lazy), the
+     * counters above and its level load hold what they held when its user's
+     * integrals were base_moved and base_busy and its rate count base_ver */
+    double base_moved, base_busy;
+    uint64_t base_ver;
+    uint32_t refs;        /* transfers (waiting or moving) that name this link */
 } __attribute__((aligned(64))) net__link;
 
 /* A link's state at one priority level (net.lvl[e * K + L]; 32 bytes, so a
@@ -53,6 +60,8 @@ typedef struct net__tlink {
     uint32_t mult; /* m_ie */
     uint32_t pos;  /* index in the link's users[] while moving */
     bool priv;     /* while moving: the transfer is the link's only moving user */
+    bool lazy;     /* priv, and the link's load and counters are not kept up to
+                    * date: net__link_sync() brings them from the transfer */
 } net__tlink;
 
 /* Solver scratch: one shared link of a transfer in the current search (its
@@ -75,6 +84,9 @@ typedef struct net__xfer {
     double rem_bytes; /* remaining at last_s */
     double last_s;
     double rate_Bps;  /* x_i, in force since last_s */
+    double moved;     /* integral of x_i dt up to last_s (what its lazy links carry per m) */
+    double busy;      /* time with x_i > 0 up to last_s */
+    uint64_t rver;    /* bumped at every rate change (a lazy link's base_ver) */
     double new_rate;  /* solver scratch */
     /* min over its private links (tl[k].priv) of R_eL / (m w), R_eL as the
      * fill uses it (= C_e: nothing else loads the link); stale after its
@@ -192,8 +204,55 @@ uint32_t net__new_epoch(net *n);
 /* Bring link counters up to now with the current totals. */
 void net__link_advance(net__link *l, double now_s);
 
-/* Bring a transfer's remaining bytes up to now with its current rate. */
+/* Link e's total loads from its level loads (the same sums as over all K
+ * levels: the skipped ones hold exactly 0), and e listed on net.moved if it
+ * carries load. */
+static inline void net__link_sum_loads(net *n, uint32_t e)
+{
+    net__link *l = &n->links[e];
+    const net__lvl *lv = &n->lvl[(size_t)e * n->K];
+    double sum = 0, tsum = 0;
+    for (uint64_t b = l->load_bits; b; b &= b - 1) {
+        sum += lv[__builtin_ctzll(b)].load;
+        tsum += lv[__builtin_ctzll(b)].tag;
+    }
+    l->load_Bps = sum;
+    l->tag_Bps = tsum;
+    if (sum > 0 && !l->moved_listed) {
+        l->moved_listed = true;
+        g_array_append_val(n->moved, e);
+    }
+}
+
+/* Bring a transfer's remaining bytes and its integrals up to now with its
+ * current rate. */
 void net__xfer_advance(net__xfer *t, double now_s);
+
+/* The integral of t's rate (moved) and its busy time up to now_s, without
+ * advancing it (its rem_bytes keep their rounding). */
+static inline double net__xfer_moved_at(const net__xfer *t, double now_s)
+{
+    double dt = now_s - t->last_s;
+    return dt > 0 && t->rate_Bps > 0 ? t->moved + t->rate_Bps * dt : t->moved;
+}
+static inline double net__xfer_busy_at(const net__xfer *t, double now_s)
+{
+    double dt = now_s - t->last_s;
+    return dt > 0 && t->rate_Bps > 0 ? t->busy + dt : t->busy;
+}
+
+/* Bring lazy link e's counters up to now from its user's integrals, and its
+ * level load (and solved residual) to what eager updates would have left
+ * after the user's last rate change; e stays lazy. */
+void net__link_sync(net *n, uint32_t e);
+
+/* Make link e lazy if it is private and not yet lazy (its level load and
+ * counters are up to date: the solve has just updated it), unless
+ * net_links_delay() put its counters ahead of now. */
+void net__link_make_lazy(net *n, uint32_t e);
+
+/* Sync every lazy link (net_links_moved()). */
+void net__sync_all_lazy(net *n);
 
 /* Re-arm a moving transfer's completion event after its rate changed. */
 void net__xfer_reschedule(net *n, uint32_t slot);

@@ -254,6 +254,8 @@ bool net_link_stats_get(net *n, net_link_id id, net_link_stats *out, GError **er
     }
     net_flush(n);
     net__link *l = &n->links[id];
+    if (l->lazy)
+        net__link_sync(n, id);
     if (l->present)
         net__link_advance(l, evq_now(n->q));
     *out = (net_link_stats){.carried_bytes = l->carried_bytes,
@@ -269,6 +271,17 @@ bool net_link_stats_peek(const net *n, net_link_id id, net_link_stats *out)
     if (id >= n->n_links)
         return false;
     const net__link *l = &n->links[id];
+    if (l->lazy) { /* its counters from its user's integrals */
+        const net__user us = l->users[0];
+        const net__xfer *t = &n->xf[us.t];
+        double now = evq_now(n->q);
+        double bytes = us.mult * (net__xfer_moved_at(t, now) - l->base_moved);
+        *out = (net_link_stats){.carried_bytes = l->carried_bytes + bytes,
+                                .busy_s = l->busy_s + net__xfer_busy_at(t, now) - l->base_busy,
+                                .tagged_bytes = l->tagged_bytes + bytes * t->tag,
+                                .load_Bps = us.mult * t->rate_Bps};
+        return true;
+    }
     double dt = l->present ? evq_now(n->q) - l->last_s : 0;
     if (!(dt > 0))
         dt = 0;
@@ -295,6 +308,7 @@ const uint32_t *net_links_moved(net *n, size_t *count)
 {
     g_return_val_if_fail(n != NULL && count != NULL, NULL);
     net_flush(n);
+    net__sync_all_lazy(n); /* lazy links list themselves if they carried load */
     g_array_sort(n->moved, cmp_u32);
     g_array_set_size(n->moved_out, 0);
     g_array_append_vals(n->moved_out, n->moved->data, n->moved->len);
@@ -422,7 +436,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
         } else {
             l->mark = ep;
             l->sidx = n_tl;
-            tl[n_tl++] = (net__tlink){spec->links[i], (uint32_t)m, NET__NO_POS, false};
+            tl[n_tl++] = (net__tlink){spec->links[i], (uint32_t)m, NET__NO_POS, false, false};
         }
     }
 
@@ -436,6 +450,8 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     t->rem_bytes = spec->size_bytes;
     t->last_s = evq_now(n->q);
     t->rate_Bps = 0;
+    t->moved = 0;
+    t->busy = 0;
     t->new_rate = 0;
     t->tag = spec->tag;
     t->tl = tl;
@@ -484,6 +500,10 @@ bool net_transfer_set_priority(net *n, net_transfer_id id, int prio, GError **er
     if (t->prio == prio)
         return true;
     int old = t->prio;
+    if (t->state == NET__MOVING) /* lazy links' level loads are kept at the old level */
+        for (uint32_t k = 0; k < t->n_tl; k++)
+            if (t->tl[k].lazy)
+                net__link_sync(n, t->tl[k].link);
     t->prio = prio;
     if (t->state == NET__MOVING) {
         for (uint32_t k = 0; k < t->n_tl; k++) {

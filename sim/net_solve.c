@@ -366,8 +366,11 @@ static void collect(net *n, search *s)
     n->n_el = 0;
     for (size_t d = 0; d < n->n_dirty; d++) {
         uint32_t e = n->dirty[d];
-        if (n->links[e].dirty_bits & bit)
+        if (n->links[e].dirty_bits & bit) {
+            if (n->links[e].lazy) /* the search reads its level load */
+                net__link_sync(n, e);
             visit_link(n, e, s);
+        }
     }
     s->n_seeds = s->n_l;
     for (guint i = 0; i < n->touched->len; i++) {
@@ -590,6 +593,7 @@ static size_t apply_rates(net *n, size_t n_t, double now)
             continue;
         net__xfer_advance(t, now);
         t->rate_Bps = x;
+        t->rver++;
         n->stats.rate_changes++;
         net__xfer_reschedule(n, s);
         if (n->rate_obs)
@@ -678,18 +682,7 @@ static void update_link(net *n, uint32_t e, int L, double now, uint32_t filled_e
             l->load_bits |= bit;
         else
             l->load_bits &= ~bit;
-        /* the same sums as over all K levels (+0 changes nothing) */
-        double sum = 0, tsum = 0;
-        for (uint64_t b = l->load_bits; b; b &= b - 1) {
-            sum += lv[__builtin_ctzll(b)].load;
-            tsum += lv[__builtin_ctzll(b)].tag;
-        }
-        l->load_Bps = sum;
-        l->tag_Bps = tsum;
-        if (sum > 0 && !l->moved_listed) {
-            l->moved_listed = true;
-            g_array_append_val(n->moved, e);
-        }
+        net__link_sum_loads(n, e);
     }
     /* level L around e is now solved for its current residual (a fill of
      * this level stored it already on E_L; a private link, outside E_L,
@@ -715,13 +708,23 @@ static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, uint32_t fi
     for (size_t i = 0; i < n_ch; i++) {
         const net__xfer *t = &n->xf[n->comp_t[i]];
         for (uint32_t k = 0; k < t->n_tl; k++) {
+            if (t->tl[k].lazy)
+                continue; /* brought up to date when read (net__link_sync()) */
             uint32_t e = t->tl[k].link;
             bool alone = t->tl[k].priv || n->lvl[(size_t)e * n->K + L].users == 1;
             update_link(n, e, L, now, filled_ep, alone ? t : NULL, k);
         }
     }
-    for (size_t j = 0; j < n_seeds; j++)
-        update_link(n, n->comp_l[j], L, now, filled_ep, NULL, 0);
+    for (size_t j = 0; j < n_seeds; j++) {
+        uint32_t e = n->comp_l[j];
+        if (n->links[e].lazy)
+            net__link_sync(n, e);
+        update_link(n, e, L, now, filled_ep, NULL, 0);
+        /* a private link (its other users left: it is a seed) is kept
+         * lazily from now on */
+        if (n->links[e].n_users == 1 && !n->links[e].lazy)
+            net__link_make_lazy(n, e);
+    }
 }
 
 void net__solve(net *n)

@@ -64,11 +64,97 @@ void net__xfer_advance(net__xfer *t, double now_s)
     if (dt < 0)
         return;
     if (dt > 0 && t->rate_Bps > 0) {
-        t->rem_bytes -= t->rate_Bps * dt;
+        double moved = t->rate_Bps * dt;
+        t->rem_bytes -= moved;
         if (t->rem_bytes < 0)
             t->rem_bytes = 0;
+        t->moved += moved;
+        t->busy += dt;
     }
     t->last_s = now_s;
+}
+
+/* A lazy link is private to its user u at level L: what eager updates keep
+ * there is load_eL = m x_u, res_eL = C_e (nothing else loads the link; see
+ * net_solve.c) and counters integrating m x_u.  The counters grow by
+ * m (moved_u - base_moved) instead: the same bytes summed per rate phase of
+ * u instead of per load change of the link (equal up to rounding, about
+ * 1e-16 relative per addition; docs/engine.md section 4). */
+void net__link_sync(net *n, uint32_t e)
+{
+    net__link *l = &n->links[e];
+    const net__user us = l->users[0];
+    const net__xfer *t = &n->xf[us.t];
+    double now = evq_now(n->q);
+    double mv = net__xfer_moved_at(t, now), bz = net__xfer_busy_at(t, now);
+    double dm = mv - l->base_moved;
+    if (dm != 0) {
+        double bytes = us.mult * dm;
+        l->carried_bytes += bytes;
+        l->tagged_bytes += bytes * t->tag;
+        l->base_moved = mv;
+    }
+    l->busy_s += bz - l->base_busy;
+    l->base_busy = bz;
+    if (now > l->last_s)
+        l->last_s = now;
+    if (t->rver != l->base_ver) { /* update_link() of its last rate change */
+        l->base_ver = t->rver;
+        net__lvl *lv = &n->lvl[(size_t)e * n->K + t->prio];
+        double mx = us.mult * t->rate_Bps;
+        lv->load = mx;
+        lv->tag = mx * t->tag;
+        lv->res = l->cap_Bps;
+        if (mx != 0)
+            l->load_bits |= (uint64_t)1 << t->prio;
+        else
+            l->load_bits &= ~((uint64_t)1 << t->prio);
+        net__link_sum_loads(n, e);
+    }
+    if (dm > 0 && !l->moved_listed) {
+        l->moved_listed = true;
+        g_array_append_val(n->moved, e);
+    }
+}
+
+void net__link_make_lazy(net *n, uint32_t e)
+{
+    net__link *l = &n->links[e];
+    double now = evq_now(n->q);
+    if (l->n_users != 1 || l->lazy || l->last_s > now)
+        return; /* shared, lazy already, or delayed (kept eagerly) */
+    net__link_advance(l, now);
+    const net__user us = l->users[0];
+    net__xfer *t = &n->xf[us.t];
+    l->base_moved = net__xfer_moved_at(t, now);
+    l->base_busy = net__xfer_busy_at(t, now);
+    l->base_ver = t->rver;
+    l->lazy = true;
+    t->tl[us.k].lazy = true;
+}
+
+void net__sync_all_lazy(net *n)
+{
+    for (size_t s = 0; s < n->n_xf; s++) {
+        const net__xfer *t = &n->xf[s];
+        if (t->state != NET__MOVING)
+            continue;
+        for (uint32_t k = 0; k < t->n_tl; k++)
+            if (t->tl[k].lazy)
+                net__link_sync(n, t->tl[k].link);
+    }
+}
+
+/* Make a lazy link eager (its user leaves, another comes, or its counters
+ * are delayed): synced first. */
+static void make_eager(net *n, uint32_t e)
+{
+    net__link *l = &n->links[e];
+    if (l->lazy) {
+        net__link_sync(n, e);
+        l->lazy = false;
+        n->xf[l->users[0].t].tl[l->users[0].k].lazy = false;
+    }
 }
 
 void net__xfer_reschedule(net *n, uint32_t s)
@@ -112,8 +198,22 @@ void net__list_touched(net *n, uint32_t s)
     if (!t->touched) {
         t->touched = true;
         g_array_append_val(n->touched, s);
-        n->dirty_any |= (uint64_t)1 << t->prio;
     }
+    /* (also when the slot is listed already: its previous transfer may
+     * have been cancelled at another level since, and a transfer whose
+     * links are all lazy marks no link) */
+    n->dirty_any |= (uint64_t)1 << t->prio;
+}
+
+/* net__touch() without marking the links (the caller marked those that
+ * need it). */
+static void touch_xfer(net *n, uint32_t s, int L)
+{
+    net__xfer *t = &n->xf[s];
+    if (t->state == NET__MOVING && t->prio == L)
+        net__list_touched(n, s);
+    if (!evq_pending(n->q, n->solve_ev))
+        n->solve_ev = evq_push(n->q, evq_now(n->q), solve_event, n, 0);
 }
 
 void net__touch(net *n, uint32_t s, int L)
@@ -121,10 +221,7 @@ void net__touch(net *n, uint32_t s, int L)
     net__xfer *t = &n->xf[s];
     for (uint32_t k = 0; k < t->n_tl; k++)
         net__mark_dirty(n, t->tl[k].link, L);
-    if (t->state == NET__MOVING && t->prio == L)
-        net__list_touched(n, s);
-    if (!evq_pending(n->q, n->solve_ev))
-        n->solve_ev = evq_push(n->q, evq_now(n->q), solve_event, n, 0);
+    touch_xfer(n, s, L);
 }
 
 static void solve_event(void *ctx, uint64_t arg, double now_s)
@@ -164,6 +261,28 @@ static void set_private(net *n, net__user u, bool priv)
     t->pb_stale = true;
 }
 
+/* A link that nobody moves on and no solve is pending for (its level loads
+ * are all 0) gets its first user: the solve would only store res_eL = C_e
+ * and, after the user's rate is set, load_eL = m x (a private link adds its
+ * bound to its user, no more: net_solve.c).  So it becomes lazy at once
+ * with that residual and is not marked: true if it did. */
+static bool first_user_lazy(net *n, uint32_t e, uint32_t s, uint32_t k)
+{
+    net__link *l = &n->links[e];
+    if (l->n_users != 1 || l->dirty_bits != 0 || l->last_s > evq_now(n->q))
+        return false;
+    g_assert(l->load_bits == 0);
+    net__xfer *t = &n->xf[s];
+    n->lvl[(size_t)e * n->K + t->prio].res = l->cap_Bps;
+    net__link_advance(l, evq_now(n->q));
+    l->base_moved = t->moved;
+    l->base_busy = t->busy;
+    l->base_ver = t->rver;
+    l->lazy = true;
+    t->tl[k].lazy = true;
+    return true;
+}
+
 /* Put a waiting transfer on its links' user lists: its bytes start moving. */
 void net__xfer_activate(net *n, uint32_t s)
 {
@@ -180,13 +299,35 @@ void net__xfer_activate(net *n, uint32_t s)
             l->users = g_renew(net__user, l->users, l->cap_users);
         }
         t->tl[k].priv = l->n_users == 0;
-        if (l->n_users == 1) /* the link was private to its other user */
+        t->tl[k].lazy = false;
+        if (l->n_users == 1) { /* the link was private to its other user */
+            make_eager(n, t->tl[k].link);
             set_private(n, l->users[0], false);
+        }
         t->tl[k].pos = l->n_users;
         l->users[l->n_users++] = (net__user){s, k, t->tl[k].mult, t->prio};
         net__count_user(n, t->tl[k].link, t->prio, +1);
+        if (!first_user_lazy(n, t->tl[k].link, s, k))
+            net__mark_dirty(n, t->tl[k].link, t->prio);
     }
-    net__touch(n, s, t->prio);
+    touch_xfer(n, s, t->prio);
+}
+
+/* Its last user leaves lazy link e, on which no solve is pending: the solve
+ * would only set load_eL = 0 and res_eL = C_e at the user's level L (no
+ * other level has a user or a load, so nothing moves below).  Done here,
+ * after the counters are synced; e is not marked. */
+static void last_user_leaves(net *n, uint32_t e, int L)
+{
+    net__link *l = &n->links[e];
+    net__link_sync(n, e);
+    net__lvl *lv = &n->lvl[(size_t)e * n->K + L];
+    lv->load = 0;
+    lv->tag = 0;
+    lv->res = l->cap_Bps;
+    l->load_bits &= ~((uint64_t)1 << L);
+    net__link_sum_loads(n, e);
+    l->lazy = false;
 }
 
 /* Take a moving transfer off its links' user lists (O(its links)). */
@@ -195,6 +336,12 @@ void net__xfer_deactivate(net *n, uint32_t s)
     net__xfer *t = &n->xf[s];
     for (uint32_t k = 0; k < t->n_tl; k++) {
         net__link *l = &n->links[t->tl[k].link];
+        bool quiet = l->lazy && l->dirty_bits == 0;
+        if (quiet)
+            last_user_leaves(n, t->tl[k].link, t->prio);
+        else
+            make_eager(n, t->tl[k].link);
+        t->tl[k].lazy = false;
         uint32_t pos = t->tl[k].pos;
         g_assert(pos < l->n_users && l->users[pos].t == s);
         net__user last = l->users[--l->n_users];
@@ -202,11 +349,13 @@ void net__xfer_deactivate(net *n, uint32_t s)
             l->users[pos] = last;
             n->xf[last.t].tl[last.k].pos = pos;
         }
+        net__count_user(n, t->tl[k].link, t->prio, -1);
         if (l->n_users == 1) /* the link is private to its other user now */
             set_private(n, l->users[0], true);
-        net__count_user(n, t->tl[k].link, t->prio, -1);
+        if (!quiet)
+            net__mark_dirty(n, t->tl[k].link, t->prio);
     }
-    net__touch(n, s, t->prio);
+    touch_xfer(n, s, t->prio);
 }
 
 void net__xfer_release_refs(net *n, uint32_t s)
@@ -232,9 +381,9 @@ static void completion_event(void *ctx, uint64_t arg, double now_s)
     g_assert(s != NET__NO_POS && n->xf[s].state == NET__MOVING);
     net__xfer *t = &n->xf[s];
     t->ev = EVQ_ID_NONE;
-    /* Counters of its links run with the old loads up to now. */
-    for (uint32_t k = 0; k < t->n_tl; k++)
-        net__link_advance(&n->links[t->tl[k].link], now_s);
+    /* (Its links' counters run with the old loads up to now: the solve
+     * advances a link before its load changes, net__xfer_deactivate() syncs
+     * its lazy links.) */
     net__xfer_advance(t, now_s);
     /* What rounding leaves (a few bytes at most) is dropped; no g_debug
      * here: GLib formats the message even when debug output is off, and this
@@ -299,6 +448,7 @@ void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_lin
         if (ids[i] >= n->n_links || !n->links[ids[i]].present)
             continue;
         net__link *l = &n->links[ids[i]];
+        make_eager(n, ids[i]); /* its user's integrals would not see the delay */
         net__link_advance(l, now);
         l->carried_bytes += add[i].carried_bytes;
         l->busy_s += add[i].busy_s;

@@ -665,6 +665,58 @@ static void test_net_private_bound(void)
     fixture_clear(&f);
 }
 
+/* Lazy link counters (docs/engine.md section 4): a private link's counters
+ * are summed from its user's rate phases when read.  Links P (100 B/s) and
+ * S (60 B/s); A on {P, P, S} (m = 2 on P), tag 2, from 0; B on {S} from 2.
+ * [0,2): A alone: P bounds it at 100 / 2 = 50 (S: 60): A = 50, P's load
+ *   2 * 50 = 100.  At t=1 P has carried 100 * 1 = 100 bytes, tagged 200,
+ *   busy 1 s; S carried 50.
+ * [2,4): S shared: 60 / 2 = 30 < 50: A = B = 30, P's load 60.  At t=4 P
+ *   has carried 100 * 2 + 60 * 2 = 320 bytes (the two phases), tagged 640,
+ *   busy 4 s; S 50 * 2 + 60 * 2 = 220, tagged 2 * (50 * 2 + 30 * 2) = 320
+ *   (B has tag 0).
+ * A is cancelled at 4: at 6 P still reads 320 bytes, busy 4 s, load 0. */
+static void check_link(fixture *f, net_link_id e, double load, double carried, double tagged,
+                       double busy)
+{
+    net_link_stats get, peek;
+    CU_ASSERT_TRUE(net_link_stats_peek(f->n, e, &peek));
+    CU_ASSERT_TRUE(net_link_stats_get(f->n, e, &get, NULL));
+    const net_link_stats *both[] = {&peek, &get};
+    for (int i = 0; i < 2; i++) {
+        TEST_ASSERT_CLOSE(both[i]->load_Bps, load, EPS);
+        TEST_ASSERT_CLOSE(both[i]->carried_bytes, carried, EPS);
+        TEST_ASSERT_CLOSE(both[i]->tagged_bytes, tagged, EPS);
+        TEST_ASSERT_CLOSE(both[i]->busy_s, busy, EPS);
+    }
+}
+
+static void test_net_lazy_counters(void)
+{
+    fixture f;
+    fixture_init(&f, 1);
+    net_link_id P = add_link(&f, 100, 0), S = add_link(&f, 60, 0);
+    net_link_id pps[] = {P, P, S};
+    net_transfer_id a = start(&f, 1e9, pps, NULL, 3, 0, 1, 0, 2.0);
+    evq_run_until(f.q, 1);
+    size_t n_moved = 0;
+    const uint32_t *moved = net_links_moved(f.n, &n_moved);
+    CU_ASSERT_EQUAL_FATAL(n_moved, 2);
+    CU_ASSERT_EQUAL(moved[0], P);
+    CU_ASSERT_EQUAL(moved[1], S);
+    check_link(&f, P, 100, 100, 200, 1);
+    evq_run_until(f.q, 2);
+    start(&f, 1e9, &S, NULL, 1, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 30, EPS);
+    evq_run_until(f.q, 4);
+    check_link(&f, P, 60, 320, 640, 4);
+    check_link(&f, S, 60, 220, 320, 4);
+    CU_ASSERT_TRUE(net_transfer_cancel(f.n, a, NULL));
+    evq_run_until(f.q, 6);
+    check_link(&f, P, 0, 320, 640, 4);
+    fixture_clear(&f);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -685,6 +737,7 @@ int main(void)
         {"delay", test_net_delay},
         {"tight_search", test_net_tight_search},
         {"private_bound", test_net_private_bound},
+        {"lazy_counters", test_net_lazy_counters},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
         {"errors", test_net_errors},
