@@ -67,6 +67,22 @@ const char *contention_span_name(contention_span s)
     return s < CONTENTION_SPANS ? names[s] : "?";
 }
 
+int contention_size_bucket(int g)
+{
+    static const int upper[CONTENTION_SIZES - 1] = {1, 7, 8, 16, 48, 127, 128, 256};
+    int b = 0;
+    while (b < CONTENTION_SIZES - 1 && g > upper[b])
+        b++;
+    return b;
+}
+
+const char *contention_size_name(int bucket)
+{
+    static const char *const names[CONTENTION_SIZES] = {"1",     "2-7", "8",       "9-16", "17-48",
+                                                        "49-127", "128", "129-256", ">256"};
+    return bucket >= 0 && bucket < CONTENTION_SIZES ? names[bucket] : "?";
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -205,6 +221,7 @@ void contention_get(const contention *c, contention_stats *out)
         }
         if (c->t)
             span_add(&out->span[j->span], j);
+        span_add(&out->size[contention_size_bucket(j->gpus)], j);
     }
     out->have_spans = c->t != NULL;
 }

@@ -53,6 +53,13 @@ typedef struct contention_span_stats {
 /* "host", "switch", "agg", "core" (static). */
 const char *contention_span_name(contention_span s);
 
+/* Job sizes (GPUs) of the breakdown by size: 1, 2-7, 8, 9-16, 17-48,
+ * 49-127, 128, 129-256, >256 (the trace statistics' buckets). */
+#define CONTENTION_SIZES 9
+/* The bucket of a job of g GPUs, and its name ("1", "2-7", ..., ">256"). */
+int contention_size_bucket(int g);
+const char *contention_size_name(int bucket);
+
 typedef struct contention_stats {
     size_t jobs;          /* GPU jobs started */
     size_t jobs_at_risk;  /* of them, at risk */
@@ -61,6 +68,7 @@ typedef struct contention_stats {
     size_t jobs_unplaced; /* contention_trace: jobs that found too few free GPUs (skipped) */
     bool have_spans;      /* span[] filled: the tracker knew the links' tiers */
     contention_span_stats span[CONTENTION_SPANS];
+    contention_span_stats size[CONTENTION_SIZES]; /* by job size (always filled) */
 } contention_stats;
 
 typedef struct contention contention;

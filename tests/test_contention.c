@@ -86,6 +86,23 @@ static void test_contention_six_jobs(void)
     CU_ASSERT_EQUAL(g->by_core, 0);
     CU_ASSERT_EQUAL(s.span[CONTENTION_SPAN_SWITCH].jobs, 0);
     CU_ASSERT_EQUAL(s.span[CONTENTION_SPAN_CORE].jobs, 0);
+    /* By size: 8 GPUs: A, C, F (24 GPUs), A and C at risk (16); 2-7 GPUs:
+     * B, D, E (8 GPUs), B at risk (2); no other size. */
+    const contention_span_stats *g8 = &s.size[contention_size_bucket(8)];
+    const contention_span_stats *g2 = &s.size[contention_size_bucket(2)];
+    CU_ASSERT_STRING_EQUAL(contention_size_name(contention_size_bucket(8)), "8");
+    CU_ASSERT_STRING_EQUAL(contention_size_name(contention_size_bucket(4)), "2-7");
+    CU_ASSERT_EQUAL(g8->jobs, 3);
+    CU_ASSERT_EQUAL(g8->jobs_at_risk, 2);
+    TEST_ASSERT_CLOSE(g8->gpus_at_risk, 16, 0);
+    CU_ASSERT_EQUAL(g2->jobs, 3);
+    CU_ASSERT_EQUAL(g2->jobs_at_risk, 1);
+    TEST_ASSERT_CLOSE(g2->gpus, 8, 0);
+    TEST_ASSERT_CLOSE(g2->gpus_at_risk, 2, 0);
+    CU_ASSERT_EQUAL(contention_size_bucket(1), 0);
+    CU_ASSERT_EQUAL(contention_size_bucket(128), 6);
+    CU_ASSERT_EQUAL(contention_size_bucket(129), 7);
+    CU_ASSERT_EQUAL(contention_size_bucket(257), 8);
 }
 
 /* The spans on a three-tier network: fat-tree k=4 (pod 0: h0, h1 under

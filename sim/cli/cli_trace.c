@@ -214,14 +214,30 @@ static void print_spans(const contention_stats *s)
         printf("    %-7s %6zu %8zu %9.0f %13.0f %6zu %9zu %6zu\n", contention_span_name(k), p->jobs,
                p->jobs_at_risk, p->gpus, p->gpus_at_risk, p->by_host, p->by_tor_agg, p->by_core);
     }
+    printf("  by job size (GPUs):\n");
+    printf("    %-7s %6s %8s %9s %13s\n", "GPUs", "jobs", "at risk", "GPUs", "GPUs at risk");
+    for (int k = 0; k < CONTENTION_SIZES; k++) {
+        const contention_span_stats *p = &s->size[k];
+        printf("    %-7s %6zu %8zu %9.0f %13.0f\n", contention_size_name(k), p->jobs, p->jobs_at_risk,
+               p->gpus, p->gpus_at_risk);
+    }
 }
 
-/* The same as contention_span,SPAN_FIELD,VALUE csv rows. */
+/* The same as contention_span,SPAN_FIELD,VALUE and
+ * contention_size,SIZE_FIELD,VALUE csv rows. */
 static void csv_spans(const contention_stats *s, GString *csv)
 {
-    for (int k = 0; k < CONTENTION_SPANS; k++) {
-        const contention_span_stats *p = &s->span[k];
-        const char *n = contention_span_name(k);
+    for (int k = 0; k < CONTENTION_SPANS + CONTENTION_SIZES; k++) {
+        bool span = k < CONTENTION_SPANS;
+        const contention_span_stats *p = span ? &s->span[k] : &s->size[k - CONTENTION_SPANS];
+        const char *n = span ? contention_span_name(k) : contention_size_name(k - CONTENTION_SPANS);
+        if (!span)
+            g_string_append_printf(csv,
+                                   "contention_size,%s_jobs,%zu\ncontention_size,%s_jobs_at_risk,%zu\n"
+                                   "contention_size,%s_gpus,%.0f\ncontention_size,%s_gpus_at_risk,%.0f\n",
+                                   n, p->jobs, n, p->jobs_at_risk, n, p->gpus, n, p->gpus_at_risk);
+        if (!span)
+            continue;
         g_string_append_printf(csv,
                                "contention_span,%s_jobs,%zu\ncontention_span,%s_jobs_at_risk,%zu\n"
                                "contention_span,%s_gpus,%.0f\ncontention_span,%s_gpus_at_risk,%.0f\n"
