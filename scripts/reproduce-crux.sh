@@ -21,6 +21,13 @@
 #   --scheds LIST     comma-separated (default: ecmp,sincronia,taccl,cassini,
 #                     crux-pa,crux-ps-pa,crux,ideal)
 #   --topos LIST      comma-separated networks (default crux-clos2,crux-double-sided)
+#   --steady MODE     exact (default: the event path's results) or approx:
+#                     every run extrapolates groups of jobs sharing links from
+#                     their converged mean rates, with an error bound in each
+#                     run.json (docs/engine.md §5d); the 16 days in minutes.
+#                     Default --out results/reproduce-crux-approx: a folder
+#                     holds runs of one mode only (refused otherwise); not
+#                     with --sensitivity
 #   -j N              parallel runs (default: number of processors)
 #   --out DIR         results (default results/reproduce-crux)
 #   --docs FILE       also write the table into FILE (docs/reproducing-crux.md)
@@ -40,11 +47,11 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-trace="" start="" end="" gpu=a100 placement=recorded docs="" sensitivity=""
+trace="" start="" end="" gpu=a100 placement=recorded docs="" sensitivity="" steady=exact
 sweep=$root/examples/sweep-sensitivity.json
 scheds=ecmp,sincronia,taccl,cassini,crux-pa,crux-ps-pa,crux,ideal
 topos=crux-clos2,crux-double-sided
-jobs=$(nproc) out=$root/results/reproduce-crux
+jobs=$(nproc) out=""
 usage() { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -55,6 +62,7 @@ while [ $# -gt 0 ]; do
         --placement) placement=$2; shift 2 ;;
         --scheds) scheds=$2; shift 2 ;;
         --topos) topos=$2; shift 2 ;;
+        --steady) steady=$2; shift 2 ;;
         -j) jobs=$2; shift 2 ;;
         --out) out=$(realpath -m "$2"); shift 2 ;;
         --docs) docs=$(realpath -m "$2"); shift 2 ;;
@@ -64,6 +72,15 @@ while [ $# -gt 0 ]; do
         *) echo "reproduce-crux.sh: unknown argument $1" >&2; usage ;;
     esac
 done
+
+case "$steady" in
+    exact) out=${out:-$root/results/reproduce-crux} ;;
+    approx) out=${out:-$root/results/reproduce-crux-approx} ;;
+    *) echo "reproduce-crux.sh: --steady: expected \"exact\" or \"approx\", got \"$steady\"" >&2; exit 2 ;;
+esac
+if [ -n "$sensitivity" ] && [ "$steady" != exact ]; then
+    echo "reproduce-crux.sh: --steady applies to the comparison, not to --sensitivity" >&2; exit 2
+fi
 
 ccsim=${CCSIM:+$(realpath "$CCSIM")}
 cd "$root"
@@ -113,10 +130,19 @@ else
 fi
 
 # The sweep: topology x scheduler over one base scenario.
-python3 - "$out/reproduce-crux.json" "$trace" "$gpu" "$policy" "$scheds" "$start" "$end" "$hosts" "$topos" <<'EOF'
-import json, sys
-path, trace, gpu, placement, scheds, start, end, hosts, topos = sys.argv[1:]
+python3 - "$out/reproduce-crux.json" "$trace" "$gpu" "$policy" "$scheds" "$start" "$end" "$hosts" "$topos" "$steady" <<'EOF'
+import json, os, sys
+path, trace, gpu, placement, scheds, start, end, hosts, topos, steady = sys.argv[1:]
+# a sweep resumes by run name, which does not hold the mode: never mix them
+if os.path.exists(path):
+    with open(path) as f:
+        was = json.load(f).get("base", {}).get("sim", {}).get("steady", "exact")
+    if was != steady:
+        sys.exit(f"reproduce-crux.sh: {os.path.dirname(path)} holds --steady {was} runs;"
+                 f" choose another --out for --steady {steady}")
 sim = {"priority_levels": 8, "gpu": gpu, "placement": placement}
+if steady != "exact":
+    sim["steady"] = steady
 if start:
     sim["start_s"] = float(start)
 if end:

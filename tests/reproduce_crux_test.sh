@@ -4,7 +4,8 @@
 # run with the trace's recorded hosts (hosts_from), the table has a section
 # per network with the paper's ranges and Crux's gain over Sincronia, the
 # figures exist, --docs replaces exactly the generated block of a document,
-# and a document without the markers is refused; --sensitivity on a
+# and a document without the markers is refused; --steady approx runs every
+# run in approximate mode, in a folder of its own; --sensitivity on a
 # one-minute sweep gives the figure (also copied to img/ beside
 # the --docs document) and both tables, and the bundled
 # sensitivity sweep names every point of the figure.  Skipped (77) without
@@ -50,6 +51,28 @@ if python3 "$here/../scripts/crux_table.py" "$tmp/rc/runs/summary.csv" --docs "$
     bad "document without markers accepted"
 fi
 grep -q "no generated-table markers" "$tmp/err.txt" && ok || bad "marker error: $(cat "$tmp/err.txt")"
+# --steady approx: every run in approximate mode (its run.json says so and
+# reports the jumps), in a folder of its own; the exact folder refuses it,
+# and an unknown mode is a usage error.
+CCSIM=$ccsim "$here/../scripts/reproduce-crux.sh" --trace "$here/../traces/data" \
+    --start 61260 --end 61380 --scheds ecmp --topos crux-clos2 --steady approx -j 2 \
+    --out "$tmp/ra" > "$tmp/ra.txt" 2>&1 || { cat "$tmp/ra.txt"; bad "--steady approx failed"; }
+for run in "$tmp"/ra/runs/runs/*/run.json; do
+    python3 -c 'import json, sys; j = json.load(open(sys.argv[1]))
+assert j["config"]["sim"]["steady"] == "approx" and "steady_approx_jumps" in j' "$run" \
+        && ok || bad "$run: not an approx run"
+done
+[ "$(ls -d "$tmp"/ra/runs/runs/*/ | wc -l)" = 1 ] && ok || bad "--steady approx: not 1 run"
+if CCSIM=$ccsim "$here/../scripts/reproduce-crux.sh" --trace "$here/../traces/data" \
+    --start 61260 --end 61380 --scheds ecmp,sincronia,crux --steady approx --out "$tmp/rc" \
+    > /dev/null 2> "$tmp/mix.txt"; then
+    bad "approx runs mixed into an exact folder"
+fi
+grep -q "holds --steady exact runs" "$tmp/mix.txt" && ok || bad "mix error: $(cat "$tmp/mix.txt")"
+rc=0
+CCSIM=$ccsim "$here/../scripts/reproduce-crux.sh" --steady fast > /dev/null 2> "$tmp/bad.txt" || rc=$?
+[ "$rc" = 2 ] && ok || bad "--steady fast: exit $rc, not 2"
+grep -q 'expected "exact" or "approx", got "fast"' "$tmp/bad.txt" && ok || bad "--steady message"
 # --sensitivity on a one-minute sweep of the same shape as the example, its
 # recorded point naming the sample's topo.csv relative to the sweep file.
 mkdir -p "$tmp/sens/data"
