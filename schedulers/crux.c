@@ -54,7 +54,8 @@
  * Cost per reschedule with n jobs, F flows, P candidates, L links per
  * path: O(F P L) for the paths, O(n) stack simulations (D4: PAIR_SIMs)
  * plus O(n^2) per local-search pass, each O(n horizon/iteration) steps,
- * O(n^2 L log L) to find shared links and O(10 K n^2) for the cut.
+ * O(n L log(n L)) to find shared links (link_users_new) and O(10 K n^2)
+ * for the cut.
  */
 #include "sim/scheduler.h"
 
@@ -339,9 +340,60 @@ static double bytes_on(const crux_job *x, uint32_t e)
     return 0.0;
 }
 
+/* Job x's bytes M_{x,e} > 0 on link e: one entry of the link users. */
+typedef struct link_user {
+    uint32_t link;
+    uint32_t x;
+    double bytes;
+} link_user;
+
+static int cmp_link_user(const void *a, const void *b)
+{
+    const link_user *u = a, *v = b;
+    if (u->link != v->link)
+        return u->link < v->link ? -1 : 1;
+    return (u->x > v->x) - (u->x < v->x);
+}
+
+/* Every link's users with bytes on it, by link, each link's in job order
+ * (as a loop over the jobs meets them): O(n L log) once per reschedule
+ * instead of a search through every job per link of every job. */
+static GArray *link_users_new(const crux_job *jobs, size_t n)
+{
+    GArray *lu = g_array_new(FALSE, FALSE, sizeof(link_user));
+    for (size_t x = 0; x < n; x++)
+        for (guint k = 0; k < jobs[x].links->len; k++) {
+            link_user u = {g_array_index(jobs[x].links, uint32_t, k), (uint32_t)x,
+                           g_array_index(jobs[x].bytes, double, k)};
+            if (u.bytes > 0.0)
+                g_array_append_val(lu, u);
+        }
+    g_array_sort(lu, cmp_link_user);
+    return lu;
+}
+
+/* The users of link e: the first of *count entries (NULL, 0 if none). */
+static const link_user *users_of(const GArray *lu, uint32_t e, size_t *count)
+{
+    const link_user *u = (const link_user *)(const void *)lu->data;
+    guint lo = 0, hi = lu->len;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (u[mid].link < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    guint end = lo;
+    while (end < lu->len && u[end].link == e)
+        end++;
+    *count = end - lo;
+    return end > lo ? u + lo : NULL;
+}
+
 /* Job i's bottleneck among the links it shares: the largest total
- * sum_x M_{x,e}/B_e; UINT32_MAX if it shares none. */
-static uint32_t context_link(sched_ctx *ctx, const crux_job *jobs, size_t n, size_t i)
+ * sum_x M_{x,e}/B_e; UINT32_MAX if it shares none.  lu: link_users_new. */
+static uint32_t context_link(sched_ctx *ctx, const crux_job *jobs, const GArray *lu, size_t i)
 {
     uint32_t best = UINT32_MAX;
     double best_load = -1.0;
@@ -352,13 +404,13 @@ static uint32_t context_link(sched_ctx *ctx, const crux_job *jobs, size_t n, siz
         uint32_t e = g_array_index(jobs[i].links, uint32_t, k);
         double total = mi;
         bool shared = false;
-        for (size_t x = 0; x < n; x++) {
-            double mx = x == i ? 0.0 : bytes_on(&jobs[x], e);
-            if (mx > 0.0) {
-                total += mx;
+        size_t c;
+        const link_user *u = users_of(lu, e, &c);
+        for (size_t q = 0; q < c; q++)
+            if (u[q].x != i) {
+                total += u[q].bytes;
                 shared = true;
             }
-        }
         double load = total / sched_link_capacity_Bps(ctx, e);
         if (shared && load > best_load) {
             best_load = load;
@@ -385,17 +437,19 @@ static void crux_assign_context(sched_ctx *ctx, crux_job *jobs, size_t n)
     g_autofree sched__pair_job *stack = g_new(sched__pair_job, n);
     g_autofree double *top = g_new(double, n);
     g_autofree double *bot = g_new(double, n);
+    g_autoptr(GArray) lu = link_users_new(jobs, n);
     for (size_t i = 0; i < n; i++) {
         jobs[i].P = 0.0;
         jobs[i].tie = jobs[i].I;
-        uint32_t e = context_link(ctx, jobs, n, i);
+        uint32_t e = context_link(ctx, jobs, lu, i);
         if (e == UINT32_MAX)
             continue;
         double cap = sched_link_capacity_Bps(ctx, e);
-        size_t m = 0;
-        for (size_t x = 0; x < n; x++)
-            if (x != i && bytes_on(&jobs[x], e) > 0.0)
-                others[m++] = &jobs[x];
+        size_t m = 0, c;
+        const link_user *u = users_of(lu, e, &c);
+        for (size_t q = 0; q < c; q++)
+            if (u[q].x != i)
+                others[m++] = &jobs[u[q].x];
         qsort(others, m, sizeof *others, cmp_ptr_by_I);
         /* top: j, others...; bottom: others..., j */
         double horizon = 0.0, gpus = jobs[i].info.gpus;
