@@ -203,15 +203,3 @@ void job_stop(job *j, double now_s)
     j->run_end_s = now_s;
     j->computing = j->in_opt = false;
 }
-
-void job_set_priority(job *j, int level)
-{
-    j->priority = level;
-    if (j->state != JOB_RUNNING || !j->env)
-        return;
-    for (guint i = 0; i < j->active->len; i++) {
-        net_transfer_id id = g_array_index(j->active, net_transfer_id, i);
-        if (net_transfer_priority(j->env->n, id) != level)
-            net_transfer_set_priority(j->env->n, id, level, NULL);
-    }
-}

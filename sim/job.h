@@ -89,6 +89,7 @@ typedef struct job_env {
     topo *t;          /* the topology */
     double alpha_s;   /* startup latency per collective step */
     bool ideal;       /* communication as if alone (no network transfers) */
+    const int *net_level_of; /* per level: the net level of its transfers (NULL: the same) */
     void *user;       /* passed to the callbacks */
     /* the number of busy GPUs of job changed by delta at now_s */
     void (*busy_changed)(void *user, job *j, int delta_gpus, double now_s);
@@ -160,8 +161,8 @@ struct job {
     GPtrArray *tight_peers;    /* job*: running jobs sharing a link with it that can saturate
                                 * (the replay's, steady.c) */
     size_t steady_slot;        /* the replay's index of its links (steady.c) */
-    bool prio_deferred;        /* priority not yet given to its running transfers: no level
-                                * changes its rates while isolated (sched_ctx.c) */
+    bool prio_deferred;        /* its running transfers not all at its net level: no level
+                                * changes its rates while isolated (sched_levels.c) */
     bool levels_free;          /* it and every job linked to it through shared links run as
                                 * alone: no level there changes a rate (sched_ctx.c) */
     struct steady_group *steady_group; /* the replay's group of jobs sharing links with it, or NULL */
@@ -245,9 +246,6 @@ void job_paths_changed(job *j);
  * running fast-forwarded job schedules the end of its iteration in
  * progress at now_s, where it consumes it. */
 void job_set_shift(job *j, double shift_s, double now_s);
-
-/* Change the level of the job's transfers, the running ones included. */
-void job_set_priority(job *j, int level);
 
 /* ---- The steady-state fast path for groups (docs/engine.md §5c) ---- */
 

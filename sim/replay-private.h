@@ -53,8 +53,8 @@ struct replay {
     contention *risk;          /* the contention risk of the jobs that ran, keyed by uid */
     /* stretches of jobs that share no link (steady.c, docs/engine.md §5b) */
     bool steady_stale;         /* paths changed since the isolation was computed */
-    bool defer_levels;         /* inside on_comm with the isolation current: an isolated
-                                * job's new level may wait (sched_ctx.c) */
+    int *net_level_of;         /* per level: the net level its jobs' transfers take
+                                * (sched_levels.c; NULL until the first commit) */
     uint32_t *link_jobs;       /* per link: running jobs using it (as of the last update) */
     double *link_bound_sum;    /* per link: the sum of their link bounds (idem) */
     double *bound_acc;         /* 2 x links of zeroed scratch (plan_bounds) */
@@ -124,10 +124,10 @@ double replay__group_boundary(void *user, job *j, double origin_s, double now_s)
 
 /* Call on_comm if the scheduler has it. */
 void replay__on_comm(struct replay *r, job *j, bool starting);
-/* Give the running jobs whose level waited (job.prio_deferred) their level
- * on their running transfers: all of them, or those no longer isolated
- * (sched_ctx.c). */
-void replay__levels_sync(struct replay *r, bool all);
+/* Give the running transfers the levels the scheduler set, where they
+ * change a rate: isolated jobs' may wait (wait: unless a path is about to
+ * change), and the net's levels may be relabeled (sched_levels.c). */
+void replay__levels_commit(struct replay *r, bool wait);
 
 /* Outputs (replay_output.c). */
 bool replay__open_streams(struct replay *r, output_dir *d, GError **error);

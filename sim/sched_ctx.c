@@ -7,8 +7,8 @@
  * running transfers in place; a path change takes effect from the next
  * transfer of the flow (a running lock-step transfer keeps its link set
  * until its step ends, at most one collective step later); a shift delays
- * the job's next iteration start.  A level that cannot change any rate
- * (that of a job running as alone, inside on_comm) waits (level_may_wait).
+ * the job's next iteration start.  A level reaches the running transfers
+ * at the end of the call, where it changes a rate (sched_levels.c).
  */
 #include "replay-private.h"
 
@@ -107,8 +107,7 @@ void sched_set_path(sched_ctx *ctx, size_t j, size_t f, size_t p)
     GError *e = NULL;
     /* the isolation is unknown until the next update: no level waits,
      * and no job counts as free of levels until the next reschedule */
-    replay__levels_sync(ctx->r, true);
-    ctx->r->defer_levels = false;
+    replay__levels_commit(ctx->r, false);
     for (guint i = 0; i < ctx->r->running->len; i++)
         ((job *)g_ptr_array_index(ctx->r->running, i))->levels_free = false;
     job_paths_changed(jb);
@@ -119,44 +118,13 @@ void sched_set_path(sched_ctx *ctx, size_t j, size_t f, size_t p)
     }
 }
 
-/* May job jb's new level wait before reaching its running transfers?  A
- * job whose every link shared with another running job can never saturate
- * (job.isolated, docs/engine.md §5b) gets its alone rates whatever anyone's
- * levels are, so re-leveling its transfers would only re-solve links to the
- * same rates.  Inside on_comm the running set and the paths, and so the
- * isolation, are those of the last update (replay__on_comm says so in
- * defer_levels); the level is then only recorded (what its next transfers
- * start with, what the outputs read) and reaches the running ones when the
- * isolation no longer holds (replay__levels_sync). */
-static bool level_may_wait(const struct replay *r, const job *jb)
-{
-    return r->defer_levels && jb->isolated && jb->steady_slot < r->running->len &&
-           g_ptr_array_index(r->running, jb->steady_slot) == jb;
-}
-
+/* Recorded; the running transfers get it at the end of the call
+ * (replay__levels_commit, sched_levels.c). */
 void sched_set_priority(sched_ctx *ctx, size_t j, int level)
 {
     job *jb = ctx_job(ctx, j);
     g_return_if_fail(level >= 0 && level < ctx->r->levels);
-    if (jb->priority == level)
-        return;
-    if (level_may_wait(ctx->r, jb)) {
-        jb->priority = level;
-        jb->prio_deferred = true;
-        return;
-    }
-    job_set_priority(jb, level);
-}
-
-void replay__levels_sync(struct replay *r, bool all)
-{
-    for (guint i = 0; i < r->running->len; i++) {
-        job *jb = g_ptr_array_index(r->running, i);
-        if (jb->prio_deferred && (all || !jb->isolated)) {
-            jb->prio_deferred = false;
-            job_set_priority(jb, jb->priority);
-        }
-    }
+    jb->priority = level;
 }
 
 void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s)
@@ -203,24 +171,10 @@ void replay__reschedule(struct replay *r)
 {
     r->ops->reschedule(r->sched, &r->ctx);
     replay__steady_update(r);
-    replay__levels_sync(r, false);
+    replay__levels_commit(r, true);
     levels_free_update(r);
     if (r->decision_fn && !r->stopped && !r->decision_fn(r->decision_user, &r->ctx))
         r->stopped = true;
-}
-
-/* Is the isolation current (level_may_wait)?  Not after a path change not
- * yet counted, nor while a transfer from before one is in flight (the
- * bounds count only the current plans); never with --no-fast-forward,
- * which keeps the plain event path as the reference. */
-static bool defer_ok(const struct replay *r)
-{
-    if (!r->cfg->sim.fast_forward || r->steady_stale || !r->link_jobs)
-        return false;
-    for (guint i = 0; i < r->running->len; i++)
-        if (((const job *)g_ptr_array_index(r->running, i))->old_path_xfers)
-            return false;
-    return true;
 }
 
 void replay__on_comm(struct replay *r, job *j, bool starting)
@@ -229,9 +183,8 @@ void replay__on_comm(struct replay *r, job *j, bool starting)
         return;
     for (guint i = 0; i < r->running->len; i++)
         if (g_ptr_array_index(r->running, i) == j) {
-            r->defer_levels = defer_ok(r);
             r->ops->on_comm(r->sched, &r->ctx, i, starting);
-            r->defer_levels = false;
+            replay__levels_commit(r, true);
             return;
         }
 }

@@ -1,17 +1,19 @@
 /* test_sched_levels.c - suite "sched_levels": when a scheduler's new level
- * reaches a job's running transfers (sim/sched_ctx.c, docs/engine.md §4).
+ * reaches a job's running transfers (sim/sched_levels.c, docs/engine.md
+ * §4), and which jobs no level touches (docs/engine.md §5b).
  * Not here: the schedulers' decisions (test_schedulers.c).
  *
  * sincronia-online runs inside a wrapper whose on_comm looks at the net
- * around the real hook: the level of the running transfers (the net's)
- * against the job's, and the bytes left.  A job that runs as alone (every
- * link it shares can never saturate, docs/engine.md §5b) keeps its
- * transfers' old level inside on_comm: no level changes its rates.  One
- * that shares a link that can saturate gets the new level at once; a
- * waiting level reaches the transfers when a reschedule ends the isolation.
- * Every number is worked out by hand below; the rates are checked through
- * the bytes left, with and without the fast-forward (which turns the wait
- * off: the plain event path).
+ * around the real hook (and the commit the engine does after it): the net
+ * level of each job's running transfers against the one its level maps
+ * to, whether the net orders the transfers as the levels do, and the
+ * bytes left.  A job that runs as alone (every link it shares can never
+ * saturate) may keep its transfers' old level: no level changes its
+ * rates; the others always stand in the net in the order of their levels,
+ * by relabeling the net's levels where that keeps every running transfer
+ * where it is.  Every number is worked out by hand below; the rates are
+ * checked through the bytes left, with and without the fast-forward
+ * (which turns both off: the plain event path).
  */
 #include <math.h>
 #include <string.h>
@@ -56,8 +58,9 @@ static char *scenario(int gpus, int up_gbps, const char *jobs)
 /* What the wrapper saw of one running job at one call. */
 typedef struct seen {
     int job_level; /* the job's (job.priority), -1 if not running */
-    int net_level; /* its running transfer's, -1 without one */
-    double left;   /* its transfer's bytes left, NAN without one */
+    int net_level; /* its first running transfer's, -1 without one */
+    bool at_level; /* all its running transfers at the net level its level maps to */
+    double left;   /* its first transfer's bytes left, NAN without one */
 } seen;
 
 enum { P, Q, R, N_JOBS, MAX_CALLS = 32 };
@@ -67,10 +70,13 @@ typedef struct call {
     double t;
     bool starting;
     seen before[N_JOBS], after[N_JOBS];
+    bool order_ok; /* after: the net orders the transfers of the jobs at their
+                    * level as their levels do (ties included) */
 } call;
 
 typedef struct wrap {
     void *inner;
+    bool swap; /* at q's phase start, also put q on level 0 and p on 1 */
     call calls[MAX_CALLS];
     size_t n_calls;
 } wrap;
@@ -99,18 +105,48 @@ static void look(sched_ctx *ctx, seen *out)
 {
     struct replay *r = ctx->r;
     for (size_t i = 0; i < N_JOBS; i++)
-        out[i] = (seen){-1, -1, NAN};
+        out[i] = (seen){-1, -1, true, NAN};
     for (guint i = 0; i < r->running->len; i++) {
         const job *jb = g_ptr_array_index(r->running, i);
         size_t k = (size_t)(jb->spec.id[0] - 'p');
         g_assert(k < N_JOBS);
         out[k].job_level = jb->priority;
-        if (jb->active->len == 1) {
-            net_transfer_id id = g_array_index(jb->active, net_transfer_id, 0);
-            out[k].net_level = net_transfer_priority(r->n, id);
-            out[k].left = net_transfer_remaining_bytes(r->n, id);
+        for (guint a = 0; a < jb->active->len; a++) {
+            net_transfer_id id = g_array_index(jb->active, net_transfer_id, a);
+            int lv = net_transfer_priority(r->n, id);
+            if (a == 0) {
+                out[k].net_level = lv;
+                out[k].left = net_transfer_remaining_bytes(r->n, id);
+            }
+            out[k].at_level &= r->net_level_of && lv == r->net_level_of[jb->priority];
         }
     }
+}
+
+static bool order_ok(const seen *v)
+{
+    for (size_t a = 0; a < N_JOBS; a++)
+        for (size_t b = 0; b < N_JOBS; b++) {
+            if (v[a].net_level < 0 || v[b].net_level < 0 || !v[a].at_level || !v[b].at_level)
+                continue;
+            if ((v[a].job_level < v[b].job_level) != (v[a].net_level < v[b].net_level) ||
+                (v[a].job_level == v[b].job_level) != (v[a].net_level == v[b].net_level))
+                return false;
+        }
+    return true;
+}
+
+/* Running job `id` of ctx (its index). */
+static size_t job_index(sched_ctx *ctx, char id)
+{
+    for (size_t i = 0; i < sched_job_count(ctx); i++) {
+        sched_job_info info;
+        sched_job_get(ctx, i, &info);
+        if (info.id[0] == id)
+            return i;
+    }
+    CU_FAIL_FATAL("job not running");
+    return 0;
 }
 
 static void wrap_on_comm(void *self, sched_ctx *ctx, size_t j, bool starting)
@@ -123,8 +159,17 @@ static void wrap_on_comm(void *self, sched_ctx *ctx, size_t j, bool starting)
         look(ctx, c->before);
     }
     sched_sincronia_online_ops.on_comm(w->inner, ctx, j, starting);
-    if (c)
+    sched_job_info info;
+    sched_job_get(ctx, j, &info);
+    if (w->swap && starting && info.id[0] == 'q') {
+        sched_set_priority(ctx, job_index(ctx, 'q'), 0);
+        sched_set_priority(ctx, job_index(ctx, 'p'), 1);
+    }
+    replay__levels_commit(ctx->r, true); /* as the engine does after the call */
+    if (c) {
         look(ctx, c->after);
+        c->order_ok = order_ok(c->after);
+    }
 }
 
 /* The call at time t (a phase start or end), failing the test if none. */
@@ -137,9 +182,9 @@ static const call *call_at(const wrap *w, double t, bool starting)
     return NULL;
 }
 
-/* Run text under the wrapper (fast-forward on or off) into *w (copied out
- * before the replay is freed). */
-static void run_wrapped(const char *text, bool ffwd, wrap *w)
+/* Run text under the wrapper (fast-forward on or off, swap as in wrap)
+ * into *w (copied out before the replay is freed). */
+static void run_wrapped(const char *text, bool ffwd, bool swap, wrap *w)
 {
     sched_ops ops = sched_sincronia_online_ops;
     ops.create = wrap_create;
@@ -155,6 +200,8 @@ static void run_wrapped(const char *text, bool ffwd, wrap *w)
         replay_free(x.r);
         x.r = replay_new(x.cfg, &ops, x.t, x.tr, x.cat, &e);
         TEST_ASSERT_NO_ERROR(e);
+        if (x.r)
+            ((wrap *)x.r->sched)->swap = swap;
         ok = x.r && replay_run(x.r, NULL, NULL, NULL, &e);
         TEST_ASSERT_NO_ERROR(e);
     }
@@ -169,80 +216,97 @@ static void run_wrapped(const char *text, bool ffwd, wrap *w)
 /* Uplinks 240 Gb/s = 3e10 B/s: p's and q's bounds (1e10 each, their NICs)
  * add up to 2e10 < 3e10, so the uplinks can never saturate: both run as
  * alone.  At 1.0 p's phase starts alone (no contending member: level K-1
- * = 7) and its transfer starts at 7.  At 1.5 q's starts: both share the
- * uplinks, BSSI's bottleneck is q's NIC (2e10 / 1e10 = 2 s against the
- * uplinks' 3e10 / 3e10 = 1 s), q goes last: p level 0, q level 1.  p's
- * transfer keeps level 7 (the wait) with the fast-forward, gets 0 without;
- * its rate is 1e10 either way (NIC-bound, 2e10 < 3e10 on the uplinks), and
- * q's is 1e10: at 2.0 p is done (0.5e10 left at 1.5) and q has
- * 2e10 - 0.5 x 1e10 = 1.5e10 left.  Then q alone (no contending member)
- * goes to 7; its transfer, started at level 1, keeps 1 with the
- * fast-forward. */
+ * = 7).  At 1.5 q's starts: both share the uplinks, BSSI's bottleneck is
+ * q's NIC (2e10 / 1e10 = 2 s against the uplinks' 3e10 / 3e10 = 1 s), q
+ * goes last: p level 0, q level 1.  p's rate is 1e10 whatever the levels
+ * (NIC-bound, 2e10 < 3e10 on the uplinks), and so is q's: at 2.0 p is done
+ * (0.5e10 left at 1.5) and q has 2e10 - 0.5 x 1e10 = 1.5e10 left.  Then q
+ * alone (no contending member) goes to 7: with the fast-forward its
+ * running transfer keeps the net level it started at (it waits), without
+ * it gets level 7. */
 static void test_sched_levels_wait(void)
 {
     g_autofree char *text = scenario(2, 240, JOBS_PQ);
     for (int ff = 1; ff >= 0; ff--) {
         wrap w;
-        run_wrapped(text, ff, &w);
+        run_wrapped(text, ff, false, &w);
         const call *q_start = call_at(&w, 1.5, true), *p_end = call_at(&w, 2.0, false);
         CU_ASSERT_EQUAL(q_start->after[P].job_level, 0);
-        CU_ASSERT_EQUAL(q_start->after[P].net_level, ff ? 7 : 0);
         CU_ASSERT_EQUAL(q_start->after[Q].job_level, 1);
         TEST_ASSERT_CLOSE(q_start->after[P].left, 0.5e10, 1e-9);
-        CU_ASSERT_EQUAL(p_end->before[Q].net_level, 1);
         TEST_ASSERT_CLOSE(p_end->before[Q].left, 1.5e10, 1e-9);
         CU_ASSERT_EQUAL(p_end->after[Q].job_level, 7);
-        CU_ASSERT_EQUAL(p_end->after[Q].net_level, ff ? 1 : 7);
+        CU_ASSERT_EQUAL(p_end->after[Q].net_level, ff ? p_end->before[Q].net_level : 7);
+        CU_ASSERT_EQUAL(p_end->after[Q].at_level, !ff);
     }
 }
 
 /* Uplinks 100 Gb/s = 1.25e10 B/s: the bounds (2e10) exceed it, the uplinks
- * can saturate, neither job runs as alone, and every level reaches the
- * transfers at once.  At 1.5 the bottleneck is an uplink (3e10 / 1.25e10 =
- * 2.4 s, q's NIC 2 s); q's ratio w/d = 1 / 1.6 is the smaller (p's 1 / 0.8):
- * q last, p level 0 (its transfer moved from 7 to 0), q level 1.  p then
- * takes 1e10 (its NIC) and q the uplink's rest, 0.25e10: p, 0.5e10 left at
- * 1.5, is done at 2.0; q has 2e10 - 0.5 x 0.25e10 = 1.875e10 left.  Had p
- * kept level 7, q would have taken 1e10 and left 1.5e10. */
+ * can saturate, neither job runs as alone.  At 1.5 the bottleneck is an
+ * uplink (3e10 / 1.25e10 = 2.4 s, q's NIC 2 s); q's ratio w/d = 1 / 1.6 is
+ * the smaller (p's 1 / 0.8): q last, p level 0, q level 1.  p's transfer
+ * started at 1.0 at the net level of 7, the only level in use; mapping
+ * level 0 there and level 1 just below keeps it where it is (no re-solve
+ * with the fast-forward), and q starts below it.  p then takes 1e10 (its
+ * NIC) and q the uplink's rest, 0.25e10: p, 0.5e10 left at 1.5, is done at
+ * 2.0; q has 2e10 - 0.5 x 0.25e10 = 1.875e10 left.  Had p stood below q,
+ * q would have taken 1e10 and left 1.5e10. */
 static void test_sched_levels_tight(void)
 {
     g_autofree char *text = scenario(2, 100, JOBS_PQ);
     for (int ff = 1; ff >= 0; ff--) {
         wrap w;
-        run_wrapped(text, ff, &w);
+        run_wrapped(text, ff, false, &w);
         const call *q_start = call_at(&w, 1.5, true), *p_end = call_at(&w, 2.0, false);
         CU_ASSERT_EQUAL(q_start->after[P].job_level, 0);
-        CU_ASSERT_EQUAL(q_start->after[P].net_level, 0);
+        CU_ASSERT_TRUE(q_start->after[P].at_level);
+        CU_ASSERT_TRUE(q_start->order_ok);
+        if (ff) {
+            CU_ASSERT_EQUAL(q_start->after[P].net_level, q_start->before[P].net_level);
+        } else {
+            CU_ASSERT_EQUAL(q_start->after[P].net_level, 0);
+        }
         TEST_ASSERT_CLOSE(p_end->before[Q].left, 1.875e10, 1e-9);
-        CU_ASSERT_EQUAL(p_end->after[Q].net_level, 7);
+        CU_ASSERT_TRUE(p_end->after[Q].at_level);
+        CU_ASSERT_TRUE(p_end->order_ok);
     }
 }
 
+/* The same jobs, but at q's phase start the levels are swapped (q 0, p 1):
+ * p's transfer, at the net level of 7 (the only level in use at 1.0), must
+ * now stand below q, which has no transfer yet and takes the top level:
+ * no map keeps p's transfer where it is and puts level 0 above it, so the
+ * map falls back to the levels themselves and p's transfer moves to 1. */
+static void test_sched_levels_swap(void)
+{
+    g_autofree char *text = scenario(2, 100, JOBS_PQ);
+    wrap w;
+    run_wrapped(text, true, true, &w);
+    const call *q_start = call_at(&w, 1.5, true);
+    CU_ASSERT_EQUAL(q_start->before[P].net_level, 0);
+    CU_ASSERT_EQUAL(q_start->after[P].job_level, 1);
+    CU_ASSERT_EQUAL(q_start->after[P].net_level, 1);
+    CU_ASSERT_TRUE(q_start->after[P].at_level);
+    CU_ASSERT_TRUE(q_start->order_ok);
+}
+
 /* The first case with a third GPU per host and job r (compute 0.2 s,
- * 1e10 B) arriving at 1.6: three bounds of 1e10 reach the uplinks' 3e10,
- * so they may saturate and nobody runs as alone any more.  The reschedule
- * at 1.6 leaves p at level 0 and q at 1 (the same members), and p's
- * transfer, left at 7 since 1.5, gets 0 when the isolation is recomputed
- * after it: at r's phase start (1.8) it is at 0.  The three rings then fill
- * the uplinks exactly (3 x 1e10, each at its NIC's rate whatever the
- * levels), so the bytes are those of the first case: q 1.5e10 left at 2.0.
- * There q and r contend (r communicates from 1.8): the bottleneck is q's
- * NIC (2e10 / 1e10 = 2 s, the uplinks 3e10 / 3e10 = 1 s), q last: r 0, q 1,
- * and q's transfer is at 1 (it started there). */
+ * 1e10 B) arriving at 2.2: three bounds of 1e10 reach the uplinks' 3e10,
+ * so they may saturate and nobody runs as alone any more.  q's transfer,
+ * left at its old net level at 2.0, gets its level's at the reschedule:
+ * at r's phase start (2.4) it is there.  q alone moves 1e10 B/s from 2.0:
+ * 1.5e10 - 0.4e10 = 1.1e10 left at 2.4. */
 static void test_sched_levels_sync(void)
 {
-    g_autofree char *text = scenario(3, 240, JOBS_PQ ", " JOB("r", "1.6", "0.2", "1e10"));
+    g_autofree char *text = scenario(3, 240, JOBS_PQ ", " JOB("r", "2.2", "0.2", "1e10"));
     wrap w;
-    run_wrapped(text, true, &w);
-    const call *q_start = call_at(&w, 1.5, true), *r_start = call_at(&w, 1.8, true),
-               *p_end = call_at(&w, 2.0, false);
-    CU_ASSERT_EQUAL(q_start->after[P].net_level, 7);
-    CU_ASSERT_EQUAL(r_start->before[P].job_level, 0);
-    CU_ASSERT_EQUAL(r_start->before[P].net_level, 0);
-    TEST_ASSERT_CLOSE(p_end->before[Q].left, 1.5e10, 1e-9);
-    CU_ASSERT_EQUAL(p_end->after[Q].job_level, 1);
-    CU_ASSERT_EQUAL(p_end->after[Q].net_level, 1);
-    CU_ASSERT_EQUAL(p_end->after[R].job_level, 0);
+    run_wrapped(text, true, false, &w);
+    const call *p_end = call_at(&w, 2.0, false), *r_start = call_at(&w, 2.4, true);
+    CU_ASSERT_FALSE(p_end->after[Q].at_level);
+    CU_ASSERT_TRUE(r_start->before[Q].at_level);
+    TEST_ASSERT_CLOSE(r_start->before[Q].left, 1.1e10, 1e-9);
+    CU_ASSERT_TRUE(r_start->after[Q].at_level);
+    CU_ASSERT_TRUE(r_start->order_ok);
 }
 
 /* Six hosts, three under each of two ToRs (h0-h2, h3-h5), one 1e10 B/s
@@ -289,6 +353,7 @@ int main(void)
     CU_TestInfo cases[] = {
         {"wait", test_sched_levels_wait},
         {"tight", test_sched_levels_tight},
+        {"swap", test_sched_levels_swap},
         {"sync", test_sched_levels_sync},
         {"component", test_sched_levels_component},
         CU_TEST_INFO_NULL,
