@@ -14,9 +14,8 @@ typedef struct net__user {
     int32_t prio;  /* the transfer's level (copied: the BFS filters on it) */
 } net__user;
 
-/* Three cache lines (the array is 64-byte aligned): what the search and the
- * fill read, the counters that a load change brings up to date, and the
- * base of a lazy link (net__link_sync()). */
+/* Two cache lines (the array is 64-byte aligned): what the search and the
+ * fill read, then the counters that a load change brings up to date. */
 typedef struct net__link {
     /* line 1: read by every solve that reaches the link */
     net__user *users;     /* moving transfers on the link, unordered */
@@ -37,13 +36,17 @@ typedef struct net__link {
     double lat_s;         /* l_e */
     bool present;         /* false once removed */
     bool moved_listed;    /* on net.moved (carried load since the last net_links_moved) */
-    /* line 3: while the link is lazy (its one user's tl[k].lazy), the
-     * counters above and its level load hold what they held when its user's
-     * integrals were base_moved and base_busy and its rate count base_ver */
-    double base_moved, base_busy;
-    uint64_t base_ver;
     uint32_t refs;        /* transfers (waiting or moving) that name this link */
 } __attribute__((aligned(64))) net__link;
+
+/* While link e is lazy (net.lbase[e]; its one user's tl[k].lazy): its
+ * counters and level load hold what they held when its user's integrals
+ * were moved and busy and its rate count ver (net__link_sync()).  Apart
+ * from the link: read only when the link is synced. */
+typedef struct net__lbase {
+    double moved, busy;
+    uint64_t ver;
+} net__lbase;
 
 /* A link's state at one priority level (net.lvl[e * K + L]; 32 bytes, so a
  * record never straddles two cache lines). */
@@ -111,6 +114,7 @@ struct net {
     net__link *links;
     size_t n_links, cap_links;
     net__lvl *lvl;    /* [e * K + L], 64-byte aligned */
+    net__lbase *lbase; /* [e] */
     /* links that carried load since the last net_links_moved (each once) */
     GArray *moved;     /* uint32 link ids */
     GArray *moved_out; /* what the last net_links_moved returned, sorted */

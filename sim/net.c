@@ -54,6 +54,7 @@ void net_free(net *n)
         g_free(n->links[e].users);
     g_aligned_free(n->links);
     g_aligned_free(n->lvl);
+    g_free(n->lbase);
     g_array_free(n->moved, TRUE);
     g_array_free(n->moved_out, TRUE);
     g_array_free(n->touched, TRUE);
@@ -158,6 +159,7 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
         n->links = renew_aligned(n->links, n->n_links, cap, sizeof(net__link));
         n->lvl = renew_aligned(n->lvl, n->n_links * (size_t)n->K, cap * (size_t)n->K,
                                sizeof(net__lvl));
+        n->lbase = g_renew(net__lbase, n->lbase, cap);
         n->cap_links = cap;
     }
     uint32_t e = (uint32_t)n->n_links++;
@@ -275,9 +277,9 @@ bool net_link_stats_peek(const net *n, net_link_id id, net_link_stats *out)
         const net__user us = l->users[0];
         const net__xfer *t = &n->xf[us.t];
         double now = evq_now(n->q);
-        double bytes = us.mult * (net__xfer_moved_at(t, now) - l->base_moved);
+        double bytes = us.mult * (net__xfer_moved_at(t, now) - n->lbase[id].moved);
         *out = (net_link_stats){.carried_bytes = l->carried_bytes + bytes,
-                                .busy_s = l->busy_s + net__xfer_busy_at(t, now) - l->base_busy,
+                                .busy_s = l->busy_s + net__xfer_busy_at(t, now) - n->lbase[id].busy,
                                 .tagged_bytes = l->tagged_bytes + bytes * t->tag,
                                 .load_Bps = us.mult * t->rate_Bps};
         return true;

@@ -87,19 +87,19 @@ void net__link_sync(net *n, uint32_t e)
     const net__xfer *t = &n->xf[us.t];
     double now = evq_now(n->q);
     double mv = net__xfer_moved_at(t, now), bz = net__xfer_busy_at(t, now);
-    double dm = mv - l->base_moved;
+    double dm = mv - n->lbase[e].moved;
     if (dm != 0) {
         double bytes = us.mult * dm;
         l->carried_bytes += bytes;
         l->tagged_bytes += bytes * t->tag;
-        l->base_moved = mv;
+        n->lbase[e].moved = mv;
     }
-    l->busy_s += bz - l->base_busy;
-    l->base_busy = bz;
+    l->busy_s += bz - n->lbase[e].busy;
+    n->lbase[e].busy = bz;
     if (now > l->last_s)
         l->last_s = now;
-    if (t->rver != l->base_ver) { /* update_link() of its last rate change */
-        l->base_ver = t->rver;
+    if (t->rver != n->lbase[e].ver) { /* update_link() of its last rate change */
+        n->lbase[e].ver = t->rver;
         net__lvl *lv = &n->lvl[(size_t)e * n->K + t->prio];
         double mx = us.mult * t->rate_Bps;
         lv->load = mx;
@@ -126,9 +126,9 @@ void net__link_make_lazy(net *n, uint32_t e)
     net__link_advance(l, now);
     const net__user us = l->users[0];
     net__xfer *t = &n->xf[us.t];
-    l->base_moved = net__xfer_moved_at(t, now);
-    l->base_busy = net__xfer_busy_at(t, now);
-    l->base_ver = t->rver;
+    n->lbase[e].moved = net__xfer_moved_at(t, now);
+    n->lbase[e].busy = net__xfer_busy_at(t, now);
+    n->lbase[e].ver = t->rver;
     l->lazy = true;
     t->tl[us.k].lazy = true;
 }
@@ -275,9 +275,9 @@ static bool first_user_lazy(net *n, uint32_t e, uint32_t s, uint32_t k)
     net__xfer *t = &n->xf[s];
     n->lvl[(size_t)e * n->K + t->prio].res = l->cap_Bps;
     net__link_advance(l, evq_now(n->q));
-    l->base_moved = t->moved;
-    l->base_busy = t->busy;
-    l->base_ver = t->rver;
+    n->lbase[e].moved = t->moved;
+    n->lbase[e].busy = t->busy;
+    n->lbase[e].ver = t->rver;
     l->lazy = true;
     t->tl[k].lazy = true;
     return true;
