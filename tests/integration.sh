@@ -77,41 +77,46 @@ else
 fi
 
 # calibration (docs/traces.md "Contention risk"): a reduced 4-day trace of
-# seed 1 keeps the partition and bin packing that put GPUs at risk: the
-# full-size figures are 24.5% of jobs and 59.6% of GPUs; this slice measured
-# 28.8% and 45.3%.  Without those mechanisms the full trace had 7.3% of GPUs.
+# seed 1 with the default placement (--topo-aware no: whole-host pods on any
+# free host, as the real worker.csv shows) spreads multi-host jobs over
+# racks: the full-size figures are 48.3% of jobs and 82.3% of GPUs at risk
+# and 47.1% label contention (real worker.csv: 49.5%); this slice measured
+# 61.5%, 88.5% and 42.6%.
 if "$ccsim" gen-trace --seed 1 --days 4 --out "$tmp/g4" >/dev/null 2>&1 &&
    "$ccsim" trace stats "$tmp/g4" --csv - > "$tmp/g4.csv" 2>"$tmp/stderr"; then
-    python3 - "$tmp/g4.csv" <<'PY' && ok || bad "calibration: $(grep contention "$tmp/g4.csv" | tr '\n' ' ')"
+    python3 - "$tmp/g4.csv" <<'PY' && ok || bad "calibration: $(grep -E '^(contention|racks),' "$tmp/g4.csv" | tr '\n' ' ')"
 import sys
-v = {l.split(",")[1]: float(l.split(",")[2]) for l in open(sys.argv[1]) if l.startswith("contention,")}
-assert 0.20 <= v["jobs_at_risk_frac"] <= 0.40 and 0.35 <= v["gpus_at_risk_frac"] <= 0.65, v
+v = {l.split(",")[1]: float(l.split(",")[2]) for l in open(sys.argv[1])
+     if l.startswith("contention,") or l.startswith("racks,")}
+assert 0.50 <= v["jobs_at_risk_frac"] <= 0.72 and 0.78 <= v["gpus_at_risk_frac"] <= 0.95, v
+assert 0.35 <= v["label_contention_frac"] <= 0.55, v
 PY
 else
     bad "calibration: $(cat "$tmp/stderr")"
 fi
-# the same slice without topology-aware gathering (--topo-aware no): whole-host
-# pods on any free host, so multi-host jobs leave their rack and meet others'
-# uplinks; measured 61.5% of jobs and 88.5% of GPUs (default: 28.8%, 45.3%)
-if "$ccsim" gen-trace --seed 1 --days 4 --topo-aware no --out "$tmp/g4n" >/dev/null 2>&1 &&
-   "$ccsim" trace stats "$tmp/g4n" --csv - > "$tmp/g4n.csv" 2>"$tmp/stderr"; then
-    python3 - "$tmp/g4.csv" "$tmp/g4n.csv" <<'PY' && ok || bad "topo-aware no: $(grep contention "$tmp/g4n.csv" | tr '\n' ' ')"
+# the same slice with topology-aware gathering (--topo-aware yes): jobs that
+# fit a rack stay under one ToR and share no link, so both shares fall;
+# measured 28.8% of jobs and 45.3% of GPUs (default: 61.5%, 88.5%)
+if "$ccsim" gen-trace --seed 1 --days 4 --topo-aware yes --out "$tmp/g4y" >/dev/null 2>&1 &&
+   "$ccsim" trace stats "$tmp/g4y" --csv - > "$tmp/g4y.csv" 2>"$tmp/stderr"; then
+    python3 - "$tmp/g4.csv" "$tmp/g4y.csv" <<'PY' && ok || bad "topo-aware yes: $(grep contention, "$tmp/g4y.csv" | tr '\n' ' ')"
 import sys
-d, n = ({l.split(",")[1]: float(l.split(",")[2]) for l in open(f) if l.startswith("contention,")}
+d, y = ({l.split(",")[1]: float(l.split(",")[2]) for l in open(f) if l.startswith("contention,")}
         for f in sys.argv[1:3])
-assert n["jobs"] == d["jobs"] and n["gpus"] == d["gpus"], (d, n)
-assert n["jobs_at_risk_frac"] >= d["jobs_at_risk_frac"] + 0.15, (d, n)
-assert n["gpus_at_risk_frac"] >= d["gpus_at_risk_frac"] + 0.15, (d, n)
+assert y["jobs"] == d["jobs"] and y["gpus"] == d["gpus"], (d, y)
+assert y["jobs_at_risk_frac"] <= d["jobs_at_risk_frac"] - 0.15, (d, y)
+assert y["gpus_at_risk_frac"] <= d["gpus_at_risk_frac"] - 0.15, (d, y)
 PY
 else
-    bad "topo-aware no: $(cat "$tmp/stderr")"
+    bad "topo-aware yes: $(cat "$tmp/stderr")"
 fi
-# the same slice with spilling jobs on whole racks first (--spill whole-racks):
-# a job larger than a rack shares no ToR with another spilling job, so GPUs
-# at risk fall; measured 23.1% of jobs and 13.4% of GPUs (default: 28.8%, 45.3%)
-if "$ccsim" gen-trace --seed 1 --days 4 --spill whole-racks --out "$tmp/g4w" >/dev/null 2>&1 &&
+# gathering with spilling jobs on whole racks first (--spill whole-racks, a
+# rule of gathering): a job larger than a rack shares no ToR with another
+# spilling job, so GPUs at risk fall; measured 23.1% of jobs and 13.4% of
+# GPUs (gathering alone: 28.8%, 45.3%)
+if "$ccsim" gen-trace --seed 1 --days 4 --topo-aware yes --spill whole-racks --out "$tmp/g4w" >/dev/null 2>&1 &&
    "$ccsim" trace stats "$tmp/g4w" --csv - > "$tmp/g4w.csv" 2>"$tmp/stderr"; then
-    python3 - "$tmp/g4.csv" "$tmp/g4w.csv" <<'PY' && ok || bad "spill whole-racks: $(grep contention "$tmp/g4w.csv" | tr '\n' ' ')"
+    python3 - "$tmp/g4y.csv" "$tmp/g4w.csv" <<'PY' && ok || bad "spill whole-racks: $(grep contention, "$tmp/g4w.csv" | tr '\n' ' ')"
 import sys
 d, w = ({l.split(",")[1]: float(l.split(",")[2]) for l in open(f) if l.startswith("contention,")}
         for f in sys.argv[1:3])

@@ -377,21 +377,22 @@ static int peak_host_gpus(const trace *t, size_t *placed_jobs)
     return peak;
 }
 
-/* --topo-aware no places whole-host pods on any free host: never more than
- * a host's 8 GPUs at once, and the same jobs placed on topo.csv hosts
- * (the draws change which hosts, not whether a job fits: both readings
- * check the same free-host count first).  The default makes no draw there,
- * so its bytes and the acceptance seeds above are unchanged. */
+/* --topo-aware no (the default) places whole-host pods on any free host and
+ * --topo-aware yes gathers them under one ToR: either way never more than a
+ * host's 8 GPUs at once, and the same jobs placed on topo.csv hosts (the
+ * rule changes which hosts, not whether a job fits: both check the same
+ * free-host count first). */
 static void test_gen_topo_aware(void)
 {
     trace_gen_options o = trace_gen_options_default();
     o.days = 4;
+    CU_ASSERT_FALSE(o.topo_aware);
     GError *err = NULL;
     size_t placed_yes = 0, placed_no = 0;
-    g_autoptr(trace) yes = trace_gen_load(&o, NULL, &err);
-    TEST_ASSERT_NO_ERROR(err);
-    o.topo_aware = false;
     g_autoptr(trace) no = trace_gen_load(&o, NULL, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    o.topo_aware = true;
+    g_autoptr(trace) yes = trace_gen_load(&o, NULL, &err);
     TEST_ASSERT_NO_ERROR(err);
     CU_ASSERT_FATAL(yes && no);
     CU_ASSERT_EQUAL(peak_host_gpus(yes, &placed_yes), 8);
@@ -399,6 +400,16 @@ static void test_gen_topo_aware(void)
     CU_ASSERT_EQUAL(trace_job_count(yes), trace_job_count(no));
     CU_ASSERT_EQUAL(placed_yes, placed_no);
     CU_ASSERT(placed_yes > 400);
+    /* the scenario form "topo_aware": true gives the gathered placement */
+    cJSON *spec = cJSON_Parse("{\"synthetic\": {\"days\": 4, \"topo_aware\": true}}");
+    g_autoptr(trace) s = trace_load_spec(spec, ".", "t.json", NULL, &err);
+    cJSON_Delete(spec);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(s != NULL);
+    CU_ASSERT_EQUAL(trace_job_count(s), trace_job_count(yes));
+    for (size_t i = 0; i < trace_job_count(s); i++)
+        if (trace_job_get(s, i)->n_hosts > 0 && trace_job_get(yes, i)->n_hosts > 0)
+            CU_ASSERT_STRING_EQUAL(trace_job_get(s, i)->hosts[0], trace_job_get(yes, i)->hosts[0]);
 }
 
 /* --spill whole-racks and --small-pods most-allocated (hand-counted cases in

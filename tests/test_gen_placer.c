@@ -3,7 +3,8 @@
  *
  * The cluster: three racks of 4 hosts under one PSW, rows in this order:
  * hosts 0-3 in rack P1/S1, 4-7 in P1/S2, 8-11 in P1/S3; a partition of
- * 96 GPUs takes all three racks (32 GPUs each).
+ * 96 GPUs takes all three racks (32 GPUs each).  The whole-host cases test
+ * the gathering rules, so they set topo_aware (--topo-aware yes).
  */
 #include "test_util.h"
 #include "traces/gen-private.h"
@@ -33,7 +34,7 @@ static bool place_after_host0(const trace_gen_options *o, int pods, int per, int
 }
 
 /* A job of 5 whole hosts fits no rack (S1 has 3 free hosts, S2 and S3 4).
- * Leftovers (default): the fullest rack with a free host first, S1's
+ * Leftovers (the default spill): the fullest rack with a free host first, S1's
  * hosts 1, 2, 3, then the 2 left in the fullest rack that holds them, S2
  * (4 free, tied with S3, the first wins): hosts 4, 5.  So it shares S1
  * with the job on host 0.  Whole racks: the emptiest rack first, S2 (4
@@ -42,6 +43,7 @@ static bool place_after_host0(const trace_gen_options *o, int pods, int per, int
 static void test_placer_spill(void)
 {
     trace_gen_options o = trace_gen_options_default();
+    o.topo_aware = true;
     int out[5];
     CU_ASSERT_TRUE_FATAL(place_after_host0(&o, 5, 8, out));
     const int leftovers[5] = {1, 2, 3, 4, 5};
@@ -59,6 +61,7 @@ static void test_placer_spill(void)
 static void test_placer_fits_rack(void)
 {
     trace_gen_options o = trace_gen_options_default();
+    o.topo_aware = true;
     for (int mode = 0; mode < 2; mode++) {
         o.spill_whole_racks = mode == 1;
         int out[3];
@@ -103,10 +106,41 @@ static void test_placer_small_pods(void)
     }
 }
 
+/* No gathering (the default, --topo-aware no): with a partition of 32 GPUs,
+ * rack S1 alone (hosts 0-3), and host 0 in use, a job of 5 whole hosts
+ * first takes the partition's 3 free hosts, 1, 2 and 3, in a drawn order,
+ * then 2 distinct hosts drawn from the 8 outside it (4-11); every host
+ * ends with 8 GPUs, so none is taken twice. */
+static void test_placer_any_host(void)
+{
+    trace_gen_options o = trace_gen_options_default();
+    CU_ASSERT_FALSE(o.topo_aware);
+    g_autoptr(GPtrArray) rows = three_racks();
+    g_autoptr(gen_placer) P = gen__placer_new(rows, 32);
+    gen__placer_use(P, 0, 8);
+    g_autoptr(GRand) r = g_rand_new_with_seed(7);
+    int out[5];
+    CU_ASSERT_TRUE_FATAL(gen__placer_place(P, r, &o, 5, 8, out));
+    int seen[12] = {0};
+    for (int k = 0; k < 5; k++) {
+        CU_ASSERT_TRUE_FATAL(out[k] >= 1 && out[k] < 12);
+        seen[out[k]]++;
+        CU_ASSERT(k < 3 ? out[k] <= 3 : out[k] >= 4);
+    }
+    for (int h = 0; h < 12; h++)
+        CU_ASSERT(seen[h] <= 1);
+    /* 12 - 1 - 5 = 6 hosts are left free: a 7-host job does not fit and
+     * uses nothing, so a 6-host job still does */
+    CU_ASSERT_FALSE(gen__placer_place(P, r, &o, 7, 8, out));
+    int six[6];
+    CU_ASSERT_TRUE(gen__placer_place(P, r, &o, 6, 8, six));
+}
+
 /* Too few free hosts: false, nothing used (a 12-host job after host 0). */
 static void test_placer_full(void)
 {
     trace_gen_options o = trace_gen_options_default();
+    o.topo_aware = true;
     o.spill_whole_racks = true;
     int out[12];
     CU_ASSERT_FALSE(place_after_host0(&o, 12, 8, out));
@@ -119,6 +153,7 @@ int main(void)
         {"spill", test_placer_spill},
         {"fits_rack", test_placer_fits_rack},
         {"small_pods", test_placer_small_pods},
+        {"any_host", test_placer_any_host},
         {"full", test_placer_full},
         CU_TEST_INFO_NULL,
     };

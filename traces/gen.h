@@ -23,8 +23,9 @@ typedef struct trace_gen_options {
     double gpu_run_tilt;   /* rank correlation lifting GPU jobs' run times (default 0.7) */
     double gpu_cap;        /* GPUs the trace's jobs may hold at once, times scale;
                             * later GPU jobs queue (default 2000) */
-    bool topo_aware;       /* whole-host pods gathered under one ToR when they fit
-                            * (default true); false: any free host (docs/traces.md) */
+    bool topo_aware;       /* whole-host pods gathered under one ToR when they fit;
+                            * false (default, as the real trace): any free host
+                            * (docs/traces.md) */
     bool spill_whole_racks;    /* a job that fits no rack takes the emptiest racks first
                                 * (default false: the fullest, other jobs' leftovers) */
     bool small_most_allocated; /* sub-host pods on the most allocated partly used host

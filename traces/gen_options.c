@@ -14,7 +14,7 @@ trace_gen_options trace_gen_options_default(void)
 {
     trace_gen_options o = {.seed = 1, .days = 16, .scale = 1, .topo_path = NULL, .gzip = false,
                            .gpu_run_tilt = 0.7, .gpu_cap = 2000,
-                           .topo_aware = true};
+                           .topo_aware = false};
     return o;
 }
 

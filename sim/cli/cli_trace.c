@@ -104,11 +104,12 @@ int cli_gen_trace_main(int argc, char **argv)
         {"gpu-run-tilt", 0, 0, G_OPTION_ARG_STRING, &a.tilt,
          "how much longer GPU jobs run than CPU jobs (copula shift, default 0.7)", "T"},
         {"topo-aware", 0, 0, G_OPTION_ARG_STRING, &a.topo_aware,
-         "gather a job's whole-host pods under one ToR when they fit (yes, default) or take "
-         "any free host (no)", "yes|no"},
+         "whole-host pods on any free host, racks ignored, as the real trace (no, default) "
+         "or gathered under one ToR when they fit (yes)", "yes|no"},
         {"spill", 0, 0, G_OPTION_ARG_STRING, &a.spill,
-         "a job that fits no rack takes the fullest racks first, other jobs' leftovers "
-         "(leftovers, default) or the emptiest, whole racks first (whole-racks)",
+         "with --topo-aware yes, a job that fits no rack takes the fullest racks first, "
+         "other jobs' leftovers (leftovers, default) or the emptiest, whole racks first "
+         "(whole-racks)",
          "leftovers|whole-racks"},
         {"small-pods", 0, 0, G_OPTION_ARG_STRING, &a.small_pods,
          "a pod of fewer than 8 GPUs takes the first partly used host in topo.csv order "
