@@ -81,6 +81,15 @@ check "every run folder has its scenario" test "$(count 'full/runs/*/scenario.js
 "$ccsim" sweep sweep_small.json --out full -j 2 > /dev/null 2> again.err
 check "a finished sweep is not redone" grep -q '6 runs, 6 already finished, 0 to run' again.err
 
+# --- a sweep that lasts seconds: its log gets the header once ----------------
+# (ticks come every second; off a terminal they are written every 30 s, so
+# this 3 s sweep logs the header and one line per run, nothing else)
+SLOW_WORKER_REAL=$real_worker SLOW_WORKER_S=0.5 CCSIM_SWEEP_WORKER=$here/slow_worker.sh \
+    "$ccsim" sweep sweep_small.json --out slow -j 1 > /dev/null 2> slow.err
+check "the header is written once" test "$(grep -c 'to run$' slow.err)" -eq 1
+check "one line per run" test "$(grep -c '(run .* ok)' slow.err)" -eq 6
+check "and no other line" test "$(wc -l < slow.err)" -eq 8
+
 # --- killed half-way, then restarted -----------------------------------------
 export SLOW_WORKER_REAL=$real_worker SLOW_WORKER_S=0.4
 CCSIM_SWEEP_WORKER=$here/slow_worker.sh "$ccsim" sweep sweep_small.json --out killed -j 1 \

@@ -46,22 +46,32 @@ static void format_duration(char *buf, size_t size, double s)
 }
 
 typedef struct progress_state {
-    bool tty; /* stderr is a terminal: rewrite one line */
+    bool tty;            /* stderr is a terminal: rewrite one line */
+    double last_line_s;  /* elapsed_s of the last line written */
 } progress_state;
+
+/* Not on a terminal (a log file, a Slurm .out) a line every second while a
+ * long run goes would bury the runs' own lines: one every LOG_TICK_S. */
+#define LOG_TICK_S 30.0
 
 static void print_progress(const sweep_progress *p, void *data)
 {
-    const progress_state *st = data;
-    char eta[32];
-    format_duration(eta, sizeof eta, p->eta_s);
-    if (p->last_name == NULL) {
+    progress_state *st = data;
+    if (p->at == SWEEP_AT_START) {
         fprintf(stderr, "sweep: %zu runs, %zu already finished, %zu to run\n", p->total,
                 p->skipped, p->total - p->skipped);
         return;
     }
-    fprintf(stderr, "%ssweep: %zu/%zu done, %zu failed, %zu running, ETA %s (run %s %s)%s",
-            st->tty ? "\r\033[K" : "", p->done, p->total, p->failed, p->running, eta,
-            p->last_name, p->last_ok ? "ok" : "FAILED", st->tty ? "" : "\n");
+    if (p->at == SWEEP_AT_TICK && !st->tty && p->elapsed_s - st->last_line_s < LOG_TICK_S)
+        return;
+    st->last_line_s = p->elapsed_s;
+    char eta[32];
+    format_duration(eta, sizeof eta, p->eta_s);
+    fprintf(stderr, "%ssweep: %zu/%zu done, %zu failed, %zu running, ETA %s", st->tty ? "\r\033[K" : "",
+            p->done, p->total, p->failed, p->running, eta);
+    if (p->at == SWEEP_AT_RUN_END)
+        fprintf(stderr, " (run %s %s)", p->last_name, p->last_ok ? "ok" : "FAILED");
+    fprintf(stderr, "%s", st->tty ? "" : "\n");
     fflush(stderr);
 }
 
@@ -100,7 +110,7 @@ static int run_sweep(const sweep *sw, const sweep_args *a, int shard_index, int 
         cli_error("cannot find the ccsim binary: %s", error->message);
         return CLI_EXIT_FAILURE;
     }
-    progress_state st = {isatty(STDERR_FILENO) != 0};
+    progress_state st = {.tty = isatty(STDERR_FILENO) != 0};
     g_autoptr(GCancellable) cancel = g_cancellable_new();
     guint sig_int = g_unix_signal_add(SIGINT, on_signal, cancel);
     guint sig_term = g_unix_signal_add(SIGTERM, on_signal, cancel);

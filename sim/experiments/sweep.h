@@ -105,8 +105,17 @@ char *sweep_canonical_json(const cJSON *value);
 
 /* --- Running ----------------------------------------------------------- */
 
-/* Progress after each finished run (runs of this shard only). */
+/* Why the progress callback was called. */
+typedef enum sweep_progress_at {
+    SWEEP_AT_START,   /* before any run starts */
+    SWEEP_AT_TICK,    /* once a second while runs are going */
+    SWEEP_AT_RUN_END, /* a run just ended: last_name, last_ok */
+} sweep_progress_at;
+
+/* Progress at the start, every second and after each finished run (runs
+ * of this shard only). */
 typedef struct sweep_progress {
+    sweep_progress_at at;
     size_t total;     /* runs of this shard */
     size_t skipped;   /* already finished before this call */
     size_t done;      /* finished, including skipped */
@@ -114,7 +123,7 @@ typedef struct sweep_progress {
     size_t running;   /* workers busy now */
     double elapsed_s; /* wall time since the call began */
     double eta_s;     /* estimated wall time left, < 0 when unknown */
-    const char *last_name; /* the run that just ended, NULL at the start */
+    const char *last_name; /* the run that ended last, NULL before any */
     bool last_ok;          /* whether it succeeded */
 } sweep_progress;
 

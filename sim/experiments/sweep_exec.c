@@ -167,8 +167,9 @@ static double worker_fraction(const pool *pl, const worker *w)
     return CLAMP((now - start) / (end - start), 0.0, 1.0);
 }
 
-static void report(pool *pl, const char *name, bool ok)
+static void report(pool *pl, sweep_progress_at at)
 {
+    pl->p.at = at;
     pl->p.elapsed_s = (double)(g_get_monotonic_time() - pl->start_us) * 1e-6;
     pl->p.running = pl->running->len;
     /* Runs left × mean run time, shared by the workers. */
@@ -184,8 +185,6 @@ static void report(pool *pl, const char *name, bool ok)
     frac = todo > 0 ? frac / (double)todo : 1.0;
     if (frac > 0.0 && frac < 1.0 && pl->p.elapsed_s > 0.0)
         pl->p.eta_s = pl->p.elapsed_s * (1.0 - frac) / frac;
-    pl->p.last_name = name;
-    pl->p.last_ok = ok;
     if (pl->o->progress != NULL)
         pl->o->progress(&pl->p, pl->o->progress_data);
 }
@@ -275,8 +274,10 @@ static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
         pl->ran++;
     }
     pool_fill(pl); /* first, so the report counts the worker that replaces this one */
+    pl->p.last_name = name;
+    pl->p.last_ok = ok;
     if (!pl->stopping || ok || pl->fatal)
-        report(pl, name, ok);
+        report(pl, SWEEP_AT_RUN_END);
     worker_free(w);
 }
 
@@ -347,7 +348,7 @@ static gboolean progress_tick(gpointer data)
 {
     pool *pl = data;
     if (pl->running->len > 0 && !pl->stopping)
-        report(pl, NULL, true);
+        report(pl, SWEEP_AT_TICK);
     return G_SOURCE_CONTINUE;
 }
 
@@ -374,7 +375,7 @@ bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
             g_array_append_val(pl.todo, i);
     }
     pl.p.done = pl.p.skipped;
-    report(&pl, NULL, true);
+    report(&pl, SWEEP_AT_START);
 
     gulong handler = 0;
     if (opts->cancellable)
