@@ -89,7 +89,6 @@ typedef struct job_env {
     topo *t;          /* the topology */
     double alpha_s;   /* startup latency per collective step */
     bool ideal;       /* communication as if alone (no network transfers) */
-    const int *net_level_of; /* per level: the net level of its transfers (NULL: the same) */
     void *user;       /* passed to the callbacks */
     /* the number of busy GPUs of job changed by delta at now_s */
     void (*busy_changed)(void *user, job *j, int delta_gpus, double now_s);
@@ -146,7 +145,10 @@ struct job {
     double alone_ecmp_iter_s;  /* iteration time alone on its first (ECMP) paths, own hash
                                 * collisions included (>= isolated_iter_s) */
     double intensity;          /* I = n C / max_e M_e / B_e (0 without traffic) */
-    int priority;              /* level of its transfers */
+    int priority;              /* its scheduler level (jobs.csv) */
+    int net_level;             /* the net level its transfers take (sched_levels.c) */
+    guint level_group;         /* the replay's group of jobs sharing links with it, and */
+    uint64_t level_epoch;      /* when it was computed (sched_levels.c) */
     double pending_shift_s;    /* delay of the next iteration start (consumed) */
     double total_shift_s;      /* sum of the shifts applied */
     int64_t target_iters;      /* work mode: iterations to run (0 = unbounded) */

@@ -162,7 +162,7 @@ static void start_step(job *j, double now_s)
             .links = (const net_link_id *)(void *)links->data,
             .mult = (const uint32_t *)(void *)mult->data,
             .n_links = links->len,
-            .prio = env->net_level_of ? env->net_level_of[j->priority] : j->priority,
+            .prio = j->net_level,
             .weight = 1.0,
             .startup_s = coll_xfer_startup_s(j->plan, x, env->alpha_s),
             .tag = j->intensity,

@@ -53,8 +53,9 @@ struct replay {
     contention *risk;          /* the contention risk of the jobs that ran, keyed by uid */
     /* stretches of jobs that share no link (steady.c, docs/engine.md §5b) */
     bool steady_stale;         /* paths changed since the isolation was computed */
-    int *net_level_of;         /* per level: the net level its jobs' transfers take
-                                * (sched_levels.c; NULL until the first commit) */
+    uint32_t *level_first;     /* per link: scratch of replay__levels_groups (all UINT32_MAX) */
+    uint64_t level_epoch;      /* the last replay__levels_groups */
+    bool level_groups_stale;   /* a path changed since (sched_levels.c) */
     uint32_t *link_jobs;       /* per link: running jobs using it (as of the last update) */
     double *link_bound_sum;    /* per link: the sum of their link bounds (idem) */
     double *bound_acc;         /* 2 x links of zeroed scratch (plan_bounds) */
@@ -128,6 +129,9 @@ void replay__on_comm(struct replay *r, job *j, bool starting);
  * change a rate: isolated jobs' may wait (wait: unless a path is about to
  * change), and the net's levels may be relabeled (sched_levels.c). */
 void replay__levels_commit(struct replay *r, bool wait);
+/* The groups of running jobs linked through shared links (job.level_group),
+ * after replay__steady_update (sched_levels.c). */
+void replay__levels_groups(struct replay *r);
 
 /* Outputs (replay_output.c). */
 bool replay__open_streams(struct replay *r, output_dir *d, GError **error);

@@ -45,7 +45,7 @@ void replay_free(replay *r)
     g_free(r->first_unknown_host);
     g_free(r->link_jobs);
     g_free(r->link_bound_sum);
-    g_free(r->net_level_of);
+    g_free(r->level_first);
     g_free(r->bound_acc);
     if (r->steady_links)
         g_array_free(r->steady_links, TRUE);

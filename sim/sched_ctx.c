@@ -112,6 +112,7 @@ void sched_set_path(sched_ctx *ctx, size_t j, size_t f, size_t p)
         ((job *)g_ptr_array_index(ctx->r->running, i))->levels_free = false;
     job_paths_changed(jb);
     ctx->r->steady_stale = true;
+    ctx->r->level_groups_stale = true;
     if (!coll_plan_set_path(jb->plan, ctx->r->t, f, p, &e)) {
         g_debug("sched_set_path: %s", e->message);
         g_error_free(e);
@@ -171,6 +172,7 @@ void replay__reschedule(struct replay *r)
 {
     r->ops->reschedule(r->sched, &r->ctx);
     replay__steady_update(r);
+    replay__levels_groups(r);
     replay__levels_commit(r, true);
     levels_free_update(r);
     if (r->decision_fn && !r->stopped && !r->decision_fn(r->decision_user, &r->ctx))

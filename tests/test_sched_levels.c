@@ -63,7 +63,14 @@ typedef struct seen {
     double left;   /* its first transfer's bytes left, NAN without one */
 } seen;
 
-enum { P, Q, R, N_JOBS, MAX_CALLS = 32 };
+enum { P, Q, R, S, T, N_JOBS, MAX_CALLS = 32 };
+
+/* The jobs whose order the net must keep with each other: p, q, r share
+ * links in every case below; s and t share none with them (groups). */
+static int group_of(size_t k)
+{
+    return k >= S;
+}
 
 /* One on_comm call: when, and the jobs (trace order) before and after. */
 typedef struct call {
@@ -76,7 +83,9 @@ typedef struct call {
 
 typedef struct wrap {
     void *inner;
-    bool swap; /* at q's phase start, also put q on level 0 and p on 1 */
+    bool swap;   /* at q's phase start, also put q on level 0 and p on 1 */
+    bool force;  /* levels set by force_levels instead of sincronia-online */
+    bool tied;   /* force: t's phase has started */
     call calls[MAX_CALLS];
     size_t n_calls;
 } wrap;
@@ -95,9 +104,25 @@ static void wrap_destroy(void *self)
     g_free(w);
 }
 
+/* The levels of the case `groups`: p 0, q 1, s 2, t 3; from t's phase
+ * start s 0 and t 1, tied with p and q. */
+static void force_levels(const wrap *w, sched_ctx *ctx)
+{
+    for (size_t i = 0; i < sched_job_count(ctx); i++) {
+        sched_job_info info;
+        sched_job_get(ctx, i, &info);
+        int k = info.id[0] - 'p';
+        sched_set_priority(ctx, i, k >= S && w->tied ? k - S : k - (k >= S));
+    }
+}
+
 static void wrap_reschedule(void *self, sched_ctx *ctx)
 {
-    sched_sincronia_online_ops.reschedule(((wrap *)self)->inner, ctx);
+    wrap *w = self;
+    if (w->force)
+        force_levels(w, ctx);
+    else
+        sched_sincronia_online_ops.reschedule(w->inner, ctx);
 }
 
 /* The running jobs by trace order (p, q, r) into out. */
@@ -118,7 +143,7 @@ static void look(sched_ctx *ctx, seen *out)
                 out[k].net_level = lv;
                 out[k].left = net_transfer_remaining_bytes(r->n, id);
             }
-            out[k].at_level &= r->net_level_of && lv == r->net_level_of[jb->priority];
+            out[k].at_level &= lv == jb->net_level;
         }
     }
 }
@@ -127,7 +152,8 @@ static bool order_ok(const seen *v)
 {
     for (size_t a = 0; a < N_JOBS; a++)
         for (size_t b = 0; b < N_JOBS; b++) {
-            if (v[a].net_level < 0 || v[b].net_level < 0 || !v[a].at_level || !v[b].at_level)
+            if (v[a].net_level < 0 || v[b].net_level < 0 || !v[a].at_level || !v[b].at_level ||
+                group_of(a) != group_of(b))
                 continue;
             if ((v[a].job_level < v[b].job_level) != (v[a].net_level < v[b].net_level) ||
                 (v[a].job_level == v[b].job_level) != (v[a].net_level == v[b].net_level))
@@ -158,9 +184,14 @@ static void wrap_on_comm(void *self, sched_ctx *ctx, size_t j, bool starting)
         c->starting = starting;
         look(ctx, c->before);
     }
-    sched_sincronia_online_ops.on_comm(w->inner, ctx, j, starting);
     sched_job_info info;
     sched_job_get(ctx, j, &info);
+    if (w->force) {
+        w->tied |= starting && info.id[0] == 't';
+        force_levels(w, ctx);
+    } else {
+        sched_sincronia_online_ops.on_comm(w->inner, ctx, j, starting);
+    }
     if (w->swap && starting && info.id[0] == 'q') {
         sched_set_priority(ctx, job_index(ctx, 'q'), 0);
         sched_set_priority(ctx, job_index(ctx, 'p'), 1);
@@ -182,9 +213,9 @@ static const call *call_at(const wrap *w, double t, bool starting)
     return NULL;
 }
 
-/* Run text under the wrapper (fast-forward on or off, swap as in wrap)
- * into *w (copied out before the replay is freed). */
-static void run_wrapped(const char *text, bool ffwd, bool swap, wrap *w)
+/* Run text under the wrapper (fast-forward on or off, swap and force as
+ * in wrap) into *w (copied out before the replay is freed). */
+static void run_wrapped_as(const char *text, bool ffwd, bool swap, bool force, wrap *w)
 {
     sched_ops ops = sched_sincronia_online_ops;
     ops.create = wrap_create;
@@ -200,8 +231,10 @@ static void run_wrapped(const char *text, bool ffwd, bool swap, wrap *w)
         replay_free(x.r);
         x.r = replay_new(x.cfg, &ops, x.t, x.tr, x.cat, &e);
         TEST_ASSERT_NO_ERROR(e);
-        if (x.r)
+        if (x.r) {
             ((wrap *)x.r->sched)->swap = swap;
+            ((wrap *)x.r->sched)->force = force;
+        }
         ok = x.r && replay_run(x.r, NULL, NULL, NULL, &e);
         TEST_ASSERT_NO_ERROR(e);
     }
@@ -211,6 +244,11 @@ static void run_wrapped(const char *text, bool ffwd, bool swap, wrap *w)
         *w = *(wrap *)x.r->sched;
     w->inner = NULL;
     test_run_clear(&x);
+}
+
+static void run_wrapped(const char *text, bool ffwd, bool swap, wrap *w)
+{
+    run_wrapped_as(text, ffwd, swap, false, w);
 }
 
 /* Uplinks 240 Gb/s = 3e10 B/s: p's and q's bounds (1e10 each, their NICs)
@@ -348,6 +386,61 @@ static void test_sched_levels_component(void)
     }
 }
 
+/* p's model from start_s */
+#define FROM(id, start, a, b)                                                                  \
+    "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"" a "\", \"" b "\"], \"host_gpus\": [1, 1],"       \
+    " \"start_s\": " start ", \"end_s\": 100, \"model\": {\"compute_s\": 1.0,"                   \
+    " \"comm_bytes\": 1e10, \"comm_start_frac\": 1.0, \"opt_s\": 0.5}}"
+
+/* The six hosts of `component`, nics=1: p and q on h0, h3 (they share both
+ * NICs, 2 x 1e10 > 1e10: tight), s and t on h1, h2 (under one ToR: their
+ * NICs only, tight too); the two pairs share no link: two groups.  Their
+ * phases start at 1.0 (p), 1.1 (q), 1.2 (s), 1.3 (t).  The levels are
+ * forced: p 0, q 1, s 2, t 3.  With one map for all jobs, s's transfer
+ * would start on net level 2, and at t's start, where s and t take 0 and
+ * 1 (the levels of p and q), the map would need net level 0 for p's
+ * transfer and 2 for s's: a tie the net does not have, so it would fall
+ * back to the identity and move s's transfer to 0.  Per group, s's
+ * transfer sits where its group's map put it and stays there, p's too,
+ * and t starts below s.  Rates: p above q on h0's NIC takes 1e10, q 0;
+ * s above t takes 1e10, t 0.  At p's end (2.0): s started at 1.2,
+ * 1e10 - 0.8 x 1e10 = 0.2e10 left; t 1e10 (nothing yet), with and
+ * without the fast-forward (without it the map is the identity: s's
+ * transfer starts on 2 and moves to 0 at t's start). */
+static void test_sched_levels_groups(void)
+{
+    g_autofree char *jobs =
+        g_strdup_printf("%s, %s, %s, %s", FROM("p", "0", "h0", "h3"), FROM("q", "0.1", "h0", "h3"),
+                        FROM("s", "0.2", "h1", "h2"), FROM("t", "0.3", "h1", "h2"));
+    g_autofree char *text = g_strdup_printf(
+        "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=3,gpus=2,nics=1,pcie=1,"
+        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0,link_gbps=240\","
+        " \"scheduler\": \"sincronia-online\", \"trace\": {\"jobs\": [%s]},"
+        " \"sim\": {\"interval_s\": 1, \"alpha_us\": 0, \"channels\": 1}}",
+        jobs);
+    for (int ff = 1; ff >= 0; ff--) {
+        wrap w;
+        run_wrapped_as(text, ff, false, true, &w);
+        const call *t_start = call_at(&w, 1.3, true), *p_end = call_at(&w, 2.0, false);
+        CU_ASSERT_EQUAL(t_start->before[S].job_level, 2);
+        CU_ASSERT_EQUAL(t_start->after[S].job_level, 0);
+        CU_ASSERT_EQUAL(t_start->after[P].job_level, 0);
+        CU_ASSERT_TRUE(t_start->after[S].at_level);
+        CU_ASSERT_TRUE(t_start->after[P].at_level);
+        CU_ASSERT_TRUE(t_start->order_ok);
+        CU_ASSERT_EQUAL(t_start->after[P].net_level, t_start->before[P].net_level);
+        if (ff) {
+            CU_ASSERT_EQUAL(t_start->after[S].net_level, t_start->before[S].net_level);
+        } else {
+            CU_ASSERT_EQUAL(t_start->before[S].net_level, 2);
+            CU_ASSERT_EQUAL(t_start->after[S].net_level, 0);
+        }
+        TEST_ASSERT_CLOSE(p_end->before[S].left, 0.2e10, 1e-9);
+        TEST_ASSERT_CLOSE(p_end->before[T].left, 1e10, 1e-9);
+        CU_ASSERT_TRUE(p_end->order_ok);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -356,6 +449,7 @@ int main(void)
         {"swap", test_sched_levels_swap},
         {"sync", test_sched_levels_sync},
         {"component", test_sched_levels_component},
+        {"groups", test_sched_levels_groups},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("sched_levels", cases);
