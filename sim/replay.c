@@ -166,6 +166,38 @@ static size_t peak_demand(replay *r, double *when)
     return (size_t)peak;
 }
 
+static int edge_cmp_starts_first(const void *a, const void *b)
+{
+    const edge *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return y->d - x->d;
+}
+
+/* The most jobs whose [start_s, end_s) overlap, a start and an end at one
+ * instant both counted: in window mode a job runs inside its interval (it
+ * starts at start_s or the window's start and ends at end_s), so no more
+ * run at once, whatever the order of events at one instant. */
+static size_t peak_jobs(replay *r)
+{
+    g_autoptr(GArray) ev = g_array_new(FALSE, FALSE, sizeof(edge));
+    for (guint i = 0; i < r->jobs->len; i++) {
+        if (g_array_index(r->status, replay_job_status, i) != REPLAY_JOB_OK)
+            continue;
+        const job *j = g_ptr_array_index(r->jobs, i);
+        edge a = {j->spec.start_s, 1}, b = {j->spec.end_s, -1};
+        g_array_append_val(ev, a);
+        g_array_append_val(ev, b);
+    }
+    g_array_sort(ev, edge_cmp_starts_first);
+    long cur = 0, peak = 0;
+    for (guint i = 0; i < ev->len; i++) {
+        cur += g_array_index(ev, edge, i).d;
+        peak = MAX(peak, cur);
+    }
+    return (size_t)peak;
+}
+
 static int start_cmp(gconstpointer a, gconstpointer b, gpointer user)
 {
     GPtrArray *jobs = user;
@@ -391,8 +423,12 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
     /* the engine */
     r->levels = cfg->sim.priority_levels;
     if (r->ops->unlimited_levels) {
-        /* as many levels as jobs can run at once, up to the engine's cap */
-        size_t want = MAX((size_t)r->levels, r->start_order->len);
+        /* as many levels as jobs can run at once, up to the engine's cap:
+         * in window mode the peak overlap (every rank gets its own level,
+         * as with more; fewer levels make the net's arrays smaller), in
+         * work mode (jobs may run past end_s) the jobs of the run */
+        size_t can_run = cfg->sim.mode == CONFIG_MODE_WINDOW ? peak_jobs(r) : r->start_order->len;
+        size_t want = MAX((size_t)r->levels, can_run);
         r->levels = (int)MIN(want, (size_t)NET_MAX_PRIO_LEVELS);
     }
     if (r->levels > NET_MAX_PRIO_LEVELS) {

@@ -441,6 +441,51 @@ static void test_sched_levels_groups(void)
     }
 }
 
+/* Levels a scheduler with unlimited levels (crux-pa) gets: K is the most
+ * jobs whose intervals overlap (a start and an end at one instant both
+ * counted), at least sim.priority_levels (8), at most 64; in work mode the
+ * number of jobs.  Jobs of 1 GPU, n_a of them in [0, 10) and n_b in
+ * [10, 20):
+ *  - 12 and 1: 12 at once, and at 10 the start counts before the ends:
+ *    13 (the old rule, one level per job of the run, gives 13 too);
+ *  - 6 and 6: at most 6 run at once, 12 counted at 10: max(8, 12) = 12;
+ *  - 3 and 3: 6 counted, max(8, 6) = 8 (the old rule gives 8 as well);
+ *  - 10 and 10 in work mode: 20 jobs, 20 levels;
+ *  - 5 and 6 in window mode with 2 more in [30, 40): 11 (the old rule 13). */
+static void test_sched_levels_unlimited(void)
+{
+    static const struct {
+        int na, nb, nc;
+        const char *mode;
+        int K;
+    } cases[] = {{12, 1, 0, "window", 13}, {6, 6, 0, "window", 12}, {3, 3, 0, "window", 8},
+                 {10, 10, 0, "work", 20},  {5, 6, 2, "window", 11}};
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        g_autoptr(GString) jobs = g_string_new(NULL);
+        int n[3] = {cases[c].na, cases[c].nb, cases[c].nc};
+        const double at[3] = {0, 10, 30};
+        for (int w = 0; w < 3; w++)
+            for (int i = 0; i < n[w]; i++)
+                g_string_append_printf(
+                    jobs,
+                    "%s{\"id\": \"j%d_%d\", \"gpus\": 1, \"start_s\": %g, \"end_s\": %g,"
+                    " \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 1e6,"
+                    " \"comm_start_frac\": 1.0, \"opt_s\": 0.5}}",
+                    jobs->len ? ", " : "", w, i, at[w], at[w] + 10);
+        g_autofree char *text = g_strdup_printf(
+            "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=8,nics=8,pcie=8\","
+            " \"scheduler\": \"crux-pa\", \"trace\": {\"jobs\": [%s]},"
+            " \"sim\": {\"mode\": \"%s\", \"interval_s\": 5}}",
+            jobs->str, cases[c].mode);
+        test_run x;
+        GError *e = NULL;
+        if (test_run_prepare(&x, text, NULL, &e))
+            CU_ASSERT_EQUAL(x.r->levels, cases[c].K);
+        TEST_ASSERT_NO_ERROR(e);
+        test_run_clear(&x);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -450,6 +495,7 @@ int main(void)
         {"sync", test_sched_levels_sync},
         {"component", test_sched_levels_component},
         {"groups", test_sched_levels_groups},
+        {"unlimited", test_sched_levels_unlimited},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("sched_levels", cases);
