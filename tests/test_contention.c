@@ -44,16 +44,25 @@ static const char *const six_jobs =
     " {\"id\": \"F\", \"gpus\": 8, \"hosts\": [\"h1\", \"h5\"], \"start_s\": 100, \"end_s\": 200, "
     "\"model\": \"bert-large\"}]";
 
+/* The trace of a JSON job list (NULL, with the error checked, if it does
+ * not parse). */
+static trace *trace_of(const char *json, const char *name)
+{
+    cJSON *jobs = cJSON_Parse(json);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+    GError *e = NULL;
+    trace *tr = trace_json_from_cjson(jobs, name, &e);
+    cJSON_Delete(jobs);
+    TEST_ASSERT_NO_ERROR(e);
+    return tr;
+}
+
 static void test_contention_six_jobs(void)
 {
     GError *e = NULL;
     g_autoptr(topo) t = topo_build("clos2:tors=3,aggs=2,hosts_per_tor=2", NULL, &e);
     TEST_ASSERT_NO_ERROR(e);
-    cJSON *jobs = cJSON_Parse(six_jobs);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
-    g_autoptr(trace) tr = trace_json_from_cjson(jobs, "six.json", &e);
-    cJSON_Delete(jobs);
-    TEST_ASSERT_NO_ERROR(e);
+    g_autoptr(trace) tr = trace_of(six_jobs, "six.json");
     if (!t || !tr)
         return;
     contention_stats s;
@@ -122,17 +131,14 @@ static void test_contention_spans_core(void)
     GError *e = NULL;
     g_autoptr(topo) t = topo_build("fat-tree:k=4", NULL, &e);
     TEST_ASSERT_NO_ERROR(e);
-    cJSON *jobs = cJSON_Parse(
+    g_autoptr(trace) tr = trace_of(
         "[{\"id\": \"G\", \"gpus\": 8, \"hosts\": [\"h0\", \"h4\"], \"start_s\": 0, \"end_s\": 100, "
         "\"model\": \"bert-large\"},"
         " {\"id\": \"H\", \"gpus\": 8, \"hosts\": [\"h2\", \"h6\"], \"start_s\": 0, \"end_s\": 100, "
         "\"model\": \"bert-large\"},"
         " {\"id\": \"K\", \"gpus\": 8, \"hosts\": [\"h8\", \"h9\"], \"start_s\": 0, \"end_s\": 100, "
-        "\"model\": \"bert-large\"}]");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
-    g_autoptr(trace) tr = trace_json_from_cjson(jobs, "spans.json", &e);
-    cJSON_Delete(jobs);
-    TEST_ASSERT_NO_ERROR(e);
+        "\"model\": \"bert-large\"}]",
+        "spans.json");
     if (!t || !tr)
         return;
     contention_stats s;
@@ -164,16 +170,13 @@ static void test_contention_spans_core(void)
  * about 1 in 100; the hash is fixed, so the test is deterministic). */
 static void test_contention_chosen_paths(void)
 {
-    cJSON *jobs = cJSON_Parse(
+    g_autoptr(trace) tr = trace_of(
         "[{\"id\": \"A\", \"gpus\": 16, \"hosts\": [\"h0\", \"h2\"], \"start_s\": 0, "
         "\"end_s\": 100, \"model\": \"bert-large\"},"
         " {\"id\": \"B\", \"gpus\": 16, \"hosts\": [\"h1\", \"h3\"], \"start_s\": 0, "
-        "\"end_s\": 100, \"model\": \"bert-large\"}]");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(jobs);
+        "\"end_s\": 100, \"model\": \"bert-large\"}]",
+        "two.json");
     GError *e = NULL;
-    g_autoptr(trace) tr = trace_json_from_cjson(jobs, "two.json", &e);
-    cJSON_Delete(jobs);
-    TEST_ASSERT_NO_ERROR(e);
     g_autoptr(topo) one = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,nics=1", NULL, &e);
     g_autoptr(topo) two = topo_build("clos2:tors=2,aggs=2,hosts_per_tor=2,nics=1", NULL, &e);
     TEST_ASSERT_NO_ERROR(e);

@@ -188,6 +188,26 @@ static void test_group_start_inside_skip(void)
     test_run_assert_same(text, 1e-9, NULL, NULL);
 }
 
+/* Jobs b and c of three_jobs, starting at START (a literal). */
+#define JOBS_BC(start)                                                                    \
+    JOB("b", start, "200", "0.7071067811865476", "2e9") ", "                               \
+    JOB("c", start, "200", "1.118033988749895", "3e9")
+
+/* Job a and JOBS_BC on one shared NIC (strict priority a > b > c), then
+ * EXTRA, more job objects ("" for none). */
+static char *three_jobs(const char *bc, const char *extra, const char *steady)
+{
+    return g_strdup_printf(
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,"
+        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\","
+        " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
+        " \"b\": {\"priority\": 1}, \"c\": {\"priority\": 2}}},"
+        " \"trace\": {\"jobs\": [%s, %s%s]},"
+        " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
+        " \"steady\": \"%s\"}}",
+        JOB("a", "0", "200", "0.5", "2e9"), bc, extra, steady);
+}
+
 /* Three jobs on one NIC per host (4 GPUs a host), levels 0, 1, 2, compute
  * 0.5, 1/sqrt(2) and sqrt(1.25) s, rings of 0.2, 0.2 and 0.3 s alone: a is
  * never delayed (period 0.7 s); b (0.907 s alone) waits at most 0.2 s
@@ -198,16 +218,7 @@ static void test_group_start_inside_skip(void)
  * path's. */
 static char *never_repeats(const char *steady)
 {
-    return g_strdup_printf(
-        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,"
-        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\","
-        " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
-        " \"b\": {\"priority\": 1}, \"c\": {\"priority\": 2}}},"
-        " \"trace\": {\"jobs\": [%s, %s, %s]},"
-        " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
-        " \"steady\": \"%s\"}}",
-        JOB("a", "0", "200", "0.5", "2e9"), JOB("b", "0", "200", "0.7071067811865476", "2e9"),
-        JOB("c", "0", "200", "1.118033988749895", "3e9"), steady);
+    return three_jobs(JOBS_BC("0"), "", steady);
 }
 
 static void test_group_never_repeats(void)
@@ -346,18 +357,11 @@ static void test_group_approx(void)
  * fails"). */
 static char *change_window(const char *steady)
 {
-    return g_strdup_printf(
-        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,"
-        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\","
-        " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
-        " \"b\": {\"priority\": 1}, \"c\": {\"priority\": 2}}},"
-        " \"trace\": {\"jobs\": [%s, %s, %s, {\"id\": \"d\", \"gpus\": 1, \"hosts\": [\"h0\"],"
-        " \"host_gpus\": [1], \"start_s\": 100, \"end_s\": 150, \"model\": {\"compute_s\": 0.3,"
-        " \"comm_bytes\": 0, \"opt_s\": 0}}]},"
-        " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
-        " \"steady\": \"%s\"}}",
-        JOB("a", "0", "200", "0.5", "2e9"), JOB("b", "10", "200", "0.7071067811865476", "2e9"),
-        JOB("c", "10", "200", "1.118033988749895", "3e9"), steady);
+    return three_jobs(JOBS_BC("10"),
+                      ", {\"id\": \"d\", \"gpus\": 1, \"hosts\": [\"h0\"], \"host_gpus\": [1],"
+                      " \"start_s\": 100, \"end_s\": 150, \"model\": {\"compute_s\": 0.3,"
+                      " \"comm_bytes\": 0, \"opt_s\": 0}}",
+                      steady);
 }
 
 static void test_group_approx_change(void)
