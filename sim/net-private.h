@@ -96,6 +96,9 @@ typedef struct net__xfer {
      * private set or weight changed, recomputed by the next search */
     double pbound;
     bool pb_stale;
+    /* solver scratch: pbound and the bounds of the links where the transfer
+     * is the only user at its level, folded in by the search */
+    double sbound;
     uint32_t el_off, el_n; /* solver scratch: its shared links, net.s_el[el_off ..] */
     double tag;
     net__tlink *tl;

@@ -27,7 +27,9 @@
  *           ones: a transfer whose rate is 0 and one of whose links has
  *           R_eL = 0 keeps rate 0 and is not followed;
  *   E_L   = the seeds plus every shared link of S_L (a link that only one
- *           transfer moves on, at any level, is private to it: see below);
+ *           transfer moves on, at any level, is private to it: see below;
+ *           a non-seed link with one level-L user is folded into that
+ *           user's bound for this solve, add_transfer());
  *   level-L users of E_L's links outside S_L ("outside users") keep their
  *   rates: solve S_L by progressive filling on R_eL less the outside load
  *   (e in E_L), R_eL computed afresh from the (final) loads of levels < L,
@@ -258,10 +260,25 @@ static double private_bound(const net *n, const net__xfer *t, int L)
     return pb;
 }
 
+/* The fill's bound R_j / W_j for link e whose only level-L user is t (its
+ * one unfrozen user, no outside load: R_j = R_eL, or 0 below rel_eps C_e,
+ * and W_j = 0 + m w), with R_eL stored as the residual level L is solved
+ * with, as fill() stores it for E_L. */
+static double level_private_bound(net *n, uint32_t e, int L, uint32_t mult, double w)
+{
+    double r = residual(n, e, L);
+    n->lvl[(size_t)e * n->K + L].res = r;
+    double R = r <= n->opts.rel_eps * n->links[e].cap_Bps ? 0.0 : r;
+    return R / (mult * w);
+}
+
 /* Put transfer ts into S_L (unless it is there or pinned) and its shared
  * links into E_L.  A link that only ts moves on (any level) is *private*:
  * it stays out of E_L (neither the search nor the fill touches it), its
- * bound is ts's pbound. */
+ * bound is ts's pbound.  A shared link whose only level-L user is ts and
+ * that is not a seed (level L solves it for ts alone: nobody joins S_L
+ * through it and no outside user loads it) stays out of E_L too: its bound
+ * for this solve goes into ts's sbound. */
 static void add_transfer(net *n, search *s, uint32_t ts)
 {
     net__xfer *t = &n->xf[ts];
@@ -286,12 +303,25 @@ static void add_transfer(net *n, search *s, uint32_t ts)
      * links and comp_l would otherwise make GCC reload t's fields) */
     const net__tlink *tl = t->tl;
     const uint32_t n_tl = t->n_tl;
+    const double w = t->weight;
+    const int L = s->L;
+    double sb = t->pbound;
     reserve_elems(n, n_tl);
     net__elem *el = &n->s_el[n->n_el];
     uint32_t m = 0;
-    for (uint32_t k = 0; k < n_tl; k++)
-        if (!tl[k].priv)
-            el[m++] = (net__elem){visit_link(n, tl[k].link, s), tl[k].mult};
+    for (uint32_t k = 0; k < n_tl; k++) {
+        if (tl[k].priv)
+            continue;
+        uint32_t e = tl[k].link;
+        if (n->lvl[(size_t)e * n->K + L].users == 1 && n->links[e].mark != s->ep) {
+            double b = level_private_bound(n, e, L, tl[k].mult, w);
+            if (b < sb)
+                sb = b;
+            continue;
+        }
+        el[m++] = (net__elem){visit_link(n, e, s), tl[k].mult};
+    }
+    t->sbound = sb;
     t->el_off = (uint32_t)n->n_el;
     t->el_n = m;
     n->n_el += m;
@@ -478,7 +508,7 @@ static void fill(net *n, const search *s)
     size_t len = 0;
     for (size_t i = 0; i < n_t; i++) {
         const net__xfer *t = &n->xf[n->comp_t[i]];
-        double bound = t->pbound;
+        double bound = t->sbound;
         const net__elem *el = &n->s_el[t->el_off];
         for (uint32_t k = 0; k < t->el_n; k++) {
             uint32_t j = el[k].loc;

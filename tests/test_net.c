@@ -665,6 +665,40 @@ static void test_net_private_bound(void)
     fixture_clear(&f);
 }
 
+/* Links a transfer is alone on at its level (docs/engine.md section 4): a
+ * link shared with other levels only, reached by a search that did not
+ * start there, is folded into its user's bound for that solve.  Links P
+ * (4 B/s), E (10 B/s), S (4 B/s); a (level 0) on {P, E}, b (level 1) on
+ * {E, E, S} (m = 2 on E), d (level 1) on {S}.
+ * 1. a = 4 (P; E leaves 10).  Level 1: E has 10 - 4 = 6 left, b's bound
+ *    there 6 / 2 = 3; S gives 4 / 2 = 2 each: b = d = 2 (E carries
+ *    4 + 2 * 2 = 8 of 10).
+ * 2. d is cancelled: S is seeded, b is its tight user and is re-solved; E
+ *    (b alone at level 1, not seeded) bounds b at (10 - 4) / 2 = 3 < S's 4:
+ *    b = 3 and E carries 4 + 2 * 3 = 10.  (With E's capacity instead of
+ *    its level-1 residual b would get min(10 / 2, 4) = 4; without the
+ *    multiplicity min(6, 4) = 4.) */
+static void test_net_level_private(void)
+{
+    fixture f;
+    fixture_init(&f, 2);
+    net_link_id P = add_link(&f, 4, 0), E = add_link(&f, 10, 0), S = add_link(&f, 4, 0);
+    net_link_id pe[] = {P, E}, ees[] = {E, E, S};
+    net_transfer_id a = start(&f, 1e9, pe, NULL, 2, 0, 1, 0, 0);
+    net_transfer_id b = start(&f, 1e9, ees, NULL, 3, 1, 1, 0, 0);
+    net_transfer_id d = start(&f, 1e9, &S, NULL, 1, 1, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 4, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, b), 2, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, d), 2, EPS);
+    CU_ASSERT_TRUE(net_transfer_cancel(f.n, d, NULL));
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, b), 3, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 4, EPS);
+    net_link_stats st;
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, E, &st, NULL));
+    TEST_ASSERT_CLOSE(st.load_Bps, 10, EPS);
+    fixture_clear(&f);
+}
+
 /* Lazy link counters (docs/engine.md section 4): a private link's counters
  * are summed from its user's rate phases when read.  Links P (100 B/s) and
  * S (60 B/s); A on {P, P, S} (m = 2 on P), tag 2, from 0; B on {S} from 2.
@@ -737,6 +771,7 @@ int main(void)
         {"delay", test_net_delay},
         {"tight_search", test_net_tight_search},
         {"private_bound", test_net_private_bound},
+        {"level_private", test_net_level_private},
         {"lazy_counters", test_net_lazy_counters},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
