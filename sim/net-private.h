@@ -103,6 +103,10 @@ typedef struct net__xfer {
     double tag;
     net__tlink *tl;
     uint32_t n_tl;
+    /* bit k (word k / 64): tl[k] is not lazy, so a solve that changes the
+     * transfer's rate updates that link (the search, which wants its shared
+     * links, a subset, skips the lazy ones with it) */
+    uint64_t *eager;
     uint32_t mark;    /* epoch stamp */
     uint32_t next_free;
     evq_id ev;        /* startup event while waiting, completion event while moving */
@@ -229,6 +233,33 @@ static inline void net__link_sum_loads(net *n, uint32_t e)
         l->moved_listed = true;
         g_array_append_val(n->moved, e);
     }
+}
+
+/* Mark t's link k lazy or not (tl[k].lazy and its bit in t->eager). */
+static inline void net__tl_set_lazy(net__xfer *t, uint32_t k, bool lazy)
+{
+    uint64_t bit = (uint64_t)1 << (k % 64);
+    t->tl[k].lazy = lazy;
+    if (lazy)
+        t->eager[k / 64] &= ~bit;
+    else
+        t->eager[k / 64] |= bit;
+}
+
+/* The next k >= *k with t's link k not lazy (in order), with *b the rest
+ * of the current word of t->eager (start with *k = 0 and *b = eager[0]);
+ * false when there is none. */
+static inline bool net__next_eager(const net__xfer *t, uint32_t *k, uint64_t *b)
+{
+    uint32_t w = *k / 64;
+    while (*b == 0) {
+        if (++w >= (t->n_tl + 63) / 64)
+            return false;
+        *b = t->eager[w];
+    }
+    *k = w * 64 + (uint32_t)__builtin_ctzll(*b);
+    *b &= *b - 1;
+    return true;
 }
 
 /* Bring a transfer's remaining bytes and its integrals up to now with its

@@ -458,6 +458,11 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     t->tag = spec->tag;
     t->tl = tl;
     t->n_tl = n_tl;
+    /* every link eager (none lazy yet); one word at least for the search's
+     * first read */
+    t->eager = g_new0(uint64_t, MAX(1, (n_tl + 63) / 64));
+    for (uint32_t k = 0; k < n_tl; k++)
+        t->eager[k / 64] |= (uint64_t)1 << (k % 64);
     t->on_done = spec->on_done;
     t->user = spec->user;
     t->ev = EVQ_ID_NONE;

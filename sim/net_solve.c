@@ -190,7 +190,8 @@ static inline double residual(const net *n, uint32_t e, int L)
  * has its whole capacity left (private_bound()) and is not looked at. */
 static bool pinned(const net *n, const net__xfer *t, int L)
 {
-    for (uint32_t k = 0; k < t->n_tl; k++) {
+    uint32_t k = 0;
+    for (uint64_t b = t->eager[0]; net__next_eager(t, &k, &b);) {
         if (t->tl[k].priv)
             continue;
         uint32_t e = t->tl[k].link;
@@ -309,7 +310,8 @@ static void add_transfer(net *n, search *s, uint32_t ts)
     reserve_elems(n, n_tl);
     net__elem *el = &n->s_el[n->n_el];
     uint32_t m = 0;
-    for (uint32_t k = 0; k < n_tl; k++) {
+    uint32_t k = 0;
+    for (uint64_t b = t->eager[0]; net__next_eager(t, &k, &b);) { /* lazy ones are private */
         if (tl[k].priv)
             continue;
         uint32_t e = tl[k].link;
@@ -737,9 +739,9 @@ static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, uint32_t fi
 {
     for (size_t i = 0; i < n_ch; i++) {
         const net__xfer *t = &n->xf[n->comp_t[i]];
-        for (uint32_t k = 0; k < t->n_tl; k++) {
-            if (t->tl[k].lazy)
-                continue; /* brought up to date when read (net__link_sync()) */
+        /* lazy links are brought up to date when read (net__link_sync()) */
+        uint32_t k = 0;
+        for (uint64_t b = t->eager[0]; net__next_eager(t, &k, &b);) {
             uint32_t e = t->tl[k].link;
             bool alone = t->tl[k].priv || n->lvl[(size_t)e * n->K + L].users == 1;
             update_link(n, e, L, now, filled_ep, alone ? t : NULL, k);

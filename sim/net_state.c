@@ -20,6 +20,8 @@ void net__xfer_release(net *n, uint32_t s)
     net__xfer *t = &n->xf[s];
     g_free(t->tl);
     t->tl = NULL;
+    g_free(t->eager);
+    t->eager = NULL;
     t->n_tl = 0;
     t->state = NET__FREE;
     t->ev = EVQ_ID_NONE;
@@ -130,7 +132,7 @@ void net__link_make_lazy(net *n, uint32_t e)
     n->lbase[e].busy = net__xfer_busy_at(t, now);
     n->lbase[e].ver = t->rver;
     l->lazy = true;
-    t->tl[us.k].lazy = true;
+    net__tl_set_lazy(t, us.k, true);
 }
 
 void net__sync_all_lazy(net *n)
@@ -153,7 +155,7 @@ static void make_eager(net *n, uint32_t e)
     if (l->lazy) {
         net__link_sync(n, e);
         l->lazy = false;
-        n->xf[l->users[0].t].tl[l->users[0].k].lazy = false;
+        net__tl_set_lazy(&n->xf[l->users[0].t], l->users[0].k, false);
     }
 }
 
@@ -279,7 +281,7 @@ static bool first_user_lazy(net *n, uint32_t e, uint32_t s, uint32_t k)
     n->lbase[e].busy = t->busy;
     n->lbase[e].ver = t->rver;
     l->lazy = true;
-    t->tl[k].lazy = true;
+    net__tl_set_lazy(t, k, true);
     return true;
 }
 
@@ -299,7 +301,7 @@ void net__xfer_activate(net *n, uint32_t s)
             l->users = g_renew(net__user, l->users, l->cap_users);
         }
         t->tl[k].priv = l->n_users == 0;
-        t->tl[k].lazy = false;
+        net__tl_set_lazy(t, k, false);
         if (l->n_users == 1) { /* the link was private to its other user */
             make_eager(n, t->tl[k].link);
             set_private(n, l->users[0], false);
@@ -341,7 +343,7 @@ void net__xfer_deactivate(net *n, uint32_t s)
             last_user_leaves(n, t->tl[k].link, t->prio);
         else
             make_eager(n, t->tl[k].link);
-        t->tl[k].lazy = false;
+        net__tl_set_lazy(t, k, false);
         uint32_t pos = t->tl[k].pos;
         g_assert(pos < l->n_users && l->users[pos].t == s);
         net__user last = l->users[--l->n_users];

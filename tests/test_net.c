@@ -699,6 +699,37 @@ static void test_net_level_private(void)
     fixture_clear(&f);
 }
 
+/* A transfer with more links than one word of its eager-link bits (64):
+ * a on L0 .. L69, L69 at 10 B/s, the others at 100: a = 10 (L69), every
+ * link private.  b starts on {L69} (a's 70th link, second word): L69 is
+ * shared, 10 / 2 = 5 each, L69 carries 10 and L0 (lazy) 5.  b is
+ * cancelled: a = 10 again, L69 and L0 carry 10. */
+static void test_net_many_links(void)
+{
+    fixture f;
+    fixture_init(&f, 1);
+    net_link_id ls[70];
+    for (int i = 0; i < 70; i++)
+        ls[i] = add_link(&f, i == 69 ? 10 : 100, 0);
+    net_transfer_id a = start(&f, 1e9, ls, NULL, 70, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 10, EPS);
+    net_transfer_id b = start(&f, 1e9, &ls[69], NULL, 1, 0, 1, 0, 0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 5, EPS);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, b), 5, EPS);
+    net_link_stats st;
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, ls[69], &st, NULL));
+    TEST_ASSERT_CLOSE(st.load_Bps, 10, EPS);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, ls[0], &st, NULL));
+    TEST_ASSERT_CLOSE(st.load_Bps, 5, EPS);
+    CU_ASSERT_TRUE(net_transfer_cancel(f.n, b, NULL));
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, a), 10, EPS);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, ls[69], &st, NULL));
+    TEST_ASSERT_CLOSE(st.load_Bps, 10, EPS);
+    CU_ASSERT_TRUE(net_link_stats_get(f.n, ls[0], &st, NULL));
+    TEST_ASSERT_CLOSE(st.load_Bps, 10, EPS);
+    fixture_clear(&f);
+}
+
 /* Lazy link counters (docs/engine.md section 4): a private link's counters
  * are summed from its user's rate phases when read.  Links P (100 B/s) and
  * S (60 B/s); A on {P, P, S} (m = 2 on P), tag 2, from 0; B on {S} from 2.
@@ -772,6 +803,7 @@ int main(void)
         {"tight_search", test_net_tight_search},
         {"private_bound", test_net_private_bound},
         {"level_private", test_net_level_private},
+        {"many_links", test_net_many_links},
         {"lazy_counters", test_net_lazy_counters},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
