@@ -58,7 +58,8 @@ struct replay {
     bool level_groups_stale;   /* a path changed since (sched_levels.c) */
     uint32_t *link_jobs;       /* per link: running jobs using it (as of the last update) */
     double *link_bound_sum;    /* per link: the sum of their link bounds (idem) */
-    double *bound_acc;         /* 2 x links of zeroed scratch (plan_bounds) */
+    double *bound_acc;         /* 4 x links of zeroed scratch (plan_bounds) */
+    uint32_t *bound_cnt;       /* 2 x links of zeroed scratch (plan_bounds) */
     GArray *steady_links;      /* uint32: the running jobs' links, job after job */
     GArray *steady_off;        /* guint: where running job i's links start in it */
     GArray *share_pairs;       /* (link, slot) uint32 pairs of the links two or more running

@@ -47,6 +47,7 @@ void replay_free(replay *r)
     g_free(r->link_bound_sum);
     g_free(r->level_first);
     g_free(r->bound_acc);
+    g_free(r->bound_cnt);
     if (r->steady_links)
         g_array_free(r->steady_links, TRUE);
     if (r->steady_off)

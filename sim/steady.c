@@ -29,48 +29,172 @@
 
 #include "replay-private.h"
 
-/* Into out (link_bound, each link once): for every link of j's plan the
- * most j can put on it, max over the plan's steps (a job runs one step at
- * a time) of the sum over the step's transfers on the link of m_e times
- * the transfer's solo rate min_e' C_e' / m_e' -- no allocation, whatever
- * the others do, gives a transfer more.  acc and peak: zeroed scratch of
- * one double per link, left zeroed. */
-static void plan_bounds(const struct replay *r, const coll_plan *p, double *acc, double *peak,
-                        GArray *out)
+/* The most job j can put on each link of its plan, its *bound* b_je
+ * (docs/engine.md §5b), used only through "the running jobs' bounds on e
+ * add up to less than C_e", so each must hold in every allocation x the
+ * solver may give (every level's included: feasible, each link's load at
+ * most its capacity), whatever the other jobs do.
+ *
+ * A job runs one step of its plan at a time, so b_je = max over steps of
+ * a bound of the step's load on e.  Transfer i of the step moves at x_i,
+ * putting m_if x_i on each link f of its own (m_if its multiplicity), so
+ * x_i <= s_i = min_f C_f / m_if (its solo rate).  Give i a *covering link*
+ * f*(i), an argmin of C_f / m_if (ties: the link carried by the most of
+ * the step's transfers, then the lowest id), so s_i = C_f* / m_if*.  Split
+ * the step's transfers on e into classes K by covering link f; for the
+ * class, every i in K crosses f, and the job's own load on f is at most
+ * C_f in any feasible allocation (the other jobs' loads are >= 0):
+ *
+ *   sum_{i in K} m_ie x_i = sum_{i in K} (m_ie / m_if) m_if x_i
+ *                        <= (max_{i in K} m_ie / m_if) sum_{i in K} m_if x_i
+ *                        <= ratio_K C_f,
+ *
+ * and also <= sum_{i in K} m_ie s_i.  So the step's load on e is at most
+ * the sum over its classes of min(sum m_ie s_i, ratio_K C_f): channels of
+ * one rail, which share their NICs, count one NIC's worth on an uplink
+ * that two of them cross, not two.  Only feasibility is used, never what
+ * the job would get alone: max-min is not monotone (a job can get more on
+ * e when others take a link elsewhere), so the alone rates bound nothing.
+ * Cost O(transfer-link pairs) per plan, kept until the job's paths change. */
+
+/* One transfer of a step (plan_bounds). */
+typedef struct xfer_cover {
+    guint off, len;      /* its links in the step's concatenated arrays */
+    double solo_Bps;     /* s_i */
+    uint32_t cover;      /* f*(i) */
+    uint32_t cover_mult; /* m_if* */
+    uint32_t next;       /* the next transfer of its class + 1; 0 ends the class */
+} xfer_cover;
+
+/* plan_bounds' work space: per-link arrays zeroed on entry and left zeroed
+ * (the replay's), step arrays its own. */
+typedef struct bound_scratch {
+    double *acc, *ratio;  /* per link: the class's sum of m_ie s_i, its max m_ie / m_if */
+    double *step, *peak;  /* per link: the step's bound, the max over the steps so far */
+    uint32_t *cnt;        /* per link: the step's transfers on it */
+    uint32_t *head;       /* per covering link: its class's first transfer + 1 */
+    GArray *links, *mult; /* uint32: the step's transfers' links, one after the other */
+    GArray *xfers;        /* xfer_cover per transfer of the step */
+    GArray *step_links;   /* uint32: the step's distinct links */
+    GArray *covers;       /* uint32: the step's distinct covering links */
+    GArray *class_links;  /* uint32: the class's distinct links */
+} bound_scratch;
+
+/* The links of step st's transfers into s, counting the transfers on each
+ * link (cnt). */
+static void step_load(const coll_plan *p, size_t st, bound_scratch *s)
 {
     g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     g_autoptr(GArray) mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_autoptr(GArray) step_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_array_set_size(out, 0);
-    for (size_t st = 0; st < coll_plan_step_count(p); st++) {
-        g_array_set_size(step_links, 0);
-        for (size_t i = 0; i < coll_plan_xfer_count(p, st); i++) {
-            coll_xfer_links(p, coll_plan_xfer(p, st, i), links, mult);
-            double solo = INFINITY;
-            for (guint k = 0; k < links->len; k++)
-                solo = fmin(solo, topo_link_get(r->t, g_array_index(links, uint32_t, k))->cap_Bps /
-                                      g_array_index(mult, uint32_t, k));
-            for (guint k = 0; k < links->len; k++) {
-                uint32_t e = g_array_index(links, uint32_t, k);
-                if (acc[e] == 0)
-                    g_array_append_val(step_links, e);
-                acc[e] += g_array_index(mult, uint32_t, k) * solo;
+    g_array_set_size(s->links, 0);
+    g_array_set_size(s->mult, 0);
+    g_array_set_size(s->xfers, 0);
+    g_array_set_size(s->step_links, 0);
+    for (size_t i = 0; i < coll_plan_xfer_count(p, st); i++) {
+        coll_xfer_links(p, coll_plan_xfer(p, st, i), links, mult);
+        xfer_cover x = {.off = s->links->len, .len = links->len};
+        g_array_append_vals(s->links, links->data, links->len);
+        g_array_append_vals(s->mult, mult->data, mult->len);
+        g_array_append_val(s->xfers, x);
+        for (guint k = 0; k < links->len; k++) {
+            uint32_t e = g_array_index(links, uint32_t, k);
+            if (s->cnt[e]++ == 0)
+                g_array_append_val(s->step_links, e);
+        }
+    }
+}
+
+/* Each transfer's solo rate and covering link (links come in increasing
+ * order, so keeping the first best keeps the lowest id), and the classes:
+ * the distinct covering links (covers), each with its transfers chained
+ * from head. */
+static void step_covers(const struct replay *r, bound_scratch *s)
+{
+    const uint32_t *lv = (const uint32_t *)(void *)s->links->data;
+    const uint32_t *mv = (const uint32_t *)(void *)s->mult->data;
+    g_array_set_size(s->covers, 0);
+    for (guint i = 0; i < s->xfers->len; i++) {
+        xfer_cover *x = &g_array_index(s->xfers, xfer_cover, i);
+        x->solo_Bps = INFINITY;
+        for (guint k = x->off; k < x->off + x->len; k++) {
+            double rate = topo_link_get(r->t, lv[k])->cap_Bps / mv[k];
+            if (rate < x->solo_Bps || (rate == x->solo_Bps && s->cnt[lv[k]] > s->cnt[x->cover])) {
+                x->solo_Bps = rate;
+                x->cover = lv[k];
+                x->cover_mult = mv[k];
             }
         }
+        if (x->len == 0)
+            continue;
+        if (s->head[x->cover] == 0)
+            g_array_append_val(s->covers, x->cover);
+        x->next = s->head[x->cover];
+        s->head[x->cover] = i + 1;
+    }
+}
+
+/* Adds to step[e], for every link e of the class covered by f, the class's
+ * bound min(sum m_ie s_i, ratio C_f). */
+static void class_bound(const struct replay *r, bound_scratch *s, uint32_t f)
+{
+    const uint32_t *lv = (const uint32_t *)(void *)s->links->data;
+    const uint32_t *mv = (const uint32_t *)(void *)s->mult->data;
+    g_array_set_size(s->class_links, 0);
+    for (uint32_t i1 = s->head[f]; i1 != 0;) {
+        const xfer_cover *x = &g_array_index(s->xfers, xfer_cover, i1 - 1);
+        for (guint k = x->off; k < x->off + x->len; k++) {
+            uint32_t e = lv[k];
+            if (s->ratio[e] == 0)
+                g_array_append_val(s->class_links, e);
+            s->acc[e] += mv[k] * x->solo_Bps;
+            s->ratio[e] = fmax(s->ratio[e], (double)mv[k] / x->cover_mult);
+        }
+        i1 = x->next;
+    }
+    s->head[f] = 0;
+    double cap = topo_link_get(r->t, f)->cap_Bps;
+    for (guint k = 0; k < s->class_links->len; k++) {
+        uint32_t e = g_array_index(s->class_links, uint32_t, k);
+        s->step[e] += fmin(s->acc[e], s->ratio[e] * cap);
+        s->acc[e] = s->ratio[e] = 0;
+    }
+}
+
+/* Into out (link_bound, each link once): b_je for every link of p. */
+static void plan_bounds(struct replay *r, const coll_plan *p, GArray *out)
+{
+    size_t L = topo_link_count(r->t);
+    bound_scratch s = {
+        .acc = r->bound_acc, .ratio = r->bound_acc + L, .step = r->bound_acc + 2 * L,
+        .peak = r->bound_acc + 3 * L, .cnt = r->bound_cnt, .head = r->bound_cnt + L,
+    };
+    g_autoptr(GArray) links = s.links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) mult = s.mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) xfers = s.xfers = g_array_new(FALSE, FALSE, sizeof(xfer_cover));
+    g_autoptr(GArray) step_links = s.step_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) covers = s.covers = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) class_links = s.class_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_array_set_size(out, 0);
+    for (size_t st = 0; st < coll_plan_step_count(p); st++) {
+        step_load(p, st, &s);
+        step_covers(r, &s);
+        for (guint k = 0; k < covers->len; k++)
+            class_bound(r, &s, g_array_index(covers, uint32_t, k));
         for (guint k = 0; k < step_links->len; k++) {
             uint32_t e = g_array_index(step_links, uint32_t, k);
-            if (peak[e] == 0) {
+            if (s.peak[e] == 0) {
                 link_bound b = {e, 0};
                 g_array_append_val(out, b);
             }
-            peak[e] = fmax(peak[e], acc[e]);
-            acc[e] = 0;
+            s.peak[e] = fmax(s.peak[e], s.step[e]);
+            s.step[e] = 0;
+            s.cnt[e] = 0;
         }
     }
     for (guint k = 0; k < out->len; k++) {
         link_bound *b = &g_array_index(out, link_bound, k);
-        b->Bps = peak[b->link];
-        peak[b->link] = 0;
+        b->Bps = s.peak[b->link];
+        s.peak[b->link] = 0;
     }
 }
 
@@ -161,7 +285,8 @@ void replay__steady_update(struct replay *r)
     if (!r->link_jobs) {
         r->link_jobs = g_new0(uint32_t, L ? L : 1);
         r->link_bound_sum = g_new0(double, L ? L : 1);
-        r->bound_acc = g_new0(double, 2 * (L ? L : 1));
+        r->bound_acc = g_new0(double, 4 * (L ? L : 1));
+        r->bound_cnt = g_new0(uint32_t, 2 * (L ? L : 1));
         r->steady_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
         r->steady_off = g_array_new(FALSE, FALSE, sizeof(guint));
     }
@@ -190,7 +315,7 @@ void replay__steady_update(struct replay *r)
             continue;
         if (!j->link_bounds) { /* kept until its paths change */
             j->link_bounds = g_array_new(FALSE, FALSE, sizeof(link_bound));
-            plan_bounds(r, j->plan, r->bound_acc, r->bound_acc + L, j->link_bounds);
+            plan_bounds(r, j->plan, j->link_bounds);
         }
         for (guint k = 0; k < j->link_bounds->len; k++) {
             const link_bound *b = &g_array_index(j->link_bounds, link_bound, k);

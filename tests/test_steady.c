@@ -193,14 +193,22 @@ static void test_steady_schedulers(void)
     " \"model\": {\"compute_s\": " C ", \"comm_bytes\": " S ", \"comm_start_frac\": 1.0,"     \
     " \"opt_s\": " opt "}}"
 
+/* The jobs on topology spec topo (a printf format of the uplink speed),
+ * ticks every interval_s, `channels` rings per rail. */
+static char *scenario_on(const char *topo_fmt, int uplink_gbps, const char *sched,
+                         const char *jobs, int interval_s, int channels)
+{
+    g_autofree char *topo = g_strdup_printf(topo_fmt, uplink_gbps);
+    return g_strdup_printf("{\"topology\": %s, \"scheduler\": \"%s\","
+                           " \"trace\": {\"jobs\": [%s]},"
+                           " \"sim\": {\"interval_s\": %d, \"alpha_us\": 0, \"channels\": %d}}",
+                           topo, sched, jobs, interval_s, channels);
+}
+
 static char *scenario_up_every(int uplink_gbps, const char *sched, const char *jobs,
                                int interval_s)
 {
-    g_autofree char *topo = g_strdup_printf(TOPO_UP, uplink_gbps);
-    return g_strdup_printf("{\"topology\": %s, \"scheduler\": \"%s\","
-                           " \"trace\": {\"jobs\": [%s]},"
-                           " \"sim\": {\"interval_s\": %d, \"alpha_us\": 0, \"channels\": 1}}",
-                           topo, sched, jobs, interval_s);
+    return scenario_on(TOPO_UP, uplink_gbps, sched, jobs, interval_s, 1);
 }
 
 static char *scenario_up(int uplink_gbps, const char *sched, const char *jobs)
@@ -232,6 +240,105 @@ static void test_steady_unsaturable_share(void)
     }
     test_run_clear(&x);
     test_run_assert_same(text, 1e-9, NULL, NULL);
+}
+
+/* The jobs of unsaturable_share with 2 channels (NCCL rings) each, on
+ * uplinks of 240 Gb/s = 3e10 B/s.  Each channel is one transfer of
+ * 2(H-1)/H S / 2 = 0.5e10 B over the job's NIC links (1e10 B/s, once
+ * each) and both uplinks (once each), the two channels sharing the NICs:
+ * 0.5e10 B/s each, the ring 1 s as with one channel (T = 2.5 s), and each
+ * job puts 1e10 B/s on an uplink, 2e10 < 3e10 for both: each runs as
+ * alone.  The bounds: a channel's solo rate is its NICs' 1e10 B/s, so the
+ * per-transfer sum counts 2 x 1e10 on an uplink per job, 4e10 > 3e10 for
+ * both, and would make them peers (each communicating 1 s after the
+ * other's every boundary: no stretch).  Both channels have the same
+ * covering link (the lowest-id NIC link, 1e10 / 1, carried by both), and
+ * the uplink carries each once per NIC crossing (ratio 1/1), so the class
+ * counts min(2e10, 1 x 1e10) = 1e10 per job: 2e10 < 3e10, isolated.  So
+ * the stretches of unsaturable_share: 38 from a's 2.5 (b's arrival at 0
+ * the next change before), 39 from b's 0; 2 stretches, 77 iterations,
+ * 39 iterations and 120 GPU-s each. */
+static void test_steady_channels_share_nic(void)
+{
+    g_autofree char *text =
+        scenario_on(TOPO_UP, 240, "ecmp",
+                    JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
+                    JOB_GPU("b", 1, "0", "100", "1.0", "1e10", "0.5"), 3, 2);
+    test_run x;
+    if (test_run_text(&x, text, true, NULL)) {
+        replay_job_result j;
+        for (size_t i = 0; i < 2; i++) {
+            replay_job_get(x.r, i, &j);
+            CU_ASSERT_EQUAL(j.iterations, 39);
+            TEST_ASSERT_CLOSE(j.busy_gpu_s, 120.0, 1e-12);
+            TEST_ASSERT_CLOSE(j.mean_iter_s, 2.5, 1e-12);
+        }
+        assert_stretches(&x, 2, 77);
+    }
+    test_run_clear(&x);
+    test_run_assert_same(text, 1e-9, NULL, NULL);
+}
+
+/* Four hosts, h0 and h1 under ToR 0, h2 and h3 under ToR 1, one
+ * aggregation switch; 2 GPUs, 2 PCIe switches, 2 NICs (1e10 B/s) per
+ * host, GPU g on NIC g; NVLink 800 Gb/s = 1e11 B/s. */
+#define TOPO_RAILS                                                                             \
+    "\"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=2,nics=2,pcie=2,nic_gbps=80,pcie_gbps=800,"    \
+    "nvlink_gbps=800,latency_us=0,host_latency_us=0,link_gbps=%d\""
+#define JOB_X                                                                                  \
+    "{\"id\": \"x\", \"gpus\": 4, \"hosts\": [\"h0\", \"h2\"], \"host_gpus\": [2, 2],"          \
+    " \"start_s\": 0, \"end_s\": 100,"                                                          \
+    " \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 1e10, \"comm_start_frac\": 1.0,"          \
+    " \"opt_s\": 0.5}}"
+#define JOB_Y                                                                                  \
+    "{\"id\": \"y\", \"gpus\": 2, \"hosts\": [\"h1\", \"h3\"], \"host_gpus\": [1, 1],"          \
+    " \"start_s\": 0, \"end_s\": 100,"                                                          \
+    " \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 1e10, \"comm_start_frac\": 1.0,"          \
+    " \"opt_s\": 0.5}}"
+
+/* Where the covering link does not cover: job x on both GPUs of h0 and h2
+ * has two rails (NIC 0 and NIC 1, one channel each), job y on one GPU of
+ * h1 and h3 one; the ToR uplinks carry x's two rail rings and y's ring
+ * once each.  x: reduce-scatter over NVLink (S/2 = 0.5e10 B at 1e11 B/s:
+ * 0.05 s), the two rails' rings (2(H-1)/H S / 2 = 0.5e10 B at 1e10 B/s:
+ * 0.5 s), all-gather (0.05 s), T_x = 1 + 0.6 + 0.5 = 2.1 s alone; y:
+ * T_y = 2.5 s.  A rail's covering link is one of its own NIC links (1e10 /
+ * 1, the only transfer on it), so x's two rails fall in two classes and
+ * x's bound on an uplink stays the per-transfer sum 1e10 + 1e10 = 2e10
+ * (both rails can move at 1e10 at once), y's 1e10: 3e10 in all.
+ *   200 Gb/s = 2.5e10 < 3e10: the uplinks can saturate (and do: x's two
+ *   rails and y's ring start within 0.05 s of each other and want 3e10
+ *   together), x and y are peers, each communicating within 1.6 s of any
+ *   time (no window of two iterations): no stretch.  One bound for x's
+ *   two rails (1e10, as if one NIC covered both) would give 2e10 < 2.5e10
+ *   and stretches that differ from the event path.
+ *   320 Gb/s = 4e10 > 3e10: both isolated.  x starts first, when y's
+ *   arrival at 0 is the next change: its first iteration runs on events,
+ *   then from 2.1 the largest k with 2.1 + 2.1 k < 100 (y's end): 46; y
+ *   from 0 up to x's end: 2.5 k < 100, 39.  2 stretches, 85 iterations;
+ *   x ends 47 iterations (2.1 x 47 = 98.7 < 100), y 39. */
+static void test_steady_rails_do_not_cover(void)
+{
+    static const int uplink_gbps[] = {200, 320};
+    static const size_t stretches[] = {0, 2}, stretch_iters[] = {0, 85};
+    for (size_t i = 0; i < G_N_ELEMENTS(uplink_gbps); i++) {
+        g_autofree char *text =
+            scenario_on(TOPO_RAILS, uplink_gbps[i], "ecmp", JOB_X ", " JOB_Y, 3, 1);
+        test_run x;
+        if (test_run_text(&x, text, true, NULL)) {
+            assert_stretches(&x, stretches[i], stretch_iters[i]);
+            if (i == 1) {
+                replay_job_result j;
+                replay_job_get(x.r, 0, &j);
+                CU_ASSERT_EQUAL(j.iterations, 47);
+                TEST_ASSERT_CLOSE(j.mean_iter_s, 2.1, 1e-12);
+                replay_job_get(x.r, 1, &j);
+                CU_ASSERT_EQUAL(j.iterations, 39);
+            }
+        }
+        test_run_clear(&x);
+        test_run_assert_same(text, 1e-6, NULL, NULL);
+    }
 }
 
 /* The same two jobs under the schedulers with an on_comm hook.  cassini
@@ -399,6 +506,8 @@ int main(void)
         {"schedulers", test_steady_schedulers},
         {"unsaturable_share", test_steady_unsaturable_share},
         {"unsaturable_hooks", test_steady_unsaturable_hooks},
+        {"channels_share_nic", test_steady_channels_share_nic},
+        {"rails_do_not_cover", test_steady_rails_do_not_cover},
         {"peer_window", test_steady_peer_window},
         {"peer_window_hook", test_steady_peer_window_hook},
         {"group_ignored", test_steady_group_ignored},
