@@ -35,23 +35,33 @@ void steady__keep_rates(group *g, GPtrArray *old)
 
 /* Approximate jumps (--steady approx, docs/engine.md §5d): the relative
  * tolerance within which two consecutive windows' mean iteration times
- * must agree, and the longest window, in anchor iterations (a window
- * starts at 1 and doubles each time the two last windows disagree). */
+ * must agree, at least APPROX_EPS and APPROX_PHASE / n for a member that
+ * ended n iterations in the shorter window, and the longest window, in
+ * anchor iterations (a window starts at 1 and doubles each time the two
+ * last windows disagree). */
 #define APPROX_EPS 1e-2
+#define APPROX_PHASE 0.25
 #define APPROX_STRIDE_MAX 64
 
 /* Two consecutive windows agree for a member (d1, d2 its increments over
  * them): it ended an iteration in both, and its mean iteration times
- * agree within APPROX_EPS.  (Busy time follows from the iterations: a job
- * is busy C + T_opt per iteration; a window's busy time is not compared,
- * it depends on where the window cuts a compute.) */
+ * agree within APPROX_EPS, or APPROX_PHASE over its fewest iterations in
+ * a window: a member that ends a few iterations per anchor iteration has
+ * iterations of different lengths (they meet the anchor's communication
+ * or not), and which of them a window holds moves its mean by about the
+ * spread over n; the windows that average that out would outlast the
+ * group (docs/engine.md §5d).  The bound takes the difference as it is.
+ * (Busy time follows from the iterations: a job is busy C + T_opt per
+ * iteration; a window's busy time is not compared, it depends on where
+ * the window cuts a compute.) */
 static bool converged(const job_counters *d1, const job_counters *d2)
 {
     if (d1->iterations < 1 || d2->iterations < 1)
         return false;
     double m1 = d1->iter_time_sum_s / (double)d1->iterations;
     double m2 = d2->iter_time_sum_s / (double)d2->iterations;
-    return fabs(m2 - m1) <= APPROX_EPS * m2;
+    double n = (double)MIN(d1->iterations, d2->iterations);
+    return fabs(m2 - m1) <= fmax(APPROX_EPS, APPROX_PHASE / n) * m2;
 }
 
 /* The next change for an approximate jump: as next_change but across
