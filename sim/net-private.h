@@ -107,6 +107,7 @@ typedef struct net__xfer {
      * transfer's rate updates that link (the search, which wants its shared
      * links, a subset, skips the lazy ones with it) */
     uint64_t *eager;
+    uint32_t n_lazy; /* its lazy links (0: the plain walk over tl is cheaper) */
     uint32_t mark;    /* epoch stamp */
     uint32_t next_free;
     evq_id ev;        /* startup event while waiting, completion event while moving */
@@ -239,6 +240,8 @@ static inline void net__link_sum_loads(net *n, uint32_t e)
 static inline void net__tl_set_lazy(net__xfer *t, uint32_t k, bool lazy)
 {
     uint64_t bit = (uint64_t)1 << (k % 64);
+    if (t->tl[k].lazy != lazy)
+        t->n_lazy = lazy ? t->n_lazy + 1 : t->n_lazy - 1;
     t->tl[k].lazy = lazy;
     if (lazy)
         t->eager[k / 64] &= ~bit;
@@ -246,20 +249,11 @@ static inline void net__tl_set_lazy(net__xfer *t, uint32_t k, bool lazy)
         t->eager[k / 64] |= bit;
 }
 
-/* The next k >= *k with t's link k not lazy (in order), with *b the rest
- * of the current word of t->eager (start with *k = 0 and *b = eager[0]);
- * false when there is none. */
-static inline bool net__next_eager(const net__xfer *t, uint32_t *k, uint64_t *b)
+/* The words of t->eager (the links that are not lazy are, in order, k =
+ * 64 w + each set bit of word w). */
+static inline uint32_t net__eager_words(const net__xfer *t)
 {
-    uint32_t w = *k / 64;
-    while (*b == 0) {
-        if (++w >= (t->n_tl + 63) / 64)
-            return false;
-        *b = t->eager[w];
-    }
-    *k = w * 64 + (uint32_t)__builtin_ctzll(*b);
-    *b &= *b - 1;
-    return true;
+    return (t->n_tl + 63) / 64;
 }
 
 /* Bring a transfer's remaining bytes and its integrals up to now with its

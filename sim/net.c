@@ -461,6 +461,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     /* every link eager (none lazy yet); one word at least for the search's
      * first read */
     t->eager = g_new0(uint64_t, MAX(1, (n_tl + 63) / 64));
+    t->n_lazy = 0;
     for (uint32_t k = 0; k < n_tl; k++)
         t->eager[k / 64] |= (uint64_t)1 << (k % 64);
     t->on_done = spec->on_done;

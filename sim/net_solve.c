@@ -190,8 +190,7 @@ static inline double residual(const net *n, uint32_t e, int L)
  * has its whole capacity left (private_bound()) and is not looked at. */
 static bool pinned(const net *n, const net__xfer *t, int L)
 {
-    uint32_t k = 0;
-    for (uint64_t b = t->eager[0]; net__next_eager(t, &k, &b);) {
+    for (uint32_t k = 0; k < t->n_tl; k++) {
         if (t->tl[k].priv)
             continue;
         uint32_t e = t->tl[k].link;
@@ -273,6 +272,31 @@ static double level_private_bound(net *n, uint32_t e, int L, uint32_t mult, doub
     return R / (mult * w);
 }
 
+/* add_transfer() for t's shared link tk (private ones are skipped): its
+ * element appended to el[m] (returns the new count), or, if other_levels
+ * (the mask of the levels other than L, 0 with one level), its bound
+ * folded into *sb. */
+static inline uint32_t add_link(net *n, search *s, uint64_t other_levels, const net__tlink *tk,
+                                double w, double *sb, net__elem *el, uint32_t m)
+{
+    if (tk->priv)
+        return m;
+    uint32_t e = tk->link;
+    const net__link *l = &n->links[e];
+    /* (a link in E_L already is a seed or has another user in S_L; one
+     * with users at level L only has several there: its level record is
+     * not read) */
+    if (l->mark != s->ep && (l->user_bits & other_levels) != 0 &&
+        n->lvl[(size_t)e * n->K + s->L].users == 1) {
+        double q = level_private_bound(n, e, s->L, tk->mult, w);
+        if (q < *sb)
+            *sb = q;
+        return m;
+    }
+    el[m] = (net__elem){visit_link(n, e, s), tk->mult};
+    return m + 1;
+}
+
 /* Put transfer ts into S_L (unless it is there or pinned) and its shared
  * links into E_L.  A link that only ts moves on (any level) is *private*:
  * it stays out of E_L (neither the search nor the fill touches it), its
@@ -305,23 +329,22 @@ static void add_transfer(net *n, search *s, uint32_t ts)
     const net__tlink *tl = t->tl;
     const uint32_t n_tl = t->n_tl;
     const double w = t->weight;
-    const int L = s->L;
     double sb = t->pbound;
     reserve_elems(n, n_tl);
     net__elem *el = &n->s_el[n->n_el];
+    /* levels other than L: a link with users there may be one ts is alone
+     * on at L (none with one level) */
+    const uint64_t other = n->K > 1 ? ~((uint64_t)1 << s->L) : 0;
     uint32_t m = 0;
-    uint32_t k = 0;
-    for (uint64_t b = t->eager[0]; net__next_eager(t, &k, &b);) { /* lazy ones are private */
-        if (tl[k].priv)
-            continue;
-        uint32_t e = tl[k].link;
-        if (n->lvl[(size_t)e * n->K + L].users == 1 && n->links[e].mark != s->ep) {
-            double b = level_private_bound(n, e, L, tl[k].mult, w);
-            if (b < sb)
-                sb = b;
-            continue;
-        }
-        el[m++] = (net__elem){visit_link(n, e, s), tl[k].mult};
+    if (t->n_lazy == 0) {
+        for (uint32_t k = 0; k < n_tl; k++)
+            m = add_link(n, s, other, &tl[k], w, &sb, el, m);
+    } else { /* lazy links are private: walk the others only */
+        const uint64_t *eager = t->eager;
+        for (uint32_t wd = 0; wd < net__eager_words(t); wd++)
+            for (uint64_t bits = eager[wd]; bits; bits &= bits - 1)
+                m = add_link(n, s, other, &tl[wd * 64 + (uint32_t)__builtin_ctzll(bits)], w,
+                             &sb, el, m);
     }
     t->sbound = sb;
     t->el_off = (uint32_t)n->n_el;
@@ -740,12 +763,13 @@ static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, uint32_t fi
     for (size_t i = 0; i < n_ch; i++) {
         const net__xfer *t = &n->xf[n->comp_t[i]];
         /* lazy links are brought up to date when read (net__link_sync()) */
-        uint32_t k = 0;
-        for (uint64_t b = t->eager[0]; net__next_eager(t, &k, &b);) {
-            uint32_t e = t->tl[k].link;
-            bool alone = t->tl[k].priv || n->lvl[(size_t)e * n->K + L].users == 1;
-            update_link(n, e, L, now, filled_ep, alone ? t : NULL, k);
-        }
+        for (uint32_t wd = 0; wd < net__eager_words(t); wd++)
+            for (uint64_t bits = t->eager[wd]; bits; bits &= bits - 1) {
+                uint32_t k = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+                uint32_t e = t->tl[k].link;
+                bool alone = t->tl[k].priv || n->lvl[(size_t)e * n->K + L].users == 1;
+                update_link(n, e, L, now, filled_ep, alone ? t : NULL, k);
+            }
     }
     for (size_t j = 0; j < n_seeds; j++) {
         uint32_t e = n->comp_l[j];
