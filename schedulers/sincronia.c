@@ -25,7 +25,8 @@
  *    lowest level.  Sincronia's exponential epochs, LP-based subset choice
  *    and orphan ordering are not modelled: with one coflow per job at a
  *    time the LP would admit every active coflow.
- * Cost: O(n^2 P) per ordering, P the number of links in use.  Paths and
+ * Cost: O(n^2 P) per ordering, P the ports BSSI can choose: the links two
+ * members share and one private link per member (demand_matrix).  Paths and
  * capacities do not change between two reschedules and the running set
  * only changes at one, so each job's demand (by uid) and the levels of
  * each communicating set are kept until the next reschedule: a repeated
@@ -49,6 +50,7 @@ typedef struct sincronia_demand {
     size_t n_links;  /* entries in links and d_s */
     uint32_t *links; /* increasing link ids */
     double *d_s;     /* demand on links[k], seconds per iteration */
+    uint32_t *by_d;  /* indices k by decreasing d_s[k], ties by increasing link */
     bool counted;    /* in the link counts (a member: see count_add) */
     size_t shared;   /* its links that another counted member also uses */
 } sincronia_demand;
@@ -58,6 +60,7 @@ static void sincronia_demand_free(void *p)
     sincronia_demand *dm = p;
     g_free(dm->links);
     g_free(dm->d_s);
+    g_free(dm->by_d);
     g_free(dm);
 }
 
@@ -67,6 +70,8 @@ typedef struct sincronia_sched {
     GHashTable *demand;  /* uid (gint64 key) -> sincronia_demand, since the last reschedule */
     GHashTable *memo;    /* GBytes of member uids (job order) -> int levels per member,
                           * since the last reschedule */
+    GArray *job_uid;     /* per running job (index), its uid (gint64), since the last reschedule */
+    GPtrArray *job_dm;   /* per running job, its demand (transfer none) or NULL before first use */
     GArray *members;     /* scratch: job indices being ordered (size_t) */
     GArray *member_uids; /* scratch: their uids (gint64) */
     /* per link, over the counted members (the active jobs of sincronia-online,
@@ -88,6 +93,8 @@ static void *sincronia_create(const sched_options *opts, GError **error)
     s->demand = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, sincronia_demand_free);
     s->memo = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
                                     g_free);
+    s->job_uid = g_array_new(FALSE, FALSE, sizeof(gint64));
+    s->job_dm = g_ptr_array_new();
     s->members = g_array_new(FALSE, FALSE, sizeof(size_t));
     s->member_uids = g_array_new(FALSE, FALSE, sizeof(gint64));
     return s;
@@ -108,6 +115,8 @@ static void sincronia_destroy(void *self)
     g_hash_table_destroy(s->active);
     g_hash_table_destroy(s->demand);
     g_hash_table_destroy(s->memo);
+    g_array_unref(s->job_uid);
+    g_ptr_array_unref(s->job_dm);
     g_array_unref(s->members);
     g_array_unref(s->member_uids);
     g_free(s->link_n);
@@ -126,12 +135,22 @@ static int cmp_link_demand(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The cached demand of job j (uid `uid`), computed on first use. */
-static sincronia_demand *job_demand(sincronia_sched *s, sched_ctx *ctx, size_t j, gint64 uid)
+/* Larger demand first, then the lower link id. */
+static int cmp_demand_desc(const void *a, const void *b)
 {
-    sincronia_demand *dm = g_hash_table_lookup(s->demand, &uid);
+    const link_demand *x = a, *y = b;
+    if (x->d_s != y->d_s)
+        return x->d_s < y->d_s ? 1 : -1;
+    return (x->link > y->link) - (x->link < y->link);
+}
+
+/* The cached demand of running job j, computed on first use. */
+static sincronia_demand *job_demand(sincronia_sched *s, sched_ctx *ctx, size_t j)
+{
+    sincronia_demand *dm = g_ptr_array_index(s->job_dm, j);
     if (dm)
         return dm;
+    gint64 uid = g_array_index(s->job_uid, gint64, j);
     g_autoptr(GArray) l = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     g_autoptr(GArray) b = g_array_new(FALSE, FALSE, sizeof(double));
     sched_job_link_bytes(ctx, j, l, b);
@@ -146,25 +165,62 @@ static sincronia_demand *job_demand(sincronia_sched *s, sched_ctx *ctx, size_t j
     dm->n_links = l->len;
     dm->links = g_new(uint32_t, l->len + 1);
     dm->d_s = g_new(double, l->len + 1);
+    dm->by_d = g_new(uint32_t, l->len + 1);
     for (guint k = 0; k < l->len; k++) {
         dm->links[k] = ld[k].link;
         dm->d_s[k] = ld[k].d_s;
+        ld[k].link = k; /* reused below as the index into links */
     }
+    qsort(ld, l->len, sizeof *ld, cmp_demand_desc); /* indices follow link order */
+    for (guint k = 0; k < l->len; k++)
+        dm->by_d[k] = ld[k].link;
     g_hash_table_insert(s->demand, g_memdup2(&uid, sizeof uid), dm);
+    g_ptr_array_index(s->job_dm, j) = dm;
     return dm;
 }
 
-/* Demands d[i][p] = M_{i,e}/B_e of the jobs `members` (uids `uids`) on the
- * links they use, ports numbered by increasing link id (D18 ties to the
- * lowest link).  Returns the matrix (m x *n_ports, transfer full). */
-static double *demand_matrix(sincronia_sched *s, sched_ctx *ctx, const size_t *members,
-                             const gint64 *uids, size_t m, size_t *n_ports)
+/* The port BSSI needs of member dm's private links (links no other
+ * counted member uses): the one with the largest demand, the lowest link
+ * id among equal ones; UINT32_MAX if it has no private link with demand.
+ * Why one is enough: a private port's load is its member's demand there
+ * while that member is unordered and 0 after, so on each round each of
+ * the member's other private ports carries at most that port's load (and
+ * has a higher id where equal): it can never be the bottleneck (the
+ * largest load, lowest id among equal ones).  And a bottleneck port only
+ * acts through the demands on it: a private one places its member last
+ * and changes no other weight.  O(its links), usually O(1). */
+static uint32_t private_port(const sincronia_sched *s, const sincronia_demand *dm)
+{
+    for (size_t r = 0; r < dm->n_links; r++) {
+        size_t k = dm->by_d[r];
+        if (!(dm->d_s[k] > 0.0))
+            break;
+        if (s->link_n[dm->links[k]] == 1)
+            return dm->links[k];
+    }
+    return UINT32_MAX;
+}
+
+/* Demands d[i][p] = M_{i,e}/B_e of the jobs `members` (all counted) on the ports BSSI can choose, numbered by increasing link id
+ * (D18 ties to the lowest link): every link two members use, and each
+ * member's private_port().  The other links are private ports that can
+ * never be the bottleneck, so BSSI orders the members as it would on all
+ * their links (test `schedulers/sincronia_private_ports`); on a busy
+ * cluster that is a few dozen ports instead of thousands (each job's
+ * intra-host links).  Returns the matrix (m x *n_ports, transfer full). */
+static double *demand_matrix(sincronia_sched *s, sched_ctx *ctx, const size_t *members, size_t m,
+                             size_t *n_ports)
 {
     g_autofree const sincronia_demand **dm = g_new(const sincronia_demand *, m + 1);
     g_autoptr(GArray) all = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (size_t i = 0; i < m; i++) {
-        dm[i] = job_demand(s, ctx, members[i], uids[i]);
-        g_array_append_vals(all, dm[i]->links, dm[i]->n_links);
+        dm[i] = job_demand(s, ctx, members[i]);
+        for (size_t k = 0; k < dm[i]->n_links; k++)
+            if (s->link_n[dm[i]->links[k]] >= 2)
+                g_array_append_val(all, dm[i]->links[k]);
+        uint32_t own = private_port(s, dm[i]);
+        if (own != UINT32_MAX)
+            g_array_append_val(all, own);
     }
     g_array_sort(all, (GCompareFunc)sched__cmp_u32);
     size_t P = 0; /* distinct links, in increasing order */
@@ -175,10 +231,11 @@ static double *demand_matrix(sincronia_sched *s, sched_ctx *ctx, const size_t *m
     const uint32_t *port = (const uint32_t *)(void *)all->data;
     for (size_t i = 0; i < m; i++) {
         size_t p = 0; /* both lists increase: merge */
-        for (size_t k = 0; k < dm[i]->n_links; k++) {
-            while (port[p] != dm[i]->links[k])
+        for (size_t k = 0; k < dm[i]->n_links && p < P; k++) {
+            while (p < P && port[p] < dm[i]->links[k])
                 p++;
-            d[i * P + p] = dm[i]->d_s[k];
+            if (p < P && port[p] == dm[i]->links[k])
+                d[i * P + p] = dm[i]->d_s[k];
         }
     }
     *n_ports = P;
@@ -248,7 +305,7 @@ static const int *member_levels(sincronia_sched *s, sched_ctx *ctx, const size_t
     if (hit)
         return hit;
     size_t P;
-    g_autofree double *d = demand_matrix(s, ctx, members, uids, m, &P);
+    g_autofree double *d = demand_matrix(s, ctx, members, m, &P);
     int *rank_level = g_new(int, m + 1);
     if (s->online) {
         component_levels(d, m, P, sched_priority_levels(ctx), rank_level);
@@ -347,7 +404,7 @@ static void keep_contending(sincronia_sched *s, sched_ctx *ctx)
     const gint64 *uids = (const gint64 *)(void *)s->member_uids->data;
     size_t kept = 0;
     for (size_t i = 0; i < m; i++) {
-        const sincronia_demand *dm = job_demand(s, ctx, members[i], uids[i]);
+        const sincronia_demand *dm = job_demand(s, ctx, members[i]);
         g_assert(dm->counted);
         if (dm->shared > 0) {
             g_array_index(s->members, size_t, kept) = members[i];
@@ -359,18 +416,16 @@ static void keep_contending(sincronia_sched *s, sched_ctx *ctx)
     g_array_set_size(s->member_uids, kept);
 }
 
+/* The members are the counted jobs (count_add), in job order. */
 static void sincronia_reorder(sincronia_sched *s, sched_ctx *ctx)
 {
-    size_t n = sched_job_count(ctx);
     g_array_set_size(s->members, 0);
     g_array_set_size(s->member_uids, 0);
-    for (size_t j = 0; j < n; j++) {
-        sched_job_info info;
-        sched_job_get(ctx, j, &info);
-        gint64 uid = (gint64)info.uid;
-        if (!s->online || g_hash_table_contains(s->active, &uid)) {
+    for (size_t j = 0; j < s->job_dm->len; j++) {
+        const sincronia_demand *dm = g_ptr_array_index(s->job_dm, j);
+        if (dm && dm->counted) {
             g_array_append_val(s->members, j);
-            g_array_append_val(s->member_uids, uid);
+            g_array_append_val(s->member_uids, g_array_index(s->job_uid, gint64, j));
         }
     }
     keep_contending(s, ctx);
@@ -391,16 +446,19 @@ static void sincronia_reschedule(void *self, sched_ctx *ctx)
     }
     g_hash_table_remove_all(s->demand);
     g_hash_table_remove_all(s->memo);
+    size_t n = sched_job_count(ctx);
+    g_array_set_size(s->job_uid, n);
+    g_ptr_array_set_size(s->job_dm, 0);
+    g_ptr_array_set_size(s->job_dm, (guint)n); /* all NULL */
+    for (size_t j = 0; j < n; j++) {
+        sched_job_info info;
+        sched_job_get(ctx, j, &info);
+        g_array_index(s->job_uid, gint64, j) = (gint64)info.uid;
+    }
     if (s->online) { /* forget jobs that ended */
         g_autoptr(GHashTable) running = g_hash_table_new(g_int64_hash, g_int64_equal);
-        size_t n = sched_job_count(ctx);
-        g_autofree gint64 *uids = g_new(gint64, n + 1);
-        for (size_t j = 0; j < n; j++) {
-            sched_job_info info;
-            sched_job_get(ctx, j, &info);
-            uids[j] = (gint64)info.uid;
-            g_hash_table_add(running, &uids[j]);
-        }
+        for (size_t j = 0; j < n; j++)
+            g_hash_table_add(running, &g_array_index(s->job_uid, gint64, j));
         GHashTableIter ia;
         gpointer ka;
         g_hash_table_iter_init(&ia, s->active);
@@ -409,12 +467,10 @@ static void sincronia_reschedule(void *self, sched_ctx *ctx)
                 g_hash_table_iter_remove(&ia);
     }
     /* count the members again: the active jobs, or every running job */
-    for (size_t j = 0; j < sched_job_count(ctx); j++) {
-        sched_job_info info;
-        sched_job_get(ctx, j, &info);
-        gint64 uid = (gint64)info.uid;
+    for (size_t j = 0; j < n; j++) {
+        gint64 uid = g_array_index(s->job_uid, gint64, j);
         if (!s->online || g_hash_table_contains(s->active, &uid))
-            count_add(s, ctx, job_demand(s, ctx, j, uid), uid);
+            count_add(s, ctx, job_demand(s, ctx, j), uid);
     }
     sincronia_reorder(s, ctx);
 }
@@ -422,16 +478,15 @@ static void sincronia_reschedule(void *self, sched_ctx *ctx)
 static void sincronia_on_comm(void *self, sched_ctx *ctx, size_t j, bool starting)
 {
     sincronia_sched *s = self;
-    sched_job_info info;
-    sched_job_get(ctx, j, &info);
-    gint64 uid = (gint64)info.uid;
-    bool active = g_hash_table_contains(s->active, &uid);
-    if (starting && !active) {
+    g_assert(j < s->job_uid->len); /* the running set changes only at a reschedule */
+    gint64 uid = g_array_index(s->job_uid, gint64, j);
+    sincronia_demand *dm = job_demand(s, ctx, j);
+    if (starting && !dm->counted) {
         g_hash_table_add(s->active, g_memdup2(&uid, sizeof uid));
-        count_add(s, ctx, job_demand(s, ctx, j, uid), uid);
-    } else if (!starting && active) {
+        count_add(s, ctx, dm, uid);
+    } else if (!starting && dm->counted) {
         g_hash_table_remove(s->active, &uid);
-        count_remove(s, job_demand(s, ctx, j, uid), uid);
+        count_remove(s, dm, uid);
     }
     sincronia_reorder(s, ctx);
 }

@@ -253,6 +253,62 @@ static void test_schedulers_sincronia_private(void)
     fake_ctx_clear(&ctx);
 }
 
+/* BSSI on fewer ports (sincronia.c, demand_matrix): a member's private
+ * links (no other member uses them) count only through the largest, the
+ * lowest id among equal ones.  Capacities 1 B/s, K = 8; A: links 0 and 3
+ * (3 each, private), 2 (1); B: 2 (2), 4 (1, private); C: 1 (3, private),
+ * 2 (1.5), 5 (0.5, private).  From scratch, on all six ports:
+ *  round 1, loads (3, 3, 4.5, 3, 1, 0.5): bottleneck link 2, w/d A 1/1,
+ *  B 1/2, C 1/1.5: B last; weights A 1 - 1/2 = 0.5, C 1 - 1.5/2 = 0.25;
+ *  round 2, A and C, loads (3, 3, 2.5, 3, -, 0.5): links 0, 1, 3 tie at
+ *  3, the lowest is link 0, A's: A last, no other weight changes;
+ *  round 3: C.  Order C, A, B: levels C 0, A 1, B 2.
+ * Dropping the private links would make round 2's bottleneck link 2 (C
+ * last: 0.25/1.5 < 0.5/1), and keeping A's link 3 instead of link 0 would
+ * make it link 1 (C's): both give A 0, C 1.  sincronia-online: all three
+ * start: the same order.  B ends: A and C still share link 2 and order as
+ * in rounds 2-3: C 0, A 1, B 7.  B starts again: C 0, A 1, B 2. */
+static void sincronia_private_ports_case(sched_ctx *ctx)
+{
+    fake_ctx_init(ctx, 6, 1, 8);
+    fake_job *a = fake_ctx_job(ctx, "A", 1, 1, 1, 1);
+    fake_job_fixed(a, 0, 3);
+    fake_job_fixed(a, 3, 3);
+    fake_job_fixed(a, 2, 1);
+    fake_job *b = fake_ctx_job(ctx, "B", 1, 1, 1, 1);
+    fake_job_fixed(b, 2, 2);
+    fake_job_fixed(b, 4, 1);
+    fake_job *c = fake_ctx_job(ctx, "C", 1, 1, 1, 1);
+    fake_job_fixed(c, 1, 3);
+    fake_job_fixed(c, 2, 1.5);
+    fake_job_fixed(c, 5, 0.5);
+}
+
+static void test_schedulers_sincronia_private_ports(void)
+{
+    static const int all[] = {1, 2, 0}, without_b[] = {1, 7, 0};
+    sched_ctx ctx;
+    sincronia_private_ports_case(&ctx);
+    run_once(&sched_sincronia_ops, &ctx);
+    for (size_t j = 0; j < 3; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, all[j]);
+    const sched_ops *ops = &sched_sincronia_online_ops;
+    void *s = make(ops, 8);
+    ops->reschedule(s, &ctx);
+    for (size_t j = 0; j < 3; j++)
+        ops->on_comm(s, &ctx, j, true);
+    for (size_t j = 0; j < 3; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, all[j]);
+    ops->on_comm(s, &ctx, 1, false);
+    for (size_t j = 0; j < 3; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, without_b[j]);
+    ops->on_comm(s, &ctx, 1, true);
+    for (size_t j = 0; j < 3; j++)
+        CU_ASSERT_EQUAL(ctx.jobs[j].info.priority, all[j]);
+    ops->destroy(s);
+    fake_ctx_clear(&ctx);
+}
+
 /* sincronia-online, same jobs, K = 8.  Nobody communicating: all on the
  * lowest level 7.  C3 starts: alone, it shares no link with a
  * communicating job, so it is not ranked: still 7.  C2 starts: BSSI over
@@ -501,6 +557,7 @@ int main(void)
         {"crux_overrides", test_schedulers_crux_overrides},
         {"sincronia", test_schedulers_sincronia},
         {"sincronia_private", test_schedulers_sincronia_private},
+        {"sincronia_private_ports", test_schedulers_sincronia_private_ports},
         {"sincronia_online", test_schedulers_sincronia_online},
         {"sincronia_online_three", test_schedulers_sincronia_online_three},
         {"sincronia_online_components", test_schedulers_sincronia_online_components},
