@@ -55,7 +55,8 @@
  * path: O(F P L) for the paths, O(n) stack simulations (D4: PAIR_SIMs)
  * plus O(n^2) per local-search pass, each O(n horizon/iteration) steps,
  * O(n L log(n L)) to find shared links (link_users_new) and O(10 K n^2)
- * for the cut.
+ * for the cut.  Stack simulations are kept by their inputs across
+ * reschedules (sched-stack-cache.c): a repeated one is a lookup.
  */
 #include "sim/scheduler.h"
 
@@ -69,6 +70,8 @@
 #include "sched-private.h"
 
 #define CRUX_RANDOM_ORDERS 10
+/* Stack simulations kept between reschedules, at most (sched-stack-cache.c). */
+#define CRUX_STACKS_KEPT (1u << 14)
 
 /* How P is computed (see crux_assign_context and the file header). */
 typedef enum crux_assign_mode {
@@ -81,6 +84,7 @@ typedef struct crux_sched {
     bool compress;       /* PC, else one level per rank */
     crux_assign_mode assign;
     GHashTable *comm_s;  /* job uid -> standalone t_j (double *), D2 */
+    sched__stack_cache *stacks; /* stack simulations of the context ranking, by their inputs */
     /* Overrides (see the file header); empty when not given. */
     GHashTable *force_path;  /* job id -> candidate + 1 (GINT_TO_POINTER) */
     GHashTable *force_rank;  /* job id -> position + 1 */
@@ -107,6 +111,7 @@ static void crux_destroy(void *self)
     if (!s)
         return;
     g_hash_table_destroy(s->comm_s);
+    sched__stack_cache_free(s->stacks);
     g_hash_table_destroy(s->force_path);
     g_hash_table_destroy(s->force_rank);
     g_hash_table_destroy(s->force_level);
@@ -181,6 +186,7 @@ static void *crux_create_variant(const sched_options *opts, bool ps, bool pc, GE
     s->select_paths = ps;
     s->compress = pc;
     s->comm_s = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    s->stacks = sched__stack_cache_new(CRUX_STACKS_KEPT);
     s->force_path = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     s->force_rank = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     s->force_level = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -431,7 +437,7 @@ static int cmp_ptr_by_I(const void *a, const void *b) { return cmp_by_I(a, b); }
  * when D4 puts it there (dN_j > dN_r); with more, a job is judged against
  * all the traffic that can delay it, not against the reference alone.
  * Ties (|P| below noise, e.g. jobs that share nothing): I, then arrival. */
-static void crux_assign_context(sched_ctx *ctx, crux_job *jobs, size_t n)
+static void crux_assign_context(crux_sched *s, sched_ctx *ctx, crux_job *jobs, size_t n)
 {
     g_autofree const crux_job **others = g_new(const crux_job *, n);
     g_autofree sched__pair_job *stack = g_new(sched__pair_job, n);
@@ -463,11 +469,11 @@ static void crux_assign_context(sched_ctx *ctx, crux_job *jobs, size_t n)
         horizon *= 3.0;
         if (!(horizon > 0.0))
             continue;
-        sched__stack_sim(stack, m + 1, horizon, top);
+        sched__stack_cache_sim(s->stacks, stack, m + 1, horizon, top);
         sched__pair_job mine = stack[0];
         memmove(stack, stack + 1, m * sizeof *stack);
         stack[m] = mine;
-        sched__stack_sim(stack, m + 1, horizon, bot);
+        sched__stack_cache_sim(s->stacks, stack, m + 1, horizon, bot);
         double dN_j = jobs[i].info.gpus * (top[0] - bot[m]);
         double dN_rest = 0.0;
         for (size_t k = 0; k < m; k++)
@@ -499,7 +505,7 @@ static bool share_link(const crux_job *a, const crux_job *b)
 
 /* Total busy GPU-seconds on link e of the jobs using it, stacked in the
  * order of `by` (sched__stack_sim, horizon 3 x the longest iteration). */
-static double stack_work(sched_ctx *ctx, crux_job *const *by, size_t n, uint32_t e,
+static double stack_work(crux_sched *s, sched_ctx *ctx, crux_job *const *by, size_t n, uint32_t e,
                          sched__pair_job *stack, const crux_job **who, double *busy)
 {
     double cap = sched_link_capacity_Bps(ctx, e), horizon = 0.0, work = 0.0;
@@ -515,7 +521,7 @@ static double stack_work(sched_ctx *ctx, crux_job *const *by, size_t n, uint32_t
     }
     if (!(horizon > 0.0))
         return 0.0;
-    sched__stack_sim(stack, m, 3.0 * horizon, busy);
+    sched__stack_cache_sim(s->stacks, stack, m, 3.0 * horizon, busy);
     for (size_t k = 0; k < m; k++)
         work += who[k]->info.gpus * busy[k];
     return work;
@@ -528,7 +534,7 @@ static double stack_work(sched_ctx *ctx, crux_job *const *by, size_t n, uint32_t
  * it stacked in the current ranking, a moves below b if that gives more
  * busy GPU-seconds.  At most n^2 moves (each improves one link; cycles
  * across links are cut off).  O(n^2) stack simulations per pass. */
-static void crux_refine(sched_ctx *ctx, crux_job **by, size_t n)
+static void crux_refine(crux_sched *s, sched_ctx *ctx, crux_job **by, size_t n)
 {
     g_autofree sched__pair_job *stack = g_new(sched__pair_job, n);
     g_autofree const crux_job **who = g_new(const crux_job *, n);
@@ -538,29 +544,29 @@ static void crux_refine(sched_ctx *ctx, crux_job **by, size_t n)
     while (changed && moves < n * n) {
         changed = false;
         for (size_t r = 0; r + 1 < n && moves < n * n; r++) {
-            size_t s = r + 1;
-            while (s < n && !share_link(by[r], by[s]))
-                s++;
-            if (s == n)
+            size_t q = r + 1;
+            while (q < n && !share_link(by[r], by[q]))
+                q++;
+            if (q == n)
                 continue;
             guint ia, ib;
-            uint32_t e = tightest_shared(ctx, by[r], by[s], &ia, &ib);
+            uint32_t e = tightest_shared(ctx, by[r], by[q], &ia, &ib);
             if (e == UINT32_MAX)
                 continue;
-            double now = stack_work(ctx, by, n, e, stack, who, busy);
+            double now = stack_work(s, ctx, by, n, e, stack, who, busy);
             crux_job *a = by[r];
-            memmove(&by[r], &by[r + 1], (s - r) * sizeof *by);
-            by[s] = a;
-            double moved = stack_work(ctx, by, n, e, stack, who, busy);
+            memmove(&by[r], &by[r + 1], (q - r) * sizeof *by);
+            by[q] = a;
+            double moved = stack_work(s, ctx, by, n, e, stack, who, busy);
             if (moved > now * (1.0 + 1e-9)) {
                 g_debug("crux: %s below %s on link %u: %.6g -> %.6g GPU-s", a->info.id,
-                        by[s - 1]->info.id, e, now, moved);
+                        by[q - 1]->info.id, e, now, moved);
                 moves++;
                 changed = true;
                 r = (size_t)-1; /* from the top again (r++ makes it 0) */
                 continue;
             }
-            memmove(&by[r + 1], &by[r], (s - r) * sizeof *by);
+            memmove(&by[r + 1], &by[r], (q - r) * sizeof *by);
             by[r] = a;
         }
     }
@@ -643,7 +649,7 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
             jobs[i].total_bytes -= fb[k];
     }
     if (s->assign == CRUX_ASSIGN_CONTEXT)
-        crux_assign_context(ctx, jobs, n);
+        crux_assign_context(s, ctx, jobs, n);
     else
         crux_assign(ctx, jobs, n);
     for (size_t i = 0; i < n; i++)
@@ -653,7 +659,7 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
     for (size_t i = 0; i < n; i++)
         forced = forced || jobs[i].forced_rank > 0;
     if (s->assign == CRUX_ASSIGN_CONTEXT && !forced)
-        crux_refine(ctx, by, n);
+        crux_refine(s, ctx, by, n);
 
     g_autofree int *level = g_new(int, n);
     crux_levels(s, ctx, by, n, level);

@@ -10,6 +10,7 @@
  *                   and TACCL* hop-count classes merged to K levels
  *   sched-pair.c    PAIR_SIM, one link under strict priority, and Crux's
  *                   correction factor k (Crux §4.2; D3, D4, D5)
+ *   sched-stack-cache.c  the stack simulations' results kept by their inputs
  *   sched-cut.c     priority compression as max K-cut on the contention DAG
  *                   (Crux §4.3; D6, D7)
  *   sched-bssi.c    Sincronia's BSSI ordering and the rank -> level map (D11, D12)
@@ -100,6 +101,23 @@ double sched__pair_correction(const sched__pair_job *j, double I_j, const sched_
  * [0, horizon_s) (per GPU).  With n = 2 it is sched__pair_sim.
  * O(n * segments), segments <= the iterations of all jobs. */
 void sched__stack_sim(const sched__pair_job *jobs, size_t n, double horizon_s, double *busy_s);
+
+/* ---- Stack simulations kept by their inputs (sched-stack-cache.c) ------ */
+
+/* sched__stack_sim's results under their inputs (the horizon and the jobs
+ * in stack order, byte for byte): a repeated stack costs a hash lookup and
+ * gives the same busy_s.  Holds at most max_entries results (then forgets
+ * them all). */
+typedef struct sched__stack_cache sched__stack_cache;
+
+sched__stack_cache *sched__stack_cache_new(size_t max_entries);
+void sched__stack_cache_free(sched__stack_cache *c); /* NULL: nothing */
+/* sched__stack_sim(jobs, n, horizon_s, busy_s), or the kept result.
+ * O(n) plus a simulation on a miss. */
+void sched__stack_cache_sim(sched__stack_cache *c, const sched__pair_job *jobs, size_t n,
+                            double horizon_s, double *busy_s);
+/* Lookups answered from the cache and simulations run, since creation. */
+void sched__stack_cache_counts(const sched__stack_cache *c, size_t *hits, size_t *misses);
 
 /* ---- Priority compression (sched-cut.c) -------------------------------- */
 

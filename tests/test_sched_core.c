@@ -164,6 +164,57 @@ static void test_sched_core_stack_sim(void)
     TEST_ASSERT_CLOSE(busy[1], 3, 1e-12);
 }
 
+/* The stack simulations kept by their inputs (sched__stack_cache_sim),
+ * jobs as in test_sched_core_stack_sim.  [A, A, H] over 6 s: 3, 2, 0
+ * (derived there), simulated; [H, A, A]: 4.5, 2.5, 1, simulated; [A, A, H]
+ * again: the kept 3, 2, 0, no simulation.  [A, A, H] over 4 s is another
+ * input: A sends [0,1)[2,3), computes [1,2)[3,4): 2; B sends [1,2),
+ * computes [2,3), sends [3,4): 1; H finds the link busy until 4: 0.  A
+ * cache of one result forgets the first stack when it keeps the second,
+ * and simulates the first again: still 3, 2, 0. */
+static void test_sched_core_stack_cache(void)
+{
+    sched__pair_job A = {1, 1, 1, 1, 0, 1}, H = {1, 1.5, 1, 0.5, 0, 1.5};
+    sched__pair_job aah[] = {A, A, H}, haa[] = {H, A, A};
+    double busy[3];
+    size_t hits, misses;
+    sched__stack_cache *c = sched__stack_cache_new(16);
+    sched__stack_cache_sim(c, aah, 3, 6, busy);
+    TEST_ASSERT_CLOSE(busy[0], 3, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], 2, 1e-12);
+    TEST_ASSERT_CLOSE(busy[2], 0, 1e-12);
+    sched__stack_cache_sim(c, haa, 3, 6, busy);
+    TEST_ASSERT_CLOSE(busy[0], 4.5, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], 2.5, 1e-12);
+    TEST_ASSERT_CLOSE(busy[2], 1, 1e-12);
+    sched__stack_cache_sim(c, aah, 3, 6, busy);
+    TEST_ASSERT_CLOSE(busy[0], 3, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], 2, 1e-12);
+    TEST_ASSERT_CLOSE(busy[2], 0, 1e-12);
+    sched__stack_cache_counts(c, &hits, &misses);
+    CU_ASSERT_EQUAL(hits, 1);
+    CU_ASSERT_EQUAL(misses, 2);
+    sched__stack_cache_sim(c, aah, 3, 4, busy);
+    TEST_ASSERT_CLOSE(busy[0], 2, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], 1, 1e-12);
+    TEST_ASSERT_CLOSE(busy[2], 0, 1e-12);
+    sched__stack_cache_counts(c, &hits, &misses);
+    CU_ASSERT_EQUAL(misses, 3);
+    sched__stack_cache_free(c);
+
+    c = sched__stack_cache_new(1);
+    sched__stack_cache_sim(c, aah, 3, 6, busy);
+    sched__stack_cache_sim(c, haa, 3, 6, busy);
+    sched__stack_cache_sim(c, aah, 3, 6, busy);
+    TEST_ASSERT_CLOSE(busy[0], 3, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], 2, 1e-12);
+    TEST_ASSERT_CLOSE(busy[2], 0, 1e-12);
+    sched__stack_cache_counts(c, &hits, &misses);
+    CU_ASSERT_EQUAL(hits, 0);
+    CU_ASSERT_EQUAL(misses, 3);
+    sched__stack_cache_free(c);
+}
+
 /* Example 1 long-run (D5), 1200 s (a multiple of both periods, and the
  * pattern is periodic from t = 0).  J1 high: period 4 s, J1 computes 2,
  * J2 1: U = (10*600 + 10*300)/(20*1200) = 37.5%.  J2 high: J1's iteration
@@ -590,6 +641,7 @@ int main(void)
         {"hop_levels", test_sched_core_hop_levels},
         {"pair_example1", test_sched_core_pair_example1},
         {"stack_sim", test_sched_core_stack_sim},
+        {"stack_cache", test_sched_core_stack_cache},
         {"pair_example1_long_run", test_sched_core_pair_example1_long_run},
         {"pair_example2", test_sched_core_pair_example2},
         {"pair_example2_ready", test_sched_core_pair_example2_ready},
