@@ -56,7 +56,8 @@
  * plus O(n^2) per local-search pass, each O(n horizon/iteration) steps,
  * O(n L log(n L)) to find shared links (link_users_new) and O(10 K n^2)
  * for the cut.  Stack simulations are kept by their inputs across
- * reschedules (sched-stack-cache.c): a repeated one is a lookup.
+ * reschedules (sched-stack-cache.c), and so are each job's M_{j,e} and
+ * candidate paths (sched-job-cache.c): a repeated one is a lookup.
  */
 #include "sim/scheduler.h"
 
@@ -85,6 +86,7 @@ typedef struct crux_sched {
     crux_assign_mode assign;
     GHashTable *comm_s;  /* job uid -> standalone t_j (double *), D2 */
     sched__stack_cache *stacks; /* stack simulations of the context ranking, by their inputs */
+    sched__job_cache *jobs;      /* M_{j,e} and candidate paths of the running jobs */
     /* Overrides (see the file header); empty when not given. */
     GHashTable *force_path;  /* job id -> candidate + 1 (GINT_TO_POINTER) */
     GHashTable *force_rank;  /* job id -> position + 1 */
@@ -112,6 +114,7 @@ static void crux_destroy(void *self)
         return;
     g_hash_table_destroy(s->comm_s);
     sched__stack_cache_free(s->stacks);
+    sched__job_cache_free(s->jobs);
     g_hash_table_destroy(s->force_path);
     g_hash_table_destroy(s->force_rank);
     g_hash_table_destroy(s->force_level);
@@ -187,6 +190,7 @@ static void *crux_create_variant(const sched_options *opts, bool ps, bool pc, GE
     s->compress = pc;
     s->comm_s = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     s->stacks = sched__stack_cache_new(CRUX_STACKS_KEPT);
+    s->jobs = sched__job_cache_new();
     s->force_path = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     s->force_rank = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     s->force_level = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -615,6 +619,7 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
     size_t n = sched_job_count(ctx);
     if (n == 0) {
         g_hash_table_remove_all(s->comm_s);
+        sched__job_cache_round(s->jobs);
         return;
     }
     g_autofree crux_job *jobs = g_new0(crux_job, n);
@@ -631,14 +636,12 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
         g_autofree size_t *order = g_new(size_t, n);
         for (size_t i = 0; i < n; i++)
             order[i] = by[i]->j;
-        sched__select_paths(ctx, order, n);
+        sched__select_paths(ctx, order, n, s->jobs);
     }
     crux_force_paths(s, ctx, jobs, n);
 
     for (size_t i = 0; i < n; i++) {
-        jobs[i].links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        jobs[i].bytes = g_array_new(FALSE, FALSE, sizeof(double));
-        sched_job_link_bytes(ctx, i, jobs[i].links, jobs[i].bytes);
+        sched__job_cache_bytes(s->jobs, ctx, i, &jobs[i].links, &jobs[i].bytes);
         /* network traffic only: the intra-host fixed links are not (D3) */
         for (guint k = 0; k < jobs[i].bytes->len; k++)
             jobs[i].total_bytes += g_array_index(jobs[i].bytes, double, k);
@@ -677,6 +680,7 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
         g_array_unref(jobs[i].links);
         g_array_unref(jobs[i].bytes);
     }
+    sched__job_cache_round(s->jobs);
 }
 
 const sched_ops sched_crux_ops = {

@@ -65,7 +65,8 @@ void sched__job_paths_clear(sched__job_paths *p)
     p->n_flows = 0;
 }
 
-void sched__select_paths(sched_ctx *ctx, const size_t *job_order, size_t n_jobs)
+void sched__select_paths(sched_ctx *ctx, const size_t *job_order, size_t n_jobs,
+                         sched__job_cache *cache)
 {
     size_t n_links = sched_link_count(ctx);
     g_autofree double *cap = g_new(double, n_links ? n_links : 1);
@@ -86,12 +87,18 @@ void sched__select_paths(sched_ctx *ctx, const size_t *job_order, size_t n_jobs)
             load[fl[i]] += fb[i] / iter;
     }
 
-    g_autofree sched__job_paths *tabs = g_new0(sched__job_paths, n_jobs ? n_jobs : 1);
+    g_autofree sched__job_paths *own = g_new0(sched__job_paths, n_jobs ? n_jobs : 1);
+    g_autofree const sched__job_paths **tabs = g_new(const sched__job_paths *, n_jobs ? n_jobs : 1);
     size_t n_flows = 0, n_cands = 0;
     for (size_t i = 0; i < n_jobs; i++) {
-        sched__job_paths_load(ctx, job_order[i], &tabs[i]);
-        n_flows += tabs[i].n_flows;
-        n_cands += tabs[i].path_off->len - 1;
+        if (cache) {
+            tabs[i] = sched__job_cache_paths(cache, ctx, job_order[i]);
+        } else {
+            sched__job_paths_load(ctx, job_order[i], &own[i]);
+            tabs[i] = &own[i];
+        }
+        n_flows += tabs[i]->n_flows;
+        n_cands += tabs[i]->path_off->len - 1;
     }
     g_autofree sched__pflow *flows = g_new(sched__pflow, n_flows ? n_flows : 1);
     g_autofree sched__cand *cands = g_new(sched__cand, n_cands ? n_cands : 1);
@@ -102,7 +109,7 @@ void sched__select_paths(sched_ctx *ctx, const size_t *job_order, size_t n_jobs)
         sched_job_info info;
         sched_job_get(ctx, job_order[i], &info);
         double iter = info.isolated_iter_s > 0.0 ? info.isolated_iter_s : 1.0;
-        const sched__job_paths *t = &tabs[i];
+        const sched__job_paths *t = tabs[i];
         const size_t *off = (const size_t *)t->path_off->data;
         const uint32_t *links = (const uint32_t *)t->all_links->data;
         for (size_t f = 0; f < t->n_flows; f++, fi++) {
@@ -122,8 +129,9 @@ void sched__select_paths(sched_ctx *ctx, const size_t *job_order, size_t n_jobs)
     sched__path_select(cap, load, flows, order, n_flows, chosen);
     fi = 0;
     for (size_t i = 0; i < n_jobs; i++) {
-        for (size_t f = 0; f < tabs[i].n_flows; f++, fi++)
+        for (size_t f = 0; f < tabs[i]->n_flows; f++, fi++)
             sched_set_path(ctx, job_order[i], f, chosen[fi]);
-        sched__job_paths_clear(&tabs[i]);
+        if (!cache)
+            sched__job_paths_clear(&own[i]);
     }
 }

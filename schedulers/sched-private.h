@@ -11,6 +11,8 @@
  *   sched-pair.c    PAIR_SIM, one link under strict priority, and Crux's
  *                   correction factor k (Crux §4.2; D3, D4, D5)
  *   sched-stack-cache.c  the stack simulations' results kept by their inputs
+ *   sched-job-cache.c    each running job's bytes per link and candidate
+ *                   paths kept by their inputs between reschedules
  *   sched-cut.c     priority compression as max K-cut on the contention DAG
  *                   (Crux §4.3; D6, D7)
  *   sched-bssi.c    Sincronia's BSSI ordering and the rank -> level map (D11, D12)
@@ -119,6 +121,7 @@ void sched__stack_cache_sim(sched__stack_cache *c, const sched__pair_job *jobs, 
 /* Lookups answered from the cache and simulations run, since creation. */
 void sched__stack_cache_counts(const sched__stack_cache *c, size_t *hits, size_t *misses);
 
+
 /* ---- Priority compression (sched-cut.c) -------------------------------- */
 
 /* The DAG is an n x n matrix w (row-major, w[u*n+v] > 0 is the weight of
@@ -225,10 +228,35 @@ typedef struct sched__job_paths {
 void sched__job_paths_load(sched_ctx *ctx, size_t j, sched__job_paths *out);
 void sched__job_paths_clear(sched__job_paths *p);
 
+/* What a scheduler reads of each running job that only changes with the
+ * job's flows, kept between reschedules under its uid and the inputs it
+ * was read under (sched-job-cache.c): reused while those compare equal
+ * byte for byte. */
+typedef struct sched__job_cache sched__job_cache;
+
+sched__job_cache *sched__job_cache_new(void);
+void sched__job_cache_free(sched__job_cache *c); /* NULL: nothing */
+/* What sched_job_link_bytes(ctx, j, ...) gives now, as new references
+ * (g_array_unref them): *links (uint32_t, increasing), *bytes (double).
+ * Inputs: every flow's chosen path and bytes, the fixed links and their
+ * bytes.  O(flows + fixed links of j), plus the engine's sum on a change. */
+void sched__job_cache_bytes(sched__job_cache *c, sched_ctx *ctx, size_t j, GArray **links,
+                            GArray **bytes);
+/* What sched__job_paths_load(ctx, j, ...) gives now (transfer none, valid
+ * until the next call for j or sched__job_cache_round).  Inputs: every
+ * flow's NICs and number of candidates.  O(flows of j), plus the load on
+ * a change. */
+const sched__job_paths *sched__job_cache_paths(sched__job_cache *c, sched_ctx *ctx, size_t j);
+/* End of a reschedule: forget the jobs not asked for since the last call
+ * (they ended). */
+void sched__job_cache_round(sched__job_cache *c);
+
 /* Least-congested path for every flow of every job, jobs taken in the
  * given order (job indices), flow rates bytes / isolated iteration time;
  * the background load is every job's fixed links.  Calls sched_set_path.
+ * The candidate tables come from cache (nullable: loaded afresh).
  * O(F P L). */
-void sched__select_paths(sched_ctx *ctx, const size_t *job_order, size_t n_jobs);
+void sched__select_paths(sched_ctx *ctx, const size_t *job_order, size_t n_jobs,
+                         sched__job_cache *cache);
 
 #endif /* CCSIM_SCHEDULERS_SCHED_PRIVATE_H */

@@ -65,7 +65,7 @@ static void taccl_reschedule(void *self, sched_ctx *ctx)
     g_autofree size_t *order = g_new(size_t, n);
     for (size_t i = 0; i < n; i++)
         order[i] = arr[i].j;
-    sched__select_paths(ctx, order, n);
+    sched__select_paths(ctx, order, n, NULL);
 
     /* Longest chosen path per job. */
     g_autofree size_t *hops = g_new0(size_t, n);

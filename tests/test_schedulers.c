@@ -12,6 +12,7 @@
 #include "base/ccs.h"
 
 #include "fake_ctx.h"
+#include "schedulers/sched-private.h"
 #include "test_util.h"
 
 extern const sched_ops sched_crux_ops, sched_crux_pa_ops, sched_crux_ps_pa_ops;
@@ -184,6 +185,52 @@ static void test_schedulers_crux_context_reuse(void)
     CU_ASSERT_EQUAL(ctx.jobs[1].info.priority, 2);
     CU_ASSERT_EQUAL(ctx.jobs[2].info.priority, 0);
     ops->destroy(kept);
+    fake_ctx_clear(&ctx);
+}
+
+/* The bytes per link and candidate tables kept between reschedules
+ * (sched-job-cache.c) are what the engine gives for the job as it is now.
+ * Path case above: a (index 2) sends 60 B on its chosen candidate P1
+ * (link 0): M = {0: 60}.  Moved to P2: {1: 60}; then 80 B: {1: 80} (the
+ * same uid each time).  Its table: two candidates, {0} and {1}; with a
+ * third candidate {0, 1} added, three. */
+static void expect_bytes(sched__job_cache *c, sched_ctx *ctx, size_t j, uint32_t link,
+                         double bytes)
+{
+    GArray *l, *b;
+    sched__job_cache_bytes(c, ctx, j, &l, &b);
+    CU_ASSERT_EQUAL_FATAL(l->len, 1);
+    CU_ASSERT_EQUAL(g_array_index(l, uint32_t, 0), link);
+    TEST_ASSERT_CLOSE(g_array_index(b, double, 0), bytes, 1e-12);
+    g_array_unref(l);
+    g_array_unref(b);
+}
+
+static void test_schedulers_job_cache(void)
+{
+    static const int both[] = {0, 1, -1};
+    sched_ctx ctx;
+    path_case(&ctx);
+    sched__job_cache *c = sched__job_cache_new();
+    expect_bytes(c, &ctx, 2, 0, 60);
+    sched_set_path(&ctx, 2, 0, 1);
+    expect_bytes(c, &ctx, 2, 1, 60);
+    ctx.jobs[2].flows[0].bytes = 80;
+    expect_bytes(c, &ctx, 2, 1, 80);
+    const sched__job_paths *t = sched__job_cache_paths(c, &ctx, 2);
+    CU_ASSERT_EQUAL(t->n_flows, 1);
+    CU_ASSERT_EQUAL(t->path_off->len, 3); /* two candidates */
+    CU_ASSERT_EQUAL(g_array_index(t->all_links, uint32_t, 0), 0);
+    CU_ASSERT_EQUAL(g_array_index(t->all_links, uint32_t, 1), 1);
+    fake_flow *f = &ctx.jobs[2].flows[0];
+    f->n_links[2] = 2;
+    for (size_t k = 0; k < 2; k++)
+        f->links[2][k] = (uint32_t)both[k];
+    f->n_paths = 3;
+    t = sched__job_cache_paths(c, &ctx, 2);
+    CU_ASSERT_EQUAL(t->path_off->len, 4); /* three candidates */
+    CU_ASSERT_EQUAL(t->all_links->len, 4);
+    sched__job_cache_free(c);
     fake_ctx_clear(&ctx);
 }
 
@@ -593,6 +640,7 @@ int main(void)
         {"crux_priorities", test_schedulers_crux_priorities},
         {"crux_context", test_schedulers_crux_context},
         {"crux_context_reuse", test_schedulers_crux_context_reuse},
+        {"job_cache", test_schedulers_job_cache},
         {"crux_overrides", test_schedulers_crux_overrides},
         {"sincronia", test_schedulers_sincronia},
         {"sincronia_private", test_schedulers_sincronia_private},
