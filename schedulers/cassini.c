@@ -18,7 +18,8 @@
  *  - rotation search: first job on the link fixed, the others scanned in
  *    5-degree steps of their own circle, exhaustively up to 3 jobs on the
  *    link, coordinate descent beyond; identical link problems (same jobs,
- *    demands, capacity) are solved once per reschedule;
+ *    demands, capacity) are solved once per reschedule, and each search's
+ *    result is kept across reschedules under its exact inputs;
  *  - placement is fixed (Crux's comparison), so an affinity graph with
  *    cycles cannot be rejected: a BFS spanning tree from the lowest-index
  *    job of each component sets the shifts, non-tree links keep their
@@ -44,6 +45,7 @@
 #include "sim/scheduler.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sched-private.h"
 
@@ -79,7 +81,12 @@ static void cassini_load_free(void *p)
 typedef struct cassini_sched {
     GHashTable *targets; /* uid (gint64) -> cassini_target */
     GHashTable *loads;   /* uid (gint64) -> cassini_load, of the running jobs */
+    GHashTable *solved;  /* GBytes (capacity, circle jobs) -> int64_t rotations, kept
+                          * across reschedules (solve_link) */
 } cassini_sched;
+
+/* Rotation searches kept across reschedules, at most. */
+enum { CASSINI_SOLVED_MAX = 1 << 14 };
 
 static GHashTable *loads_new(void)
 {
@@ -93,6 +100,8 @@ static void *cassini_create(const sched_options *opts, GError **error)
     cassini_sched *s = g_new0(cassini_sched, 1);
     s->targets = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     s->loads = loads_new();
+    s->solved = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
+                                      g_free);
     return s;
 }
 
@@ -103,6 +112,7 @@ static void cassini_destroy(void *self)
         return;
     g_hash_table_destroy(s->targets);
     g_hash_table_destroy(s->loads);
+    g_hash_table_destroy(s->solved);
     g_free(s);
 }
 
@@ -118,9 +128,33 @@ typedef struct link_use {
     double bytes;
 } link_use;
 
+/* The best rotations of the circle jobs cj on capacity cap_Bps
+ * (sched__circle_optimize), kept in s->solved under those exact inputs:
+ * between two reschedules most links keep their jobs, and the search is
+ * a pure function of them, so a kept result is the one a new search
+ * would find. */
+static void optimize_kept(cassini_sched *s, const sched__circle_job *cj, size_t m, double cap_Bps,
+                          int64_t *rot)
+{
+    size_t len = sizeof cap_Bps + m * sizeof *cj;
+    guint8 *raw = g_malloc(len);
+    memcpy(raw, &cap_Bps, sizeof cap_Bps);
+    memcpy(raw + sizeof cap_Bps, cj, m * sizeof *cj);
+    g_autoptr(GBytes) key = g_bytes_new_take(raw, len);
+    const int64_t *hit = g_hash_table_lookup(s->solved, key);
+    if (hit) {
+        memcpy(rot, hit, m * sizeof *rot);
+        return;
+    }
+    sched__circle_optimize(cj, m, cap_Bps, rot);
+    if (g_hash_table_size(s->solved) >= CASSINI_SOLVED_MAX)
+        g_hash_table_remove_all(s->solved);
+    g_hash_table_insert(s->solved, g_bytes_ref(key), g_memdup2(rot, m * sizeof *rot));
+}
+
 /* Solve one link: per-link shifts of its jobs appended to edges. */
-static void solve_link(uint32_t e, double cap_Bps, const GArray *uses, const cjob *jobs,
-                       GHashTable *memo, GArray *edges)
+static void solve_link(cassini_sched *s, uint32_t e, double cap_Bps, const GArray *uses,
+                       const cjob *jobs, GHashTable *memo, GArray *edges)
 {
     size_t m = uses->len;
     double max_iter = 0.0;
@@ -148,7 +182,7 @@ static void solve_link(uint32_t e, double cap_Bps, const GArray *uses, const cjo
             rot[i] = known[i];
         g_string_free(key, TRUE);
     } else {
-        sched__circle_optimize(cj, m, cap_Bps, rot);
+        optimize_kept(s, cj, m, cap_Bps, rot);
         g_hash_table_insert(memo, g_string_free(key, FALSE), g_memdup2(rot, m * sizeof *rot));
     }
     for (size_t i = 0; i < m; i++) {
@@ -225,7 +259,8 @@ static void collect_uses(cassini_sched *s, sched_ctx *ctx, cjob *jobs, size_t n,
 }
 
 /* Per-link shifts of every link with two jobs or more, links in id order. */
-static GArray *solve_links(sched_ctx *ctx, const cjob *jobs, GHashTable *by_link)
+static GArray *solve_links(cassini_sched *s, sched_ctx *ctx, const cjob *jobs,
+                          GHashTable *by_link)
 {
     g_autoptr(GArray) shared = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     GHashTableIter it;
@@ -248,7 +283,7 @@ static GArray *solve_links(sched_ctx *ctx, const cjob *jobs, GHashTable *by_link
     for (guint i = 0; i < shared->len; i++) {
         uint32_t e = g_array_index(shared, uint32_t, i);
         GArray *uses = g_hash_table_lookup(by_link, GUINT_TO_POINTER(e + 1));
-        solve_link(e, sched_link_capacity_Bps(ctx, e), uses, jobs, memo, edges);
+        solve_link(s, e, sched_link_capacity_Bps(ctx, e), uses, jobs, memo, edges);
     }
     return edges;
 }
@@ -268,7 +303,7 @@ static void cassini_reschedule(void *self, sched_ctx *ctx)
     g_autoptr(GHashTable) by_link = /* link id + 1 -> GArray of link_use */
         g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref);
     collect_uses(s, ctx, jobs, n, by_link);
-    g_autoptr(GArray) edges = solve_links(ctx, jobs, by_link);
+    g_autoptr(GArray) edges = solve_links(s, ctx, jobs, by_link);
 
     g_autofree double *iter = g_new(double, n);
     g_autofree double *shift = g_new(double, n);

@@ -588,6 +588,50 @@ static void test_schedulers_cassini(void)
     fake_ctx_clear(&ctx);
 }
 
+/* B's first shift after a reschedule of scheduler s (the example above:
+ * A communicates at 18 ms, B at 54 ms). */
+static double cassini_first_shift(void *s, sched_ctx *ctx)
+{
+    const sched_ops *ops = &sched_cassini_ops;
+    ctx->jobs[1].shift_calls = 0;
+    ctx->jobs[1].last_shift_s = -1;
+    ops->reschedule(s, ctx);
+    ctx->now_s = 0.018;
+    ops->on_comm(s, ctx, 0, true);
+    ctx->now_s = 0.054;
+    ops->on_comm(s, ctx, 1, true);
+    return ctx->jobs[1].shift_calls ? ctx->jobs[1].last_shift_s : 0.0;
+}
+
+/* CASSINI keeps its rotation searches across reschedules, under their
+ * exact inputs (cassini.c, optimize_kept): one scheduler through the
+ * example (B first delayed 18 ms, derived above), then B sending 1.8e8 B
+ * (another circle problem on link 0), then the example again; after each,
+ * B's first delay is that of a new scheduler (and 18 ms for the example). */
+static void test_schedulers_cassini_reuse(void)
+{
+    static const int pa[] = {1, 0, -1}, pb[] = {2, 0, -1};
+    static const double b_bytes[] = {9e7, 1.8e8, 9e7};
+    sched_ctx ctx;
+    fake_ctx_init(&ctx, 3, 5e9, 8);
+    ctx.cap_Bps[0] = 6.25e9;
+    fake_job_flow(fake_ctx_job(&ctx, "A", 8, 0.036, 0.5, 0.036), 9e7, pa, NULL);
+    fake_job_flow(fake_ctx_job(&ctx, "B", 8, 0.072, 0.75, 0.072), 9e7, pb, NULL);
+    void *kept = make(&sched_cassini_ops, 8);
+    for (size_t round = 0; round < G_N_ELEMENTS(b_bytes); round++) {
+        ctx.jobs[1].flows[0].bytes = b_bytes[round];
+        ctx.jobs[1].info.uid = 2 + round; /* a new job: loads are kept per uid */
+        void *fresh = make(&sched_cassini_ops, 8);
+        double want = cassini_first_shift(fresh, &ctx);
+        sched_cassini_ops.destroy(fresh);
+        TEST_ASSERT_CLOSE(cassini_first_shift(kept, &ctx), want, 1e-12);
+        if (b_bytes[round] == 9e7)
+            TEST_ASSERT_CLOSE(want, 0.018, 1e-9);
+    }
+    sched_cassini_ops.destroy(kept);
+    fake_ctx_clear(&ctx);
+}
+
 /* A link its jobs cannot overflow is no constraint: the same two jobs
  * with link 0 at 100 Gbps (peak 80): no targets, no shifts ever. */
 static void test_schedulers_cassini_roomy(void)
@@ -651,6 +695,7 @@ int main(void)
         {"taccl_levels", test_schedulers_taccl_levels},
         {"cassini", test_schedulers_cassini},
         {"cassini_roomy", test_schedulers_cassini_roomy},
+        {"cassini_reuse", test_schedulers_cassini_reuse},
         {"empty", test_schedulers_empty},
         CU_TEST_INFO_NULL,
     };
