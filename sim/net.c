@@ -48,6 +48,7 @@ void net_free(net *n)
         if (n->xf[s].state != NET__FREE)
             evq_cancel(n->q, n->xf[s].ev);
         g_free(n->xf[s].tl);
+        g_free(n->xf[s].eager);
     }
     evq_cancel(n->q, n->solve_ev);
     for (size_t e = 0; e < n->n_links; e++)
