@@ -106,7 +106,7 @@ typedef struct net__xfer {
     /* bit k (word k / 64): tl[k] is not lazy, so a solve that changes the
      * transfer's rate updates that link (the search, which wants its shared
      * links, a subset, skips the lazy ones with it) */
-    uint64_t *eager;
+    uint64_t *eager; /* in tl's block, after tl[] (net_transfer_start) */
     uint32_t n_lazy; /* its lazy links (0: the plain walk over tl is cheaper) */
     uint32_t mark;    /* epoch stamp */
     uint32_t next_free;

@@ -47,8 +47,7 @@ void net_free(net *n)
     for (size_t s = 0; s < n->n_xf; s++) {
         if (n->xf[s].state != NET__FREE)
             evq_cancel(n->q, n->xf[s].ev);
-        g_free(n->xf[s].tl);
-        g_free(n->xf[s].eager);
+        g_free(n->xf[s].tl); /* and its eager bits: one block */
     }
     evq_cancel(n->q, n->solve_ev);
     for (size_t e = 0; e < n->n_links; e++)
@@ -420,8 +419,12 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     if (!check_spec(n, spec, error))
         return false;
 
-    /* Merge repeated links (a link listed twice adds its multiplicities). */
-    net__tlink *tl = g_new(net__tlink, spec->n_links);
+    /* Merge repeated links (a link listed twice adds its multiplicities).
+     * One block: tl[n_links], then the eager bits (8-byte aligned): one
+     * allocation per transfer (a replay starts millions). */
+    size_t tl_bytes = (spec->n_links * sizeof(net__tlink) + 7) / 8 * 8;
+    size_t words = MAX(1, (spec->n_links + 63) / 64);
+    net__tlink *tl = g_malloc(tl_bytes + words * sizeof(uint64_t));
     uint32_t n_tl = 0;
     uint32_t ep = net__new_epoch(n);
     for (size_t i = 0; i < spec->n_links; i++) {
@@ -459,9 +462,9 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     t->tag = spec->tag;
     t->tl = tl;
     t->n_tl = n_tl;
-    /* every link eager (none lazy yet); one word at least for the search's
-     * first read */
-    t->eager = g_new0(uint64_t, MAX(1, (n_tl + 63) / 64));
+    /* every link eager (none lazy yet) */
+    t->eager = (uint64_t *)((char *)tl + tl_bytes);
+    memset(t->eager, 0, words * sizeof(uint64_t));
     t->n_lazy = 0;
     for (uint32_t k = 0; k < n_tl; k++)
         t->eager[k / 64] |= (uint64_t)1 << (k % 64);

@@ -18,9 +18,8 @@ static void completion_event(void *ctx, uint64_t arg, double now_s);
 void net__xfer_release(net *n, uint32_t s)
 {
     net__xfer *t = &n->xf[s];
-    g_free(t->tl);
+    g_free(t->tl); /* and the eager bits after it */
     t->tl = NULL;
-    g_free(t->eager);
     t->eager = NULL;
     t->n_tl = 0;
     t->state = NET__FREE;
