@@ -168,20 +168,18 @@ static void plan_bounds(struct replay *r, const coll_plan *p, GArray *out)
         .acc = r->bound_acc, .ratio = r->bound_acc + L, .step = r->bound_acc + 2 * L,
         .peak = r->bound_acc + 3 * L, .cnt = r->bound_cnt, .head = r->bound_cnt + L,
     };
-    g_autoptr(GArray) links = s.links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_autoptr(GArray) mult = s.mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_autoptr(GArray) xfers = s.xfers = g_array_new(FALSE, FALSE, sizeof(xfer_cover));
-    g_autoptr(GArray) step_links = s.step_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_autoptr(GArray) covers = s.covers = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_autoptr(GArray) class_links = s.class_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    GArray **arrays[] = {&s.links, &s.mult, &s.step_links, &s.covers, &s.class_links};
+    for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
+        *arrays[i] = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    s.xfers = g_array_new(FALSE, FALSE, sizeof(xfer_cover));
     g_array_set_size(out, 0);
     for (size_t st = 0; st < coll_plan_step_count(p); st++) {
         step_load(p, st, &s);
         step_covers(r, &s);
-        for (guint k = 0; k < covers->len; k++)
-            class_bound(r, &s, g_array_index(covers, uint32_t, k));
-        for (guint k = 0; k < step_links->len; k++) {
-            uint32_t e = g_array_index(step_links, uint32_t, k);
+        for (guint k = 0; k < s.covers->len; k++)
+            class_bound(r, &s, g_array_index(s.covers, uint32_t, k));
+        for (guint k = 0; k < s.step_links->len; k++) {
+            uint32_t e = g_array_index(s.step_links, uint32_t, k);
             if (s.peak[e] == 0) {
                 link_bound b = {e, 0};
                 g_array_append_val(out, b);
@@ -196,6 +194,9 @@ static void plan_bounds(struct replay *r, const coll_plan *p, GArray *out)
         b->Bps = s.peak[b->link];
         s.peak[b->link] = 0;
     }
+    for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
+        g_array_unref(*arrays[i]);
+    g_array_unref(s.xfers);
 }
 
 /* Can link e saturate?  Only if the running jobs' bounds on it add up to
