@@ -136,11 +136,7 @@ typedef struct link_use {
 static void optimize_kept(cassini_sched *s, const sched__circle_job *cj, size_t m, double cap_Bps,
                           int64_t *rot)
 {
-    size_t len = sizeof cap_Bps + m * sizeof *cj;
-    guint8 *raw = g_malloc(len);
-    memcpy(raw, &cap_Bps, sizeof cap_Bps);
-    memcpy(raw + sizeof cap_Bps, cj, m * sizeof *cj);
-    g_autoptr(GBytes) key = g_bytes_new_take(raw, len);
+    g_autoptr(GBytes) key = sched__inputs_key(cap_Bps, cj, m * sizeof *cj);
     const int64_t *hit = g_hash_table_lookup(s->solved, key);
     if (hit) {
         memcpy(rot, hit, m * sizeof *rot);

@@ -106,6 +106,12 @@ void sched__stack_sim(const sched__pair_job *jobs, size_t n, double horizon_s, d
 
 /* ---- Stack simulations kept by their inputs (sched-stack-cache.c) ------ */
 
+/* A key for a cache of a pure function of (a number, an array of plain
+ * structs without padding): their bytes, compared byte for byte
+ * (g_bytes_hash / g_bytes_equal).  Used by the stack cache and cassini's
+ * rotation search. */
+GBytes *sched__inputs_key(double scalar, const void *items, size_t items_len);
+
 /* sched__stack_sim's results under their inputs (the horizon and the jobs
  * in stack order, byte for byte): a repeated stack costs a hash lookup and
  * gives the same busy_s.  Holds at most max_entries results (then forgets

@@ -21,6 +21,14 @@ struct sched__stack_cache {
     size_t hits, misses;
 };
 
+GBytes *sched__inputs_key(double scalar, const void *items, size_t items_len)
+{
+    guint8 *raw = g_malloc(sizeof scalar + items_len);
+    memcpy(raw, &scalar, sizeof scalar);
+    memcpy(raw + sizeof scalar, items, items_len);
+    return g_bytes_new_take(raw, sizeof scalar + items_len);
+}
+
 sched__stack_cache *sched__stack_cache_new(size_t max_entries)
 {
     sched__stack_cache *c = g_new0(sched__stack_cache, 1);
@@ -41,11 +49,7 @@ void sched__stack_cache_free(sched__stack_cache *c)
 void sched__stack_cache_sim(sched__stack_cache *c, const sched__pair_job *jobs, size_t n,
                             double horizon_s, double *busy_s)
 {
-    size_t len = sizeof horizon_s + n * sizeof *jobs;
-    guint8 *raw = g_malloc(len);
-    memcpy(raw, &horizon_s, sizeof horizon_s);
-    memcpy(raw + sizeof horizon_s, jobs, n * sizeof *jobs);
-    g_autoptr(GBytes) key = g_bytes_new_take(raw, len);
+    g_autoptr(GBytes) key = sched__inputs_key(horizon_s, jobs, n * sizeof *jobs);
     const double *hit = g_hash_table_lookup(c->done, key);
     if (hit) {
         memcpy(busy_s, hit, n * sizeof *busy_s);

@@ -216,6 +216,26 @@ static char *scenario_up(int uplink_gbps, const char *sched, const char *jobs)
     return scenario_up_every(uplink_gbps, sched, jobs, 3);
 }
 
+/* The two jobs of unsaturable_share and channels_share_nic run as alone:
+ * 39 iterations of 2.5 s and 120 GPU-s each, in 2 stretches of 77
+ * iterations in all, and the event path agrees. */
+static void assert_two_alone(const char *text)
+{
+    test_run x;
+    if (test_run_text(&x, text, true, NULL)) {
+        replay_job_result j;
+        for (size_t i = 0; i < 2; i++) {
+            replay_job_get(x.r, i, &j);
+            CU_ASSERT_EQUAL(j.iterations, 39);
+            TEST_ASSERT_CLOSE(j.busy_gpu_s, 120.0, 1e-12);
+            TEST_ASSERT_CLOSE(j.mean_iter_s, 2.5, 1e-12);
+        }
+        assert_stretches(&x, 2, 77);
+    }
+    test_run_clear(&x);
+    test_run_assert_same(text, 1e-9, NULL, NULL);
+}
+
 /* Uplinks of 240 Gb/s = 3e10 B/s: the two jobs' bounds add up to 2e10 <
  * 3e10, so the shared uplinks can never saturate and each job runs as
  * alone (docs/engine.md §5b): both are a's model (T = 2.5 s) in [0, 100).
@@ -228,18 +248,7 @@ static void test_steady_unsaturable_share(void)
     g_autofree char *text =
         scenario_up(240, "ecmp", JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
                          JOB_GPU("b", 1, "0", "100", "1.0", "1e10", "0.5"));
-    test_run x;
-    if (test_run_text(&x, text, true, NULL)) {
-        replay_job_result j;
-        for (size_t i = 0; i < 2; i++) {
-            replay_job_get(x.r, i, &j);
-            CU_ASSERT_EQUAL(j.iterations, 39);
-            TEST_ASSERT_CLOSE(j.busy_gpu_s, 120.0, 1e-12);
-        }
-        assert_stretches(&x, 2, 77);
-    }
-    test_run_clear(&x);
-    test_run_assert_same(text, 1e-9, NULL, NULL);
+    assert_two_alone(text);
 }
 
 /* The jobs of unsaturable_share with 2 channels (NCCL rings) each, on
@@ -264,19 +273,7 @@ static void test_steady_channels_share_nic(void)
         scenario_on(TOPO_UP, 240, "ecmp",
                     JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
                     JOB_GPU("b", 1, "0", "100", "1.0", "1e10", "0.5"), 3, 2);
-    test_run x;
-    if (test_run_text(&x, text, true, NULL)) {
-        replay_job_result j;
-        for (size_t i = 0; i < 2; i++) {
-            replay_job_get(x.r, i, &j);
-            CU_ASSERT_EQUAL(j.iterations, 39);
-            TEST_ASSERT_CLOSE(j.busy_gpu_s, 120.0, 1e-12);
-            TEST_ASSERT_CLOSE(j.mean_iter_s, 2.5, 1e-12);
-        }
-        assert_stretches(&x, 2, 77);
-    }
-    test_run_clear(&x);
-    test_run_assert_same(text, 1e-9, NULL, NULL);
+    assert_two_alone(text);
 }
 
 /* Four hosts, h0 and h1 under ToR 0, h2 and h3 under ToR 1, one
