@@ -6,8 +6,8 @@
  * The rule.  A job that shares no link with any other running job runs
  * exactly as it would alone, and alone its iterations repeat with the
  * period T' of its current paths; so does a job whose shared links can
- * never saturate (the running jobs' bounds on each add up to less than
- * its capacity: the link constrains no allocation).  Whether that holds
+ * never be overfilled (the running jobs' bounds on each add up to at most
+ * its capacity: the link changes no allocation).  Whether that holds
  * can change only when the running set or a path changes: at a job's
  * arrival or end (the reschedule after it) or when a scheduler moves a
  * path.  In window mode every arrival and end time is known in advance
@@ -31,7 +31,7 @@
 
 /* The most job j can put on each link of its plan, its *bound* b_je
  * (docs/engine.md §5b), used only through "the running jobs' bounds on e
- * add up to less than C_e", so each must hold in every allocation x the
+ * add up to at most C_e", so each must hold in every allocation x the
  * solver may give (every level's included: feasible, each link's load at
  * most its capacity), whatever the other jobs do.
  *
@@ -200,10 +200,16 @@ static void plan_bounds(struct replay *r, const coll_plan *p, GArray *out)
 }
 
 /* Can link e saturate?  Only if the running jobs' bounds on it add up to
- * its capacity (less a margin far above the solver's rel_eps). */
+ * more than its capacity: with a sum of at most C_e the max-min allocation
+ * without e loads it at most C_e, so it is the allocation with e too
+ * (docs/engine.md §5b).  The margin is above C_e so that a sum that is C_e
+ * in exact arithmetic, computed a few ulps per bound high, still counts as
+ * unsaturable; it is the net's rel_eps (the replay's net uses the default),
+ * so a sum the margin lets through overfills e by at most rel_eps C_e, a
+ * residual the solver itself counts as zero. */
 static bool link_tight(const struct replay *r, uint32_t e)
 {
-    return r->link_bound_sum[e] > topo_link_get(r->t, e)->cap_Bps * (1 - 1e-9);
+    return r->link_bound_sum[e] > topo_link_get(r->t, e)->cap_Bps * (1 + NET_DEFAULT_REL_EPS);
 }
 
 static gint cmp_pair(gconstpointer a, gconstpointer b)

@@ -31,7 +31,7 @@ extern const sched_ops sched_sincronia_online_ops;
  * over its two NICs and both uplinks, at most 1e10 B/s (its NICs). */
 #define TOPO                                                                                   \
     "\"clos2:tors=2,aggs=1,hosts_per_tor=1,gpus=%d,nics=%d,pcie=%d,nic_gbps=80,"               \
-    "pcie_gbps=800,latency_us=0,host_latency_us=0,link_gbps=%d\""
+    "pcie_gbps=800,latency_us=0,host_latency_us=0,link_gbps=%.15g\""
 #define JOB(id, start, C, S)                                                                   \
     "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"          \
     " \"start_s\": " start ", \"end_s\": 3,"                                                    \
@@ -46,7 +46,7 @@ extern const sched_ops sched_sincronia_online_ops;
     " \"start_s\": 0, \"end_s\": 100, \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 1e10,"       \
     " \"comm_start_frac\": 1.0, \"opt_s\": 0.5}}"
 
-static char *scenario(int gpus, int up_gbps, const char *jobs)
+static char *scenario(int gpus, double up_gbps, const char *jobs)
 {
     g_autofree char *topo = g_strdup_printf(TOPO, gpus, gpus, gpus, up_gbps);
     return g_strdup_printf("{\"topology\": %s, \"scheduler\": \"sincronia-online\","
@@ -329,14 +329,17 @@ static void test_sched_levels_swap(void)
 }
 
 /* The first case with a third GPU per host and job r (compute 0.2 s,
- * 1e10 B) arriving at 2.2: three bounds of 1e10 reach the uplinks' 3e10,
- * so they may saturate and nobody runs as alone any more.  q's transfer,
- * left at its old net level at 2.0, gets its level's at the reschedule:
- * at r's phase start (2.4) it is there.  q alone moves 1e10 B/s from 2.0:
+ * 1e10 B) arriving at 2.2, on uplinks of 239.99999988 Gb/s =
+ * 2.9999999985e10 B/s = 3e10 (1 - 5e-10): p's and q's bounds (2e10) stay
+ * below it, as in the first case, but with r's three bounds of 1e10 exceed
+ * it by 5e-10 relative, beyond the margin rel_eps = 1e-11 (docs/engine.md
+ * §5b), so the uplinks may saturate and nobody runs as alone any more.
+ * q's transfer, left at its old net level at 2.0, gets its level's at the
+ * reschedule: at r's phase start (2.4) it is there.  q alone moves 1e10 B/s from 2.0:
  * 1.5e10 - 0.4e10 = 1.1e10 left at 2.4. */
 static void test_sched_levels_sync(void)
 {
-    g_autofree char *text = scenario(3, 240, JOBS_PQ ", " JOB("r", "2.2", "0.2", "1e10"));
+    g_autofree char *text = scenario(3, 239.99999988, JOBS_PQ ", " JOB("r", "2.2", "0.2", "1e10"));
     wrap w;
     run_wrapped(text, true, false, &w);
     const call *p_end = call_at(&w, 2.0, false), *r_start = call_at(&w, 2.4, true);

@@ -186,7 +186,7 @@ static void test_steady_schedulers(void)
  * whose solo rate is its NICs' 1e10 B/s: its bound on an uplink. */
 #define TOPO_UP                                                                                \
     "\"clos2:tors=2,aggs=1,hosts_per_tor=1,gpus=2,nics=2,pcie=2,nic_gbps=80,pcie_gbps=800,"    \
-    "latency_us=0,host_latency_us=0,link_gbps=%d\""
+    "latency_us=0,host_latency_us=0,link_gbps=%.15g\""
 #define JOB_GPU(id, g, start, end, C, S, opt)                                                  \
     "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"    \
     " \"start_s\": " start ", \"end_s\": " end ","                                            \
@@ -195,7 +195,7 @@ static void test_steady_schedulers(void)
 
 /* The jobs on topology spec topo (a printf format of the uplink speed),
  * ticks every interval_s, `channels` rings per rail. */
-static char *scenario_on(const char *topo_fmt, int uplink_gbps, const char *sched,
+static char *scenario_on(const char *topo_fmt, double uplink_gbps, const char *sched,
                          const char *jobs, int interval_s, int channels)
 {
     g_autofree char *topo = g_strdup_printf(topo_fmt, uplink_gbps);
@@ -205,13 +205,13 @@ static char *scenario_on(const char *topo_fmt, int uplink_gbps, const char *sche
                            topo, sched, jobs, interval_s, channels);
 }
 
-static char *scenario_up_every(int uplink_gbps, const char *sched, const char *jobs,
+static char *scenario_up_every(double uplink_gbps, const char *sched, const char *jobs,
                                int interval_s)
 {
     return scenario_on(TOPO_UP, uplink_gbps, sched, jobs, interval_s, 1);
 }
 
-static char *scenario_up(int uplink_gbps, const char *sched, const char *jobs)
+static char *scenario_up(double uplink_gbps, const char *sched, const char *jobs)
 {
     return scenario_up_every(uplink_gbps, sched, jobs, 3);
 }
@@ -276,12 +276,43 @@ static void test_steady_channels_share_nic(void)
     assert_two_alone(text);
 }
 
+/* The jobs of unsaturable_share on uplinks of 160 Gb/s = 2e10 B/s: their
+ * bounds (1e10 each, their NICs) add up to exactly the capacity.  Without
+ * the uplinks' constraints each job's load on an uplink is at most its
+ * bound, so the two add up to at most 2e10: the uplinks can never be
+ * overfilled, they change no allocation, and each job runs as alone
+ * (docs/engine.md §5b): the stretches of unsaturable_share, 38 from a's
+ * 2.5 and 39 from b's 0.  On the event path both rings move in [1, 2) of
+ * every iteration, 1e10 B/s each (their NICs): the uplinks exactly full,
+ * nobody slowed, 39 iterations of 2.5 s each, 120 GPU-s.  The same under
+ * cassini (Up demands 2 x 1e10 do not exceed 2e10: no target, the hook
+ * ignores both) and sincronia-online (whatever the levels, the lower one
+ * finds 2e10 - 1e10 = 1e10 left on the uplinks, its NIC rate).
+ * At 159.9999999992 Gb/s = 1.99999999999e10 B/s = 2e10 (1 - 5e-12) the
+ * bounds exceed the capacity by 5e-12 relative, inside the margin
+ * rel_eps = 1e-11: still run as alone, where the event path slows the rings
+ * by at most 1e-11 relative (the lower level's 1e10 - 2e10 x 5e-12 under
+ * sincronia-online): the same iterations, outputs within 1e-9. */
+static void test_steady_exactly_full(void)
+{
+    static const double uplink_gbps[] = {160, 159.9999999992};
+    static const char *const scheds[] = {"ecmp", "cassini", "sincronia-online"};
+    for (size_t i = 0; i < G_N_ELEMENTS(uplink_gbps); i++)
+        for (size_t k = 0; k < G_N_ELEMENTS(scheds); k++) {
+            g_autofree char *text =
+                scenario_up(uplink_gbps[i], scheds[k],
+                            JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
+                            JOB_GPU("b", 1, "0", "100", "1.0", "1e10", "0.5"));
+            assert_two_alone(text);
+        }
+}
+
 /* Four hosts, h0 and h1 under ToR 0, h2 and h3 under ToR 1, one
  * aggregation switch; 2 GPUs, 2 PCIe switches, 2 NICs (1e10 B/s) per
  * host, GPU g on NIC g; NVLink 800 Gb/s = 1e11 B/s. */
 #define TOPO_RAILS                                                                             \
     "\"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=2,nics=2,pcie=2,nic_gbps=80,pcie_gbps=800,"    \
-    "nvlink_gbps=800,latency_us=0,host_latency_us=0,link_gbps=%d\""
+    "nvlink_gbps=800,latency_us=0,host_latency_us=0,link_gbps=%.15g\""
 #define JOB_X                                                                                  \
     "{\"id\": \"x\", \"gpus\": 4, \"hosts\": [\"h0\", \"h2\"], \"host_gpus\": [2, 2],"          \
     " \"start_s\": 0, \"end_s\": 100,"                                                          \
@@ -454,24 +485,33 @@ static void test_steady_peer_window_hook(void)
     test_run_assert_same(text, 1e-9, NULL, NULL);
 }
 
-/* Uplinks of 160 Gb/s = 2e10 B/s, a and b both a's model (T = 2.5 s) in
- * [0, 100), ticks every 33 s.  The bounds add up to the capacity exactly
- * (2 x 1e10), so the uplinks may fill: the jobs are peers and one group
- * (docs/engine.md §5c), though each gets its alone rate (the two rings
- * fit exactly): iterations end at 2.5k for both, 39 each, 120 GPU-s.
- * cassini overflows a link only if the Up demands exceed its capacity
- * (2e10 does not), so it gives no target and its hook ignores both: the
- * group skips as under ecmp.  At a's boundary 5.0 the state repeats that
- * of 2.5 (P = 2.5): k = 11 to 32.5 (< the tick at 33); at 35.0 k = 12 to
- * 65.0 (< 66); at 67.5 k = 12 to 97.5 (< 99).  3 skips of 35 periods,
- * one iteration of each job per period: 70 member iterations.  No
- * stretch: each job's peer communicates 1 s after its boundaries. */
+/* Uplinks of 159.99999992 Gb/s = 1.999999999e10 B/s = 2e10 (1 - 5e-10),
+ * a and b both a's model (T = 2.5 s alone) in [0, 100), ticks every 33 s.
+ * The bounds (2 x 1e10, the NICs) exceed the capacity by 5e-10 relative,
+ * beyond the margin rel_eps = 1e-11 (docs/engine.md §5b), so the uplinks
+ * may fill, and do: both rings move together in [1, 2) of every iteration
+ * and want 2e10.  So the jobs are peers and one group (docs/engine.md
+ * §5c); each ring gets half the uplink, 0.9999999995e10 B/s, and takes
+ * 1e10 / 0.9999999995e10 = 1.0000000005 s: iterations of T = 2.5000000005 s
+ * for both, ending at kT; 39T = 97.50000002 < 100 <= 40T, 39 each.  Busy:
+ * 39 x 3 GPU-s, then the 40th iteration's compute (2 GPU-s) and its
+ * optimizer from 39T + 2.0000000005 = 99.50000002 to the end at 100
+ * (2 x 0.49999998): 119.99999996 GPU-s.  cassini overflows a link only if
+ * the Up demands (1e10 B over the standalone 1 s, NIC-bound, each) exceed
+ * its capacity by more than 1e-9 relative: 2e10 does not exceed
+ * 1.999999999e10 (1 + 1e-9), so it gives no target and its hook ignores
+ * both: the group skips as under ecmp.  At a's boundary 2T the state
+ * repeats that of T (period T): k = 11 to 13T = 32.5000000065 (< the tick
+ * at 33, 14T > 33); at 14T, k = 12 to 26T = 65.000000013 (< 66); at 27T,
+ * k = 12 to 39T = 97.5000000195 (< 99).  3 skips of 35 periods, one
+ * iteration of each job per period: 70 member iterations.  No stretch:
+ * each job's peer communicates 1 s after its boundaries. */
 static void test_steady_group_ignored(void)
 {
     static const char *const scheds[] = {"ecmp", "cassini"};
     for (size_t i = 0; i < G_N_ELEMENTS(scheds); i++) {
         g_autofree char *text =
-            scenario_up_every(160, scheds[i],
+            scenario_up_every(159.99999992, scheds[i],
                               JOB_GPU("a", 0, "0", "100", "1.0", "1e10", "0.5") ", "
                               JOB_GPU("b", 1, "0", "100", "1.0", "1e10", "0.5"),
                               33);
@@ -481,7 +521,7 @@ static void test_steady_group_ignored(void)
             for (size_t k = 0; k < 2; k++) {
                 replay_job_get(x.r, k, &j);
                 CU_ASSERT_EQUAL(j.iterations, 39);
-                TEST_ASSERT_CLOSE(j.busy_gpu_s, 120.0, 1e-9);
+                TEST_ASSERT_CLOSE(j.busy_gpu_s, 119.99999996, 1e-12);
             }
             replay_summary s;
             replay_get_summary(x.r, &s);
@@ -504,6 +544,7 @@ int main(void)
         {"unsaturable_share", test_steady_unsaturable_share},
         {"unsaturable_hooks", test_steady_unsaturable_hooks},
         {"channels_share_nic", test_steady_channels_share_nic},
+        {"exactly_full", test_steady_exactly_full},
         {"rails_do_not_cover", test_steady_rails_do_not_cover},
         {"peer_window", test_steady_peer_window},
         {"peer_window_hook", test_steady_peer_window_hook},
