@@ -164,6 +164,14 @@ static void test_sched_core_stack_sim(void)
     TEST_ASSERT_CLOSE(busy[1], 3, 1e-12);
 }
 
+/* The three jobs' busy seconds of one stack simulation. */
+static void assert_busy3(const double *busy, double b0, double b1, double b2)
+{
+    TEST_ASSERT_CLOSE(busy[0], b0, 1e-12);
+    TEST_ASSERT_CLOSE(busy[1], b1, 1e-12);
+    TEST_ASSERT_CLOSE(busy[2], b2, 1e-12);
+}
+
 /* The stack simulations kept by their inputs (sched__stack_cache_sim),
  * jobs as in test_sched_core_stack_sim.  [A, A, H] over 6 s: 3, 2, 0
  * (derived there), simulated; [H, A, A]: 4.5, 2.5, 1, simulated; [A, A, H]
@@ -172,6 +180,7 @@ static void test_sched_core_stack_sim(void)
  * computes [2,3), sends [3,4): 1; H finds the link busy until 4: 0.  A
  * cache of one result forgets the first stack when it keeps the second,
  * and simulates the first again: still 3, 2, 0. */
+
 static void test_sched_core_stack_cache(void)
 {
     sched__pair_job A = {1, 1, 1, 1, 0, 1}, H = {1, 1.5, 1, 0.5, 0, 1.5};
@@ -180,24 +189,16 @@ static void test_sched_core_stack_cache(void)
     size_t hits, misses;
     sched__stack_cache *c = sched__stack_cache_new(16);
     sched__stack_cache_sim(c, aah, 3, 6, busy);
-    TEST_ASSERT_CLOSE(busy[0], 3, 1e-12);
-    TEST_ASSERT_CLOSE(busy[1], 2, 1e-12);
-    TEST_ASSERT_CLOSE(busy[2], 0, 1e-12);
+    assert_busy3(busy, 3, 2, 0);
     sched__stack_cache_sim(c, haa, 3, 6, busy);
-    TEST_ASSERT_CLOSE(busy[0], 4.5, 1e-12);
-    TEST_ASSERT_CLOSE(busy[1], 2.5, 1e-12);
-    TEST_ASSERT_CLOSE(busy[2], 1, 1e-12);
+    assert_busy3(busy, 4.5, 2.5, 1);
     sched__stack_cache_sim(c, aah, 3, 6, busy);
-    TEST_ASSERT_CLOSE(busy[0], 3, 1e-12);
-    TEST_ASSERT_CLOSE(busy[1], 2, 1e-12);
-    TEST_ASSERT_CLOSE(busy[2], 0, 1e-12);
+    assert_busy3(busy, 3, 2, 0);
     sched__stack_cache_counts(c, &hits, &misses);
     CU_ASSERT_EQUAL(hits, 1);
     CU_ASSERT_EQUAL(misses, 2);
     sched__stack_cache_sim(c, aah, 3, 4, busy);
-    TEST_ASSERT_CLOSE(busy[0], 2, 1e-12);
-    TEST_ASSERT_CLOSE(busy[1], 1, 1e-12);
-    TEST_ASSERT_CLOSE(busy[2], 0, 1e-12);
+    assert_busy3(busy, 2, 1, 0);
     sched__stack_cache_counts(c, &hits, &misses);
     CU_ASSERT_EQUAL(misses, 3);
     sched__stack_cache_free(c);
@@ -206,9 +207,7 @@ static void test_sched_core_stack_cache(void)
     sched__stack_cache_sim(c, aah, 3, 6, busy);
     sched__stack_cache_sim(c, haa, 3, 6, busy);
     sched__stack_cache_sim(c, aah, 3, 6, busy);
-    TEST_ASSERT_CLOSE(busy[0], 3, 1e-12);
-    TEST_ASSERT_CLOSE(busy[1], 2, 1e-12);
-    TEST_ASSERT_CLOSE(busy[2], 0, 1e-12);
+    assert_busy3(busy, 3, 2, 0);
     sched__stack_cache_counts(c, &hits, &misses);
     CU_ASSERT_EQUAL(hits, 0);
     CU_ASSERT_EQUAL(misses, 3);
