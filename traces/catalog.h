@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct workload_arch;
+
 /* GPU types the catalog has compute times for. */
 typedef enum catalog_gpu { CATALOG_GPU_A100, CATALOG_GPU_H100, CATALOG_GPU_COUNT } catalog_gpu;
 
@@ -63,6 +65,14 @@ typedef struct catalog_model {
                                           * (required then: the catalog audit) */
     bool predicted;                      /* compute_s predicted by MDOT from an operator graph
                                           * (docs/mdot.md), not measured */
+    struct workload_arch *arch;          /* transformer dimensions (workload.h), or NULL: the
+                                          * entry's optional "arch" */
+    char *framework;                     /* "megatron", "ddp" or "fsdp": how a trace job of this
+                                          * entry trains (workload.h); the entry's optional
+                                          * "framework", else "fsdp" for the fsdp collective,
+                                          * "megatron" with an arch, "ddp" otherwise */
+    int micro_batch;                     /* sequences per micro-batch of an FSDP entry's GPU (the
+                                          * entry's optional "micro_batch"; 0: none) */
 } catalog_model;
 
 typedef struct catalog catalog;

@@ -7,6 +7,7 @@
  */
 #include "catalog.h"
 #include "mdot.h"
+#include "workload.h"
 
 #include <math.h>
 #include <string.h>
@@ -74,6 +75,8 @@ void catalog_model_free(catalog_model *m)
     g_free(m->family);
     g_free(m->source);
     g_free(m->gpu_note);
+    g_free(m->arch);
+    g_free(m->framework);
     g_free(m);
 }
 
@@ -85,6 +88,9 @@ catalog_model *catalog_model_copy(const catalog_model *m)
     c->name = g_strdup(m->name);
     c->family = g_strdup(m->family);
     c->source = g_strdup(m->source);
+    c->gpu_note = g_strdup(m->gpu_note);
+    c->arch = m->arch ? g_memdup2(m->arch, sizeof *m->arch) : NULL;
+    c->framework = g_strdup(m->framework);
     return c;
 }
 
@@ -231,6 +237,39 @@ static bool check_gpu_order(const cJSON *o, catalog_model *m, const ctx *x, GErr
     return false;
 }
 
+/* The optional "arch" (transformer dimensions) and "framework" of an
+ * entry (workload.h); the framework defaults from the collective. */
+static bool parse_structure_keys(const cJSON *o, catalog_model *m, const ctx *x, GError **error)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "arch");
+    if (a) {
+        g_autofree char *an = g_strdup_printf("%s: %s: arch", x->file, x->entry);
+        m->arch = g_new0(workload_arch, 1);
+        if (!workload_arch_from_cjson(a, an, m->arch, error))
+            return false;
+    }
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "framework");
+    workload_framework_kind k = m->collective == CATALOG_COLL_FSDP ? WORKLOAD_FW_FSDP
+                                : m->arch                          ? WORKLOAD_FW_MEGATRON
+                                                                   : WORKLOAD_FW_DDP;
+    if (f && (!cJSON_IsString(f) || !workload_framework_parse(f->valuestring, &k, error))) {
+        if (error && !*error)
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "framework: expected a string");
+        g_prefix_error(error, "%s: %s: ", x->file, x->entry);
+        return false;
+    }
+    m->framework = g_strdup(workload_framework_name(k));
+    const cJSON *mb = cJSON_GetObjectItemCaseSensitive(o, "micro_batch");
+    if (mb && (!cJSON_IsNumber(mb) || mb->valuedouble != floor(mb->valuedouble) ||
+               mb->valuedouble < 1 || mb->valuedouble > 1e6)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: %s: micro_batch: expected a positive integer", x->file, x->entry);
+        return false;
+    }
+    m->micro_batch = mb ? (int)mb->valuedouble : 0;
+    return true;
+}
+
 static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
 {
     g_autoptr(catalog_model) m = g_new0(catalog_model, 1);
@@ -271,7 +310,7 @@ static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
         return NULL;
     }
     m->network = cJSON_IsTrue(net);
-    if (!check_gpu_order(o, m, x, error))
+    if (!check_gpu_order(o, m, x, error) || !parse_structure_keys(o, m, x, error))
         return NULL;
     if (m->grad_params > m->params) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,

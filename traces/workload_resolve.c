@@ -1,0 +1,303 @@
+/* workload_resolve.c - a structured job's description into the figures of
+ * one iteration (docs/models.md "Structured jobs"): degrees, compute per
+ * micro-batch and stage, bytes of every traffic class, checks.
+ * Not here: the FLOP and parameter counts (workload_arch.c), parsing
+ * (workload_parse.c).
+ */
+#include "workload.h"
+#include "workload-private.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "base/ccs.h"
+
+void workload_figures_clear(workload_figures *f)
+{
+    if (!f)
+        return;
+    g_free(f->fwd_s);
+    g_free(f->bwd_s);
+    g_free(f->grad_bytes);
+    g_free(f->param_bytes);
+    memset(f, 0, sizeof *f);
+}
+
+/* ---- degrees and checks ---------------------------------------------- */
+
+static bool fail(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool fail(GError **error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error_literal(error, CCS_ERROR, CCS_ERROR_INVALID, msg);
+    return false;
+}
+
+/* tp, pp, dp, ep from the spec and the job's GPUs. */
+static bool degrees(const workload_spec *s, int gpus, int per_host, workload_figures *f,
+                    GError **error)
+{
+    f->tp = s->par.tp > 0 ? s->par.tp : 1;
+    f->pp = s->par.pp > 0 ? s->par.pp : 1;
+    f->ep = s->par.ep > 0 ? s->par.ep : 1;
+    int mp = f->tp * f->pp;
+    if (s->par.dp > 0)
+        f->dp = s->par.dp;
+    else if (gpus % mp == 0)
+        f->dp = gpus / mp;
+    else
+        return fail(error, "tp x pp = %d does not divide the job's %d GPUs", mp, gpus);
+    if ((long)mp * f->dp != gpus)
+        return fail(error, "tp x pp x dp = %d x %d x %d = %ld, but the job has %d GPUs", f->tp,
+                    f->pp, f->dp, (long)mp * f->dp, gpus);
+    if (per_host > 0 && f->tp > per_host && !s->par.tp_across_hosts)
+        return fail(error,
+                    "tp %d is larger than the %d GPUs of a host: say \"tp_across_hosts\": true "
+                    "to run tensor parallelism over the network",
+                    f->tp, per_host);
+    if (f->dp % f->ep)
+        return fail(error, "ep %d does not divide dp %d (expert parallelism is carved out of "
+                           "data parallelism)", f->ep, f->dp);
+    if (s->par.zero == 3 && f->pp > 1)
+        return fail(error, "ZeRO-3 / FSDP with pp %d > 1 is not supported", f->pp);
+    return true;
+}
+
+static bool arch_checks(const workload_spec *s, const workload_figures *f, GError **error)
+{
+    const workload_arch *a = &s->arch;
+    if (f->pp > a->layers)
+        return fail(error, "pp %d is larger than the model's %d layers", f->pp, a->layers);
+    if (a->layers % f->pp)
+        return fail(error, "the model's %d layers are not a multiple of pp %d", a->layers, f->pp);
+    if (a->heads % f->tp)
+        return fail(error, "the model's %d attention heads are not a multiple of tp %d",
+                    a->heads, f->tp);
+    if (a->experts > 0 && a->experts % f->ep)
+        return fail(error, "the model's %d experts are not a multiple of ep %d", a->experts,
+                    f->ep);
+    if (a->experts == 0 && f->ep > 1)
+        return fail(error, "ep %d > 1 for a model without experts", f->ep);
+    return true;
+}
+
+/* m from micro_batches, or global batch / (dp x micro-batch). */
+static bool micro_batches(const workload_spec *s, workload_figures *f, int *b, GError **error)
+{
+    *b = s->par.micro_batch > 0 ? s->par.micro_batch : 1;
+    int B = s->par.global_batch;
+    if (s->par.micro_batches > 0) {
+        f->micro_batches = s->par.micro_batches;
+        if (B > 0 && (long)f->micro_batches * f->dp * *b != B)
+            return fail(error, "micro_batches %d x dp %d x micro_batch %d != global_batch %d",
+                        f->micro_batches, f->dp, *b, B);
+        return true;
+    }
+    if (B > 0) {
+        if (B % ((long)f->dp * *b))
+            return fail(error,
+                        "global_batch %d is not a multiple of dp x micro_batch = %d x %d: the "
+                        "micro-batches per iteration must be a whole number",
+                        B, f->dp, *b);
+        f->micro_batches = (int)(B / ((long)f->dp * *b));
+        return true;
+    }
+    if (f->pp > 1)
+        return fail(error, "pp %d > 1 needs \"micro_batches\" or \"global_batch\"", f->pp);
+    f->micro_batches = 1;
+    return true;
+}
+
+/* ---- per stage -------------------------------------------------------- */
+
+/* Parameters of stage k: its layers, the embeddings on the first, the
+ * final norm and output layer on the last (Megatron keeps a copy of tied
+ * word embeddings there when pp > 1 and reduces its gradients too). */
+static double stage_params(const workload_arch *a, int pp, int k)
+{
+    int L = a->layers / pp;
+    double p = 0;
+    for (int i = k * L; i < (k + 1) * L; i++)
+        p += workload_layer_params(a, workload_layer_is_moe(a, i));
+    if (k == 0)
+        p += workload_embedding_params(a);
+    if (k == pp - 1) {
+        p += workload__head_params(a);
+        if (pp > 1 && a->tied_embeddings)
+            p += (double)a->vocab * a->hidden;
+    }
+    return p;
+}
+
+/* Forward FLOPs of stage k (whole TP group) and what a recompute adds. */
+static void stage_flops(const workload_spec *s, int pp, int k, int b, double *fwd,
+                        double *recompute)
+{
+    const workload_arch *a = &s->arch;
+    int L = a->layers / pp;
+    *fwd = *recompute = 0;
+    for (int i = k * L; i < (k + 1) * L; i++) {
+        double lf = workload_layer_fwd_flops(a, b, workload_layer_is_moe(a, i));
+        *fwd += lf;
+        if (s->par.recompute == WORKLOAD_RECOMPUTE_FULL)
+            *recompute += lf;
+        else if (s->par.recompute == WORKLOAD_RECOMPUTE_SELECTIVE)
+            *recompute += 4.0 * b * (double)a->seq * a->seq * a->hidden;
+    }
+    if (k == pp - 1)
+        *fwd += workload_logit_fwd_flops(a, b);
+}
+
+/* fwd_s, bwd_s, grad_bytes, param_bytes per stage; flops_iter. */
+static void stages(const workload_spec *s, int b, workload_figures *f)
+{
+    int pp = f->pp;
+    f->fwd_s = g_new0(double, pp);
+    f->bwd_s = g_new0(double, pp);
+    f->grad_bytes = g_new0(double, pp);
+    f->param_bytes = g_new0(double, pp);
+    for (int k = 0; k < pp; k++) {
+        double fwd = 0, rec = 0, p = 0;
+        if (s->has_arch) {
+            stage_flops(s, pp, k, b, &fwd, &rec);
+            p = stage_params(&s->arch, pp, k);
+        }
+        f->flops_iter += (3.0 * fwd + rec) * f->micro_batches * f->dp;
+        f->fwd_s[k] = s->fwd_s >= 0 ? s->fwd_s : fwd / f->tp / f->gpu_flops;
+        f->bwd_s[k] = s->bwd_s >= 0 ? s->bwd_s : (2.0 * fwd + rec) / f->tp / f->gpu_flops;
+        f->grad_bytes[k] = s->grad_bytes >= 0 ? s->grad_bytes : p * s->fw.grad_value_bytes;
+        f->param_bytes[k] = p * s->fw.param_value_bytes;
+    }
+}
+
+/* ---- traffic classes ---------------------------------------------------- */
+
+static void tensor_parallel(const workload_spec *s, int b, workload_figures *f)
+{
+    f->tp_sp = f->tp > 1 && s->par.sequence_parallel;
+    if (f->tp == 1)
+        return;
+    if (s->has_arch) {
+        int L = f->layers_per_stage;
+        f->tp_colls_fwd = 2 * L; /* after attention and after the MLP (the g operator) */
+        f->tp_colls_bwd = 2 * L; /* the f operator's all-reduces */
+        if (s->par.recompute == WORKLOAD_RECOMPUTE_FULL)
+            f->tp_colls_bwd += 2 * L; /* the recomputed forward's */
+        f->tp_bytes = (double)b * s->arch.seq * s->arch.hidden * s->fw.act_value_bytes;
+    } else {
+        f->tp_colls_fwd = f->tp_colls_bwd = 1; /* a pinned total per pass */
+    }
+    if (s->tp_bytes >= 0)
+        f->tp_bytes = s->tp_bytes;
+}
+
+static void pipeline(const workload_spec *s, int b, workload_figures *f)
+{
+    if (f->pp > 1 && s->has_arch)
+        f->act_bytes = (double)b * s->arch.seq * s->arch.hidden * s->fw.act_value_bytes;
+    if (s->act_bytes >= 0)
+        f->act_bytes = s->act_bytes;
+    f->act_split = f->tp > 1 && (s->par.sequence_parallel || s->fw.pp_scatter_gather);
+}
+
+/* Gradient buckets of one stage: pinned, or the framework's bucket size
+ * over one TP rank's gradients (Megatron with overlap: max(40 M, 1 M x dp)
+ * parameters), or one bucket without overlap. */
+static int bucket_count(const workload_spec *s, const workload_figures *f)
+{
+    if (s->buckets > 0)
+        return s->buckets;
+    if (!s->fw.overlap_grad_reduce)
+        return 1;
+    double size = s->fw.bucket_bytes;
+    if (size <= 0 && s->fw.kind == WORKLOAD_FW_MEGATRON)
+        size = fmax(40e6, 1e6 * f->dp) * s->fw.grad_value_bytes;
+    if (size <= 0)
+        return 1;
+    double per_rank = f->grad_bytes[0] / f->tp;
+    for (int k = 1; k < f->pp; k++)
+        per_rank = fmax(per_rank, f->grad_bytes[k] / f->tp);
+    return (int)fmax(1.0, ceil(per_rank / size));
+}
+
+static void data_parallel(const workload_spec *s, workload_figures *f)
+{
+    f->overlap = s->fw.overlap_grad_reduce;
+    f->dp_sharded = s->par.zero == 1 || s->par.zero == 2;
+    if (s->par.zero == 3 || s->fw.kind == WORKLOAD_FW_FSDP) {
+        /* one unit per layer plus the root (embeddings, head), as FSDP's
+         * transformer auto-wrap policy builds them */
+        f->fsdp_units = s->has_arch ? s->arch.layers + 1 : 1;
+        f->fsdp_unit_bytes = f->param_bytes[0] / f->fsdp_units;
+        f->buckets = f->fsdp_units;
+        f->overlap = true;
+        return;
+    }
+    f->buckets = bucket_count(s, f);
+}
+
+static void experts(const workload_spec *s, int b, workload_figures *f)
+{
+    if (!s->has_arch && s->a2a_bytes >= 0) {
+        /* a pinned exchange without dimensions: one dispatch/combine pair */
+        f->moe_layers = 1;
+        f->a2a_bytes = s->a2a_bytes;
+    }
+    if (!s->has_arch || s->arch.experts == 0)
+        return;
+    for (int i = 0; i < f->layers_per_stage; i++)
+        f->moe_layers += workload_layer_is_moe(&s->arch, i);
+    /* each GPU dispatches its tokens' hidden states to top_k experts */
+    f->a2a_bytes = (double)b * s->arch.seq * s->arch.top_k * s->arch.hidden * s->fw.act_value_bytes;
+    if (f->tp_sp)
+        f->a2a_bytes /= f->tp;
+    if (s->a2a_bytes >= 0)
+        f->a2a_bytes = s->a2a_bytes;
+}
+
+/* The step over the parameters one GPU holds (the largest stage, / tp,
+ * / dp when the optimizer is sharded). */
+static void optimizer(const workload_spec *s, catalog_gpu gpu, workload_figures *f)
+{
+    if (s->opt_s >= 0) {
+        f->opt_s = s->opt_s;
+        return;
+    }
+    double p = 0;
+    for (int k = 0; k < f->pp; k++)
+        p = fmax(p, f->param_bytes[k] / s->fw.param_value_bytes);
+    p /= f->tp;
+    if (s->par.zero >= 1 || s->fw.kind == WORKLOAD_FW_FSDP)
+        p /= f->dp;
+    f->opt_s = p * workload_opt_s_per_param(gpu);
+}
+
+bool workload_resolve(const workload_spec *spec, int gpus, int gpus_per_host, catalog_gpu gpu,
+                      workload_figures *out, GError **error)
+{
+    g_return_val_if_fail(spec != NULL && out != NULL, false);
+    workload_figures f = {0};
+    int b = 1;
+    if (gpus < 1)
+        return fail(error, "a structured job needs at least one GPU");
+    if (!degrees(spec, gpus, gpus_per_host, &f, error) ||
+        (spec->has_arch && !arch_checks(spec, &f, error)) || !micro_batches(spec, &f, &b, error))
+        return false;
+    if (!spec->has_arch && (spec->fwd_s < 0 || spec->bwd_s < 0))
+        return fail(error, "a structure needs \"arch\" or both \"fwd_s\" and \"bwd_s\"");
+    f.gpu_flops = spec->tflops > 0 ? spec->tflops * 1e12 : workload_gpu_flops(gpu);
+    f.layers_per_stage = spec->has_arch ? spec->arch.layers / f.pp : 0;
+    f.params = spec->has_arch ? workload_model_params(&spec->arch) : 0;
+    stages(spec, b, &f);
+    tensor_parallel(spec, b, &f);
+    pipeline(spec, b, &f);
+    data_parallel(spec, &f);
+    experts(spec, b, &f);
+    optimizer(spec, gpu, &f);
+    *out = f;
+    return true;
+}
