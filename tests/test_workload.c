@@ -65,7 +65,7 @@ static void test_workload_megatron_eq3(void)
 {
     GError *err = NULL;
     workload_spec s = parse("{\"arch\": {\"layers\": 24, \"hidden\": 2304, \"heads\": 24, "
-                            "\"seq\": 2048, \"vocab\": 51200}, \"micro_batch\": 16, "
+                            "\"seq\": 2048, \"vocab\": 51200}, \"micro_batch_size\": 16, "
                             "\"global_batch\": 512, \"recompute\": \"full\"}",
                             &err);
     workload_figures f;
@@ -273,12 +273,18 @@ static void test_workload_errors(void)
          "\"experts\": 6, \"top_k\": 1}, \"ep\": 4}",
          4, 8, "experts are not a multiple of ep"},
         {"{\"fwd_s\": 1, \"bwd_s\": 1, \"ep\": 3}", 4, 8, "ep 3 does not divide dp"},
-        {"{\"fwd_s\": 1, \"bwd_s\": 1, \"micro_batch\": 2, \"global_batch\": 10}", 4, 8,
+        {"{\"fwd_s\": 1, \"bwd_s\": 1, \"micro_batch_size\": 2, \"global_batch\": 10}", 4, 8,
          "not a multiple of dp x micro_batch"},
         {"{\"fwd_s\": 1, \"bwd_s\": 1, \"pp\": 2}", 4, 8, "needs \"micro_batches\""},
         {"{\"fwd_s\": 1, \"bwd_s\": 1, \"pp\": 2, \"zero\": 3, \"micro_batches\": 2}", 4, 8,
          "ZeRO-3"},
         {"{\"tp\": 2}", 4, 8, "needs \"arch\""},
+        {"{\"arch\": {\"layers\": 8, \"hidden\": 64, \"heads\": 4, \"seq\": 8, \"vocab\": 10}, "
+         "\"pp\": 2, \"vpp\": 3, \"micro_batches\": 4}",
+         2, 8, "not a multiple of vpp"},
+        {"{\"arch\": {\"layers\": 8, \"hidden\": 64, \"heads\": 4, \"seq\": 8, \"vocab\": 10}, "
+         "\"pp\": 2, \"vpp\": 2, \"micro_batches\": 3}",
+         2, 8, "needs a multiple of pp"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         GError *err = NULL;
@@ -309,7 +315,8 @@ static const catalog_model *entry(const catalog *c, const char *name)
  * 1024/32 = 32 sequences per replica -> m 4; on 16 GPUs dp 2.
  * LLaMA-65B -> the 76.1 B row (tp 8, pp 4, b 2, 56 per replica -> m 28): on
  * 48 GPUs pp 4 does not divide 48/8 = 6, 3 does not divide 80 layers, so
- * pp 2, dp 3; on 8 GPUs pp 1.  With one GPU per host tp falls to 1.
+ * pp 2, dp 3, and the row's 5 layers per virtual stage give vpp 40/5 = 8
+ * (m 28 is a multiple of pp 2); on 8 GPUs pp 1 (no interleaving).  With one GPU per host tp falls to 1.
  * GPT-350M -> the 1.7 B row: tp 1, pp 1, b 16, m 1.  LLaMA-7B (FSDP): its
  * 4 sequences per GPU, ZeRO-3 over all GPUs.  ResNet-50 (no dimensions):
  * DDP with the catalog's 0.104 s split at its forward share .4588. */
@@ -329,9 +336,9 @@ static void test_workload_trace_recipe(void)
     workload_figures_clear(&f);
     CU_ASSERT_FATAL(workload_spec_for_trace_job(entry(c, "LLaMA-65B"), 48, 8,
                                                 CATALOG_GPU_A100, &s));
-    CU_ASSERT(s.par.tp == 8 && s.par.pp == 2 && s.par.micro_batches == 28);
+    CU_ASSERT(s.par.tp == 8 && s.par.pp == 2 && s.par.micro_batches == 28 && s.par.vpp == 8);
     CU_ASSERT_FATAL(workload_spec_for_trace_job(entry(c, "65b"), 8, 8, CATALOG_GPU_A100, &s));
-    CU_ASSERT(s.par.tp == 8 && s.par.pp == 1);
+    CU_ASSERT(s.par.tp == 8 && s.par.pp == 1 && s.par.vpp == 0);
     CU_ASSERT_FATAL(workload_spec_for_trace_job(entry(c, "GPT-13B"), 60, 1, CATALOG_GPU_A100,
                                                 &s));
     CU_ASSERT(s.par.tp == 1 && s.par.pp == 1);

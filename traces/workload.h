@@ -65,6 +65,7 @@ typedef enum workload_framework_kind {
 /* Parallelism of one job.  0 in an int field means "derive it". */
 typedef struct workload_parallel {
     int tp, pp, dp, ep;          /* tensor, pipeline, data, expert parallel degrees */
+    int vpp;                     /* model chunks per stage (interleaved 1F1B when > 1) */
     int zero;                    /* 0 none; 1-2 sharded optimizer (reduce-scatter the gradients,
                                   * all-gather the parameters after the step); 3 FSDP / ZeRO-3 */
     int micro_batch;             /* b: sequences per micro-batch */
@@ -106,6 +107,7 @@ typedef struct workload_spec {
 /* The resolved figures of one iteration (per GPU unless said otherwise). */
 typedef struct workload_figures {
     int tp, pp, dp, ep;      /* degrees; tp * pp * dp = GPUs */
+    int vpp;                 /* model chunks per stage (interleaved 1F1B when > 1) */
     int micro_batches;       /* m per pipeline per iteration */
     int layers_per_stage;    /* transformer layers per stage (0 without an architecture) */
     double *fwd_s;           /* [pp] one micro-batch forward through stage k */

@@ -257,11 +257,12 @@ static bool spec_parallel(const cJSON *o, const char *name, workload_spec *s, GE
            opt_int(o, "pp", 1, 1 << 16, &p->pp, name, error) &&
            opt_int(o, "dp", 1, 1 << 20, &p->dp, name, error) &&
            opt_int(o, "ep", 1, 1 << 16, &p->ep, name, error) &&
+           opt_int(o, "vpp", 1, 1024, &p->vpp, name, error) &&
            opt_int(o, "zero", 0, 3, &p->zero, name, error) &&
-           opt_int(o, "micro_batch", 1, 1 << 20, &p->micro_batch, name, error) &&
+           opt_int(o, "micro_batch_size", 1, 1 << 20, &p->micro_batch, name, error) &&
            opt_int(o, "global_batch", 1, 1 << 26, &p->global_batch, name, error) &&
            opt_int(o, "micro_batches", 1, 1 << 20, &p->micro_batches, name, error) &&
-           opt_bool(o, "sequence_parallel", &p->sequence_parallel, name, error) &&
+           opt_bool(o, "seq_parallel", &p->sequence_parallel, name, error) &&
            opt_bool(o, "tp_across_hosts", &p->tp_across_hosts, name, error) &&
            spec_recompute(o, name, s, error);
 }
@@ -318,7 +319,7 @@ static bool spec_pins(const cJSON *o, const char *name, workload_spec *s, GError
            opt_num(o, "act_bytes", 0, 1e15, &s->act_bytes, name, error) &&
            opt_num(o, "grad_bytes", 0, 1e15, &s->grad_bytes, name, error) &&
            opt_num(o, "tp_bytes", 0, 1e15, &s->tp_bytes, name, error) &&
-           opt_num(o, "a2a_bytes", 0, 1e15, &s->a2a_bytes, name, error) &&
+           opt_num(o, "moe_a2a_bytes", 0, 1e15, &s->a2a_bytes, name, error) &&
            opt_num(o, "opt_s", 0, 1e9, &s->opt_s, name, error) &&
            opt_num(o, "tflops", 1e-6, 1e9, &s->tflops, name, error) &&
            opt_int(o, "buckets", 1, 100000, &s->buckets, name, error);

@@ -7,8 +7,9 @@
  * scaling recipe of Narayanan et al. (SC'21) Table 1 as its scripts run it
  * (Megatron-LM examples/sc21/run_table_1.sh): the row of the nearest model
  * size gives the tensor- and pipeline-parallel degrees, the micro-batch
- * size, the sequences per data-parallel replica (global batch / replicas)
- * and full activation recomputation ("--recompute-method uniform").  A job
+ * size, the sequences per data-parallel replica (global batch / replicas),
+ * the interleaving (layers per virtual stage) and full activation
+ * recomputation ("--recompute-method uniform").  A job
  * with fewer GPUs than the row's model-parallel size, or whose GPU count
  * the degrees do not divide, shrinks them: tp halves until it divides the
  * GPUs and fits a host, then pp falls to the largest value that divides
@@ -28,14 +29,15 @@ typedef struct recipe_row {
     int tp, pp;     /* degrees */
     int mbs;        /* micro-batch size */
     int per_replica; /* global batch / data-parallel replicas, sequences */
+    int vstage_layers; /* --num-layers-per-virtual-pipeline-stage (0: not interleaved) */
 } recipe_row;
 
 static const recipe_row table1[] = {
-    {1.7e9, 1, 1, 16, 512 / 32},      {3.6e9, 2, 1, 16, 512 / 32},
-    {7.5e9, 4, 1, 16, 512 / 32},      {18.4e9, 8, 1, 8, 1024 / 32},
-    {39.1e9, 8, 2, 4, 1536 / 32},     {76.1e9, 8, 4, 2, 1792 / 32},
-    {145.6e9, 8, 8, 2, 2304 / 24},    {310.1e9, 8, 16, 1, 2160 / 15},
-    {529.6e9, 8, 35, 1, 2520 / 9},    {1008.0e9, 8, 64, 1, 3072 / 6},
+    {1.7e9, 1, 1, 16, 512 / 32, 0},      {3.6e9, 2, 1, 16, 512 / 32, 0},
+    {7.5e9, 4, 1, 16, 512 / 32, 0},      {18.4e9, 8, 1, 8, 1024 / 32, 0},
+    {39.1e9, 8, 2, 4, 1536 / 32, 0},     {76.1e9, 8, 4, 2, 1792 / 32, 5},
+    {145.6e9, 8, 8, 2, 2304 / 24, 5},    {310.1e9, 8, 16, 1, 2160 / 15, 3},
+    {529.6e9, 8, 35, 1, 2520 / 9, 1},    {1008.0e9, 8, 64, 1, 3072 / 6, 0},
 };
 
 /* The row nearest to params in log scale. */
@@ -72,6 +74,11 @@ static void megatron_spec(const catalog_model *m, int gpus, int per_host, worklo
     s->par.micro_batch = r->mbs;
     s->par.micro_batches = MAX(1, r->per_replica / r->mbs);
     s->par.recompute = WORKLOAD_RECOMPUTE_FULL;
+    /* the row's interleaving when the job's stages can take it */
+    int per_stage = m->arch->layers / s->par.pp;
+    if (r->vstage_layers > 0 && s->par.pp > 1 && per_stage % r->vstage_layers == 0 &&
+        s->par.micro_batches % s->par.pp == 0)
+        s->par.vpp = per_stage / r->vstage_layers;
 }
 
 static void fsdp_spec(const catalog_model *m, int gpus, workload_spec *s)

@@ -44,6 +44,7 @@ static bool degrees(const workload_spec *s, int gpus, int per_host, workload_fig
     f->tp = s->par.tp > 0 ? s->par.tp : 1;
     f->pp = s->par.pp > 0 ? s->par.pp : 1;
     f->ep = s->par.ep > 0 ? s->par.ep : 1;
+    f->vpp = s->par.vpp > 0 ? s->par.vpp : 1;
     int mp = f->tp * f->pp;
     if (s->par.dp > 0)
         f->dp = s->par.dp;
@@ -74,6 +75,9 @@ static bool arch_checks(const workload_spec *s, const workload_figures *f, GErro
         return fail(error, "pp %d is larger than the model's %d layers", f->pp, a->layers);
     if (a->layers % f->pp)
         return fail(error, "the model's %d layers are not a multiple of pp %d", a->layers, f->pp);
+    if ((a->layers / f->pp) % f->vpp)
+        return fail(error, "the %d layers of a stage are not a multiple of vpp %d",
+                    a->layers / f->pp, f->vpp);
     if (a->heads % f->tp)
         return fail(error, "the model's %d attention heads are not a multiple of tp %d",
                     a->heads, f->tp);
@@ -109,6 +113,17 @@ static bool micro_batches(const workload_spec *s, workload_figures *f, int *b, G
     if (f->pp > 1)
         return fail(error, "pp %d > 1 needs \"micro_batches\" or \"global_batch\"", f->pp);
     f->micro_batches = 1;
+    return true;
+}
+
+/* The interleaved schedule takes micro-batches in groups of pp. */
+static bool schedule_checks(const workload_figures *f, GError **error)
+{
+    if (f->vpp > 1 && f->micro_batches % f->pp)
+        return fail(error,
+                    "the interleaved schedule (vpp %d) needs a multiple of pp = %d "
+                    "micro-batches, got %d",
+                    f->vpp, f->pp, f->micro_batches);
     return true;
 }
 
@@ -285,7 +300,8 @@ bool workload_resolve(const workload_spec *spec, int gpus, int gpus_per_host, ca
     if (gpus < 1)
         return fail(error, "a structured job needs at least one GPU");
     if (!degrees(spec, gpus, gpus_per_host, &f, error) ||
-        (spec->has_arch && !arch_checks(spec, &f, error)) || !micro_batches(spec, &f, &b, error))
+        (spec->has_arch && !arch_checks(spec, &f, error)) || !micro_batches(spec, &f, &b, error) ||
+        !schedule_checks(&f, error))
         return false;
     if (!spec->has_arch && (spec->fwd_s < 0 || spec->bwd_s < 0))
         return fail(error, "a structure needs \"arch\" or both \"fwd_s\" and \"bwd_s\"");
