@@ -683,6 +683,9 @@ static void crux_reschedule(void *self, sched_ctx *ctx)
     sched__job_cache_round(s->jobs);
 }
 
+/* scheduler.path, .levels, .order, .assign (parse_overrides) */
+static const char *const crux_keys[] = {"path", "levels", "order", "assign", NULL};
+
 const sched_ops sched_crux_ops = {
     .name = "crux",
     .summary = "Crux: intensity-ordered path selection, corrected priorities, max K-cut compression",
@@ -691,6 +694,7 @@ const sched_ops sched_crux_ops = {
     .destroy = crux_destroy,
     .reschedule = crux_reschedule,
     .on_comm = NULL,
+    .config_keys = crux_keys,
 };
 
 const sched_ops sched_crux_pa_ops = {
@@ -701,6 +705,7 @@ const sched_ops sched_crux_pa_ops = {
     .destroy = crux_destroy,
     .reschedule = crux_reschedule,
     .on_comm = NULL,
+    .config_keys = crux_keys,
 };
 
 const sched_ops sched_crux_ps_pa_ops = {
@@ -711,4 +716,5 @@ const sched_ops sched_crux_ps_pa_ops = {
     .destroy = crux_destroy,
     .reschedule = crux_reschedule,
     .on_comm = NULL,
+    .config_keys = crux_keys,
 };

@@ -86,15 +86,8 @@ static void *fixed_create(const sched_options *opts, GError **error)
     const cJSON *cfg = opts->config;
     if (cfg) {
         for (const cJSON *f = cfg->child; f; f = f->next) {
-            if (strcmp(f->string, "name") == 0)
-                continue;
-            if (strcmp(f->string, "jobs") != 0) {
-                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                            "scheduler.%s: unknown key (the fixed scheduler reads \"jobs\")",
-                            f->string);
-                fixed_destroy(s);
-                return NULL;
-            }
+            if (strcmp(f->string, "jobs") != 0)
+                continue; /* "name"; the engine refuses other keys (config_keys) */
             if (!cJSON_IsObject(f)) {
                 g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                             "scheduler.jobs: expected an object keyed by job id");
@@ -131,6 +124,8 @@ static void fixed_reschedule(void *self, sched_ctx *ctx)
     }
 }
 
+static const char *const fixed_keys[] = {"jobs", NULL};
+
 const sched_ops sched_fixed_ops = {
     .name = "fixed",
     .summary = "decisions (priority, shift) written in the scenario file",
@@ -139,4 +134,5 @@ const sched_ops sched_fixed_ops = {
     .destroy = fixed_destroy,
     .reschedule = fixed_reschedule,
     .on_comm = NULL,
+    .config_keys = fixed_keys,
 };

@@ -18,8 +18,15 @@ for exe in "$dir"/tests/fuzz/fuzz_*; do
     name=${exe##*/fuzz_}
     mkdir -p "$scratch/$name"
     log="$scratch/$name.log"
+    # token dictionaries (tests/fuzz/dict/): duplicate keys, trailing data, NaN
+    dict=()
+    case $name in
+        scenario|trace_json|sweep) cat tests/fuzz/dict/json.dict >"$scratch/$name.dict" ;;
+        topo_file) cat tests/fuzz/dict/json.dict tests/fuzz/dict/graphml.dict >"$scratch/$name.dict" ;;
+    esac
+    [ -f "$scratch/$name.dict" ] && dict=(-dict="$scratch/$name.dict")
     ASAN_OPTIONS=detect_leaks=1 "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$scratch/$name-" \
+        -print_final_stats=1 -artifact_prefix="$scratch/$name-" "${dict[@]}" \
         "$scratch/$name" "tests/fuzz/corpus/$name" >"$log" 2>&1
     rc=$?
     runs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")

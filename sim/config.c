@@ -13,6 +13,7 @@
 
 #include "base/ccs.h"
 #include "base/input.h"
+#include "base/json.h"
 #include "base/limits.h"
 
 typedef enum key_type { KEY_ENUM, KEY_DOUBLE, KEY_UINT, KEY_INT, KEY_STRING, KEY_BOOL } key_type;
@@ -207,21 +208,6 @@ static void key_store_bool(config *c, const sim_key *k, bool v)
         g_assert_not_reached();
 }
 
-static const char *json_type_name(const cJSON *v)
-{
-    if (cJSON_IsNumber(v))
-        return "a number";
-    if (cJSON_IsString(v))
-        return "a string";
-    if (cJSON_IsBool(v))
-        return "a boolean";
-    if (cJSON_IsNull(v))
-        return "null";
-    if (cJSON_IsArray(v))
-        return "an array";
-    return "an object";
-}
-
 static bool sim_key_from_json(config *c, const sim_key *k, const cJSON *v, const char *file,
                               GError **error)
 {
@@ -232,14 +218,14 @@ static bool sim_key_from_json(config *c, const sim_key *k, const cJSON *v, const
         if (!cJSON_IsString(v)) {
             g_autofree char *ch = choices_text(k->choices);
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected %s, got %s", where,
-                        ch, json_type_name(v));
+                        ch, ccs_json_type_name(v));
             return false;
         }
         return key_store_choice(c, k, v->valuestring, where, error);
     case KEY_BOOL:
         if (!cJSON_IsBool(v)) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: expected true or false, got %s", where, json_type_name(v));
+                        "%s: expected true or false, got %s", where, ccs_json_type_name(v));
             return false;
         }
         key_store_bool(c, k, cJSON_IsTrue(v));
@@ -254,7 +240,7 @@ static bool sim_key_from_json(config *c, const sim_key *k, const cJSON *v, const
         }
         if (!cJSON_IsNumber(v)) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a number, got %s",
-                        where, json_type_name(v));
+                        where, ccs_json_type_name(v));
             return false;
         }
         return key_store_number(c, k, v->valuedouble, where, error);
@@ -265,7 +251,7 @@ static bool load_sim(config *c, const cJSON *sim, const char *file, GError **err
 {
     if (!cJSON_IsObject(sim)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: sim: expected an object, got %s",
-                    file, json_type_name(sim));
+                    file, ccs_json_type_name(sim));
         return false;
     }
     for (const cJSON *v = sim->child; v; v = v->next) {
@@ -292,18 +278,10 @@ static bool load_root(config *c, const cJSON *root, const char *file, GError **e
                     "%s: expected a JSON object at the top level", file);
         return false;
     }
-    static const char *const known[] = {"topology", "trace", "scheduler", "sim", "name",
-                                        "description", "timeline", NULL};
-    for (const cJSON *v = root->child; v; v = v->next) {
-        if (choice_index(known, v->string) < 0 || strcmp(known[choice_index(known, v->string)], v->string) != 0) {
-            g_autofree char *shown = ccs_escape(v->string, -1, 80);
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: %s: unknown key (expected topology, trace, scheduler, sim, "
-                        "timeline, name or description)",
-                        file, shown);
-            return false;
-        }
-    }
+    static const char *const known[] = {"topology", "trace",       "scheduler", "sim",
+                                        "timeline", "name",        "description", NULL};
+    if (!ccs_json_check_keys(root, known, file, NULL, error))
+        return false;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "topology");
     if (v) {
         if (cJSON_IsString(v)) {
@@ -314,7 +292,7 @@ static bool load_root(config *c, const cJSON *root, const char *file, GError **e
         } else {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                         "%s: topology: expected a builder spec string or an object, got %s", file,
-                        json_type_name(v));
+                        ccs_json_type_name(v));
             return false;
         }
     }
@@ -372,33 +350,13 @@ static bool load_root(config *c, const cJSON *root, const char *file, GError **e
     return true;
 }
 
-/* 1-based line of byte offset off in buf. */
-static size_t line_of(const char *buf, size_t len, size_t off)
-{
-    size_t line = 1;
-    for (size_t i = 0; i < off && i < len; i++)
-        if (buf[i] == '\n')
-            line++;
-    return line;
-}
-
 bool config_load_buffer(config *c, const char *buf, size_t len, const char *name,
                         GError **error)
 {
     g_return_val_if_fail(c && buf && name, false);
     g_return_val_if_fail(!c->overridden && !c->root, false);
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, false);
-    if (!root) {
-        size_t off = end ? (size_t)(end - buf) : 0;
-        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s:%zu: not valid JSON", name,
-                    line_of(buf, len, off));
-        return false;
-    }
-    c->root = root;
-    if (!load_root(c, root, name, error))
-        return false;
-    return true;
+    c->root = ccs_json_parse(buf, len, name, error);
+    return c->root && load_root(c, c->root, name, error);
 }
 
 bool config_load_file(config *c, const char *path, GError **error)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/json.h"
 #include "base/limits.h"
 #include "replay-private.h"
 
@@ -282,6 +283,21 @@ static bool check_sched_jobs(const replay *r, const config *cfg, GError **error)
     return true;
 }
 
+/* The scenario's "scheduler" object holds "name" and the keys the
+ * scheduler declares (sched_ops.config_keys), nothing else. */
+static bool scheduler_keys_ok(const config *cfg, const sched_ops *ops, GError **error)
+{
+    if (!cfg->scheduler_obj)
+        return true;
+    g_autoptr(GPtrArray) keys = g_ptr_array_new();
+    g_ptr_array_add(keys, (gpointer) "name");
+    for (const char *const *k = ops->config_keys; k && *k; k++)
+        g_ptr_array_add(keys, (gpointer)*k);
+    g_ptr_array_add(keys, NULL);
+    return ccs_json_check_keys(cfg->scheduler_obj, (const char *const *)keys->pdata,
+                               cfg->path ? cfg->path : "scenario", "scheduler", error);
+}
+
 /* Count the jobs about to run that name a host the topology lacks (the
  * placement policy places them; run.json and a warning say so). */
 static void count_unknown_hosts(replay *r)
@@ -452,6 +468,8 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
             return NULL;
         g_assert(id == i);
     }
+    if (!scheduler_keys_ok(cfg, r->ops, error))
+        return NULL;
     sched_options so = {.priority_levels = r->levels, .seed = cfg->sim.seed,
                         .config = cfg->scheduler_obj};
     r->sched = r->ops->create(&so, error);

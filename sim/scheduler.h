@@ -80,6 +80,10 @@ typedef struct sched_ops {
      * rate, and the levels are again those of the event path once its
      * stretch has ended (docs/engine.md §5b). */
     bool on_comm_levels_only;
+    /* The keys of the scenario's "scheduler" object it reads besides
+     * "name" (NULL-terminated; NULL: none).  The engine refuses any other
+     * key before create() (base/json.h: every reader declares its keys). */
+    const char *const *config_keys;
 } sched_ops;
 
 /* ---- What a scheduler reads ------------------------------------------ */

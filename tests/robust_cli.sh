@@ -75,6 +75,32 @@ refuse gen_scale_neg 2 'gen-trace: --scale: -1 is outside \(0, 100\]' gen-trace 
 refuse gen_scale_big 2 'gen-trace: --scale: 1000000000 is outside' gen-trace --scale 1e9 --out left
 refuse gen_hex 2 'gen-trace: --days: expected a decimal number, got "0x10"' gen-trace --days 0x10 --out left
 
+# --- JSON read strictly (base/json.h): one value, no duplicate key, no
+# unknown key, no NUL, in every JSON input ---------------------------------
+job='{"id": "j1", "gpus": 8, "start_s": 0, "end_s": 5, "model": {"compute_s": 1}}'
+printf '{"sim": {"seed": 1}} {"x": 1}' > trailing.json
+printf '{"sim": {"seed": 1}, "sim": {"seed": 2}}' > dupsim.json
+printf '{"topology": "fat-tree:k=4", "trace": {"jobs": [{"id": "j1", "gpus": 8, "start_s": 0, "end_s": 5, "cpus": 4}]}}' > jobkey.json
+printf '{"topology": "fat-tree:k=4", "trace": {"synthetic": {"seed": 1, "dayz": 2}}}' > synkey.json
+printf '{"topology": "fat-tree:k=4", "trace": {"jobs": [%s]}, "scheduler": {"name": "ecmp", "speed": 3}}' "$job" > schedkey.json
+printf '{"topology": "fat-tree:k=4", "trace": {"jobs": [{"id": "j1", "gpus": 8, "start_s": 0, "end_s": 5, "model": {"compute_s": 1, "flops": 3}}]}}' > modelkey.json
+printf '{"jobs": [%s]}\n{"jobs": []}' "$job" > trailing-trace.json
+printf '{"base": {}, "grid": {"sim.seed": [1]}} {"x": 1}' > trailing-sweep.json
+printf '{"base": {}, "grid": {"--out\\u0000x": ["/tmp/elsewhere"]}}' > nul-sweep.json
+printf '{"hosts": [{"name": "h0"}], "switches": ["s0"], "links": [{"a": "h0", "b": "s0"}], "links": []}' > duptopo.json
+refuse json_trailing 1 '^ccsim: trailing.json:1: data after the JSON value' run --scenario trailing.json -q -o left
+refuse json_duplicate 1 '^ccsim: dupsim.json: key "sim" appears twice' run --scenario dupsim.json -q -o left
+refuse json_job_key 1 'jobkey.json: jobs\[0\].cpus: unknown key \(expected id, gpus' run --scenario jobkey.json -q -o left
+refuse json_synthetic_key 1 'synkey.json: trace.synthetic.dayz: unknown key' run --scenario synkey.json -q -o left
+refuse json_sched_key 1 'schedkey.json: scheduler.speed: unknown key \(expected name\)' run --scenario schedkey.json -q -o left
+refuse json_model_key 1 'modelkey.json: jobs\[0\]: model.flops: unknown key' run --scenario modelkey.json -q -o left
+refuse json_trace_trailing 1 '^ccsim: trailing-trace.json:2: data after the JSON value' \
+    run --trace trailing-trace.json --topo fat-tree:k=4 -q -o left
+refuse json_sweep_trailing 1 '^ccsim: trailing-sweep.json:1: data after the JSON value' \
+    sweep trailing-sweep.json --out left
+refuse json_sweep_nul 1 '^ccsim: nul-sweep.json:1: a NUL character' sweep nul-sweep.json --out left
+refuse json_topo_dup 1 'duptopo.json: key "links" appears twice' run --topo file:duptopo.json -q -o left
+
 # --- trace files: trailing garbage after gzip, a NUL byte ------------------
 mkdir tr
 cp "$src"/traces/data/*.csv.gz tr/

@@ -98,7 +98,7 @@ static void test_config_errors(void)
         {"{\"topo\": \"x\"}", CCS_ERROR_INVALID,
          "s.json: topo: unknown key (expected topology, trace, scheduler, sim, timeline, name "
          "or description)"},
-        {"{\"sim\": {\n\"mode\": }", CCS_ERROR_PARSE, "s.json:2: not valid JSON"},
+        {"{\"sim\": {\n\"mode\": }", CCS_ERROR_PARSE, "s.json:2: not valid JSON near \"}\""},
         {"[1]", CCS_ERROR_INVALID, "s.json: expected a JSON object at the top level"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -86,7 +86,7 @@ static void test_mdot_bad_graphs(void)
         {"{\"batch\":2,\"ops\":[{\"type\":\"relu\",\"flops\":-1,\"bytes_read\":1,"
          "\"bytes_written\":1,\"preds\":[]}]}", "ops[0].flops: must be a finite number >= 0"},
         {"{\"batch\":2,\"ops\":[]}", "ops: must be a non-empty array"},
-        {"[1]", "must be a JSON object"},
+        {"[1]", "expected a JSON object, got an array"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         GError *err = NULL;

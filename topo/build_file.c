@@ -27,22 +27,7 @@
 #include "topo-private.h"
 
 #include "base/input.h"
-
-static bool check_keys(const cJSON *obj, const char *const *known, const char *where,
-                       GError **error)
-{
-    for (const cJSON *it = obj->child; it; it = it->next) {
-        bool ok = false;
-        for (size_t i = 0; known[i]; i++)
-            ok |= strcmp(it->string, known[i]) == 0;
-        if (!ok) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: unknown key '%s'", where,
-                        it->string);
-            return false;
-        }
-    }
-    return true;
-}
+#include "base/json.h"
 
 static bool get_number(const cJSON *obj, const char *key, double def, double *out,
                        const char *where, GError **error)
@@ -85,7 +70,7 @@ static bool parse_host(topo *t, const cJSON *h, size_t i, GError **error)
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected an object", where);
         return false;
     }
-    if (!check_keys(h, keys, where, error))
+    if (!ccs_json_check_keys(h, keys, NULL, where, error))
         return false;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(h, "name");
     if (!cJSON_IsString(name) || !*name->valuestring) {
@@ -129,7 +114,7 @@ static bool parse_switch(topo *t, const cJSON *s, size_t i, GHashTable *sw_by_na
     if (cJSON_IsString(s)) {
         name = s->valuestring;
     } else if (cJSON_IsObject(s)) {
-        if (!check_keys(s, keys, where, error))
+        if (!ccs_json_check_keys(s, keys, NULL, where, error))
             return false;
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(s, "name");
         const cJSON *k = cJSON_GetObjectItemCaseSensitive(s, "kind");
@@ -208,7 +193,7 @@ static bool parse_link(topo *t, const cJSON *l, size_t i, GHashTable *sw_by_name
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected an object", where);
         return false;
     }
-    if (!check_keys(l, keys, where, error))
+    if (!ccs_json_check_keys(l, keys, NULL, where, error))
         return false;
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(l, "a");
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(l, "b");
@@ -265,7 +250,7 @@ bool topo__build_json(topo *t, const cJSON *obj, GError **error)
                     "expected an object {\"hosts\": [...], \"switches\": [...], \"links\": [...]}");
         return false;
     }
-    if (!check_keys(obj, keys, "topology", error))
+    if (!ccs_json_check_keys(obj, keys, NULL, "topology", error))
         return false;
     const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(obj, "hosts");
     const cJSON *sws = cJSON_GetObjectItemCaseSensitive(obj, "switches");
@@ -442,16 +427,9 @@ bool topo__build_file(topo *t, topo__params *p, GError **error)
         return false;
     gsize len = 0;
     const char *text = g_bytes_get_data(bytes, &len);
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    if (!root) {
-        /* line of the parse error */
-        size_t line = 1;
-        for (const char *c = text; end && c < end && *c; c++)
-            line += *c == '\n';
-        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s:%zu: JSON syntax error", path, line);
+    cJSON *root = ccs_json_parse(text, len, path, error);
+    if (!root)
         return false;
-    }
     /* a scenario file: use its "topology" member */
     const cJSON *obj = root;
     const cJSON *inner = cJSON_GetObjectItemCaseSensitive(root, "topology");

@@ -23,6 +23,7 @@
 
 #include "base/ccs.h"
 #include "base/input.h"
+#include "base/json.h"
 #include "base/limits.h"
 
 const char *const trace__job_columns[TRACE__J_NCOLS] = {
@@ -238,7 +239,7 @@ static bool check_res(trace__csv *r, trace__row *row, GError **error)
     row->res_empty = v[0] == '\0';
     if (row->res_empty)
         return true;
-    cJSON *j = cJSON_ParseWithLength(v, strlen(v));
+    cJSON *j = ccs_json_parse(v, strlen(v), r->name, NULL);
     if (!j || !cJSON_IsObject(j)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE,
                     "%s:%zu: RES: expected a JSON object, got \"%.60s\"", r->name, row->line, v);

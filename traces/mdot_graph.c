@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
-#include "base/input.h"
+#include "base/json.h"
 #include "mdot-private.h"
 
 static const char *const CONFIG_KEYS[] = {"k", "s", "g", "cin", "cout", "in", "out"};
@@ -69,11 +69,11 @@ static bool read_config(const cJSON *op, mdot__op *o, const char *name, const ch
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(op, "config");
     if (!c)
         return true;
-    if (!cJSON_IsObject(c)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s.config: must be an object",
-                    name, where);
+    /* "p" (padding) is written by scripts/mdot/opgraph.py, not a feature */
+    static const char *const keys[] = {"k", "s", "p", "g", "cin", "cout", "in", "out", NULL};
+    g_autofree char *path = g_strdup_printf("%s.config", where);
+    if (!ccs_json_check_keys(c, keys, name, path, error))
         return false;
-    }
     for (size_t i = 0; i < G_N_ELEMENTS(CONFIG_KEYS); i++) {
         const char *key = CONFIG_KEYS[i];
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, key);
@@ -125,11 +125,11 @@ static bool read_op(const cJSON *op, size_t i, size_t n, mdot__op *o, const char
 {
     g_autofree char *where = g_strdup_printf("ops[%zu]", i);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(op, "type");
-    if (!cJSON_IsObject(op)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s: must be an object", name,
-                    where);
+    static const char *const keys[] = {"type",          "config",      "flops",  "bytes_read",
+                                       "bytes_written", "param_bytes", "params", "preds",
+                                       NULL};
+    if (!ccs_json_check_keys(op, keys, name, where, error))
         return false;
-    }
     if (!cJSON_IsString(t) || !*t->valuestring) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s.type: %s", name, where,
                     t ? "must be a non-empty string" : "missing");
@@ -241,11 +241,13 @@ mdot_graph *mdot_graph_from_cjson(const cJSON *obj, const char *name, GError **e
 {
     g_autoptr(mdot_graph) g = g_new0(mdot_graph, 1);
     g->name = g_strdup(name ? name : "graph");
-    if (!cJSON_IsObject(obj)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: a graph must be a JSON object",
-                    g->name);
+    /* what scripts/mdot/opgraph.py and collect.py write; ccsim reads
+     * batch, name, params and ops */
+    static const char *const keys[] = {"name",    "batch",   "input",       "params", "ops",
+                                       "family",  "variant", "size",        "device", "times_s",
+                                       "time_s",  "torch",   "device_name", "date",   NULL};
+    if (!ccs_json_check_keys(obj, keys, g->name, NULL, error))
         return NULL;
-    }
     const cJSON *ops = cJSON_GetObjectItemCaseSensitive(obj, "ops");
     if (!cJSON_IsArray(ops) || cJSON_GetArraySize(ops) == 0) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: ops: %s", g->name,
@@ -274,17 +276,8 @@ mdot_graph *mdot_graph_from_cjson(const cJSON *obj, const char *name, GError **e
 
 mdot_graph *mdot_graph_load(const char *path, GError **error)
 {
-    g_autoptr(GBytes) b = ccs_input_read(path, true, error);
-    if (!b)
-        return NULL;
-    gsize len;
-    const char *text = g_bytes_get_data(b, &len);
-    g_autoptr(cJSON) root = cJSON_ParseWithLength(text, len);
-    if (!root) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: not valid JSON", path);
-        return NULL;
-    }
-    return mdot_graph_from_cjson(root, path, error);
+    g_autoptr(cJSON) root = ccs_json_load(path, error);
+    return root ? mdot_graph_from_cjson(root, path, error) : NULL;
 }
 
 mdot_graph *mdot_graph_with_batch(const mdot_graph *g, int64_t batch, GError **error)

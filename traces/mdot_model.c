@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/json.h"
 #include "mdot-private.h"
 #include "traces-private.h"
 
@@ -201,11 +202,12 @@ static bool load_tensors(mdot_model *m, const cJSON *ts, const char *name, GErro
 mdot_model *mdot_model_load_json(const char *json, size_t len, const char *name,
                                  GError **error)
 {
-    g_autoptr(cJSON) root = cJSON_ParseWithLength(json, len);
-    if (!cJSON_IsObject(root)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: not a JSON object", name);
+    g_autoptr(cJSON) root = ccs_json_parse(json, len, name, error);
+    static const char *const keys[] = {"version", "device", "device_name", "rows",   "epochs",
+                                       "seed",    "d_model", "heads",      "ffn",    "layers",
+                                       "pe",      "vocab",  "tensors",     NULL};
+    if (!root || !ccs_json_check_keys(root, keys, name, NULL, error))
         return NULL;
-    }
     g_autoptr(mdot_model) m = g_new0(mdot_model, 1);
     m->type_index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     m->blocks = g_ptr_array_new_with_free_func(g_free);

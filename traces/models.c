@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/json.h"
 #include "traces-private.h"
 
 struct catalog {
@@ -272,6 +273,13 @@ static bool parse_structure_keys(const cJSON *o, catalog_model *m, const ctx *x,
 
 static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
 {
+    static const char *const keys[] = {
+        "name",      "aliases",     "family",   "source",          "collective", "params",
+        "grad_params", "bytes_per_value", "grad_bytes", "compute_s", "opt_s",    "fwd_frac",
+        "comm_start_frac", "tp",    "pp",       "a2a_bytes",       "pp_bytes",   "buckets",
+        "batch",     "network",     "gpu_note", NULL};
+    if (!ccs_json_check_keys(o, keys, x->file, x->entry, error))
+        return NULL;
     g_autoptr(catalog_model) m = g_new0(catalog_model, 1);
     if (!(m->name = get_string(o, "name", x, error)))
         return NULL;
@@ -347,13 +355,10 @@ catalog *catalog_load_json(const char *json, size_t len, const char *name, GErro
     g_return_val_if_fail(json != NULL, NULL);
     if (!name)
         name = "(catalog)";
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        size_t line = 1;
-        for (const char *p = json; at && p < at && p < json + len; p++)
-            line += *p == '\n';
-        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s:%zu: invalid JSON", name, line);
+    cJSON *root = ccs_json_parse(json, len, name, error);
+    static const char *const top_keys[] = {"about", "models", NULL};
+    if (!root || !ccs_json_check_keys(root, top_keys, name, NULL, error)) {
+        cJSON_Delete(root);
         return NULL;
     }
     g_autoptr(catalog) c = g_new0(catalog, 1);
@@ -442,10 +447,12 @@ catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GErr
 {
     if (!name)
         name = "model";
-    if (!cJSON_IsObject(obj)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected an object", name);
+    static const char *const keys[] = {"compute_s", "comm_bytes", "comm_start_frac", "opt_s",
+                                       "collective", "buckets",    "tp",              "pp",
+                                       "a2a_bytes",  "pp_bytes",   "graph",           "batch",
+                                       "device",     NULL};
+    if (!ccs_json_check_keys(obj, keys, NULL, name, error))
         return NULL;
-    }
     bool has_graph = cJSON_GetObjectItemCaseSensitive(obj, "graph") != NULL;
     if (has_graph == (cJSON_GetObjectItemCaseSensitive(obj, "compute_s") != NULL)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s", name,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/json.h"
 #include "gen.h"
 
 static char *resolve(const char *base_dir, const char *path)
@@ -69,6 +70,11 @@ trace *trace_load_spec(const cJSON *spec, const char *base_dir, const char *name
         return trace_lingjun_load(dir, opts, error);
     }
     if (cJSON_IsObject(spec) && cJSON_GetArraySize(spec) == 1 && cJSON_IsObject(sy)) {
+        static const char *const keys[] = {"seed",       "days",  "scale",      "gpu_run_tilt",
+                                           "gpu_cap",    "topo",  "topo_aware", "spill",
+                                           "small_pods", NULL};
+        if (!ccs_json_check_keys(sy, keys, name, "trace.synthetic", error))
+            return NULL;
         trace_gen_options o = trace_gen_options_default();
         double seed = o.seed;
         if (!number(sy, "seed", 0, 4294967295.0, &seed, name, error) ||

@@ -7,6 +7,7 @@
 
 #include "base/ccs.h"
 #include "base/input.h"
+#include "base/json.h"
 #include "base/limits.h"
 #include "traces-private.h"
 
@@ -126,16 +127,21 @@ static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **
                     name, i);
         return NULL;
     }
+    static const char *const keys[] = {"id",      "gpus",  "hosts", "host_gpus",
+                                       "start_s", "end_s", "model", NULL};
+    g_autofree char *path = g_strdup_printf("jobs[%zu]", i);
+    if (!ccs_json_check_keys(o, keys, name, path, error))
+        return NULL;
     double gpus = 0, start = 0, end = 0;
     if (!json_number(o, "gpus", true, &gpus, name, i, error) ||
         !json_number(o, "start_s", true, &start, name, i, error) ||
         !json_number(o, "end_s", true, &end, name, i, error))
         return NULL;
-    static const char *const keys[] = {"gpus", "start_s", "end_s"};
+    static const char *const numbers[] = {"gpus", "start_s", "end_s"};
     const double vals[] = {gpus, start, end};
     const ccs_limit_id lims[] = {CCS_LIMIT_JOB_GPUS, CCS_LIMIT_TIME_S, CCS_LIMIT_TIME_S};
-    for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
-        g_autofree char *where = g_strdup_printf("%s: jobs[%zu].%s", name, i, keys[k]);
+    for (size_t k = 0; k < G_N_ELEMENTS(numbers); k++) {
+        g_autofree char *where = g_strdup_printf("%s: jobs[%zu].%s", name, i, numbers[k]);
         if (!ccs_limit_check(lims[k], vals[k], where, error))
             return NULL;
     }
@@ -311,19 +317,27 @@ trace *trace_json_load(const char *path, GError **error)
 trace *trace_json_parse(const char *s, size_t n, const char *path, GError **error)
 {
     g_return_val_if_fail(s != NULL && path != NULL, NULL);
-    const char *at = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(s, n, &at, false);
-    if (!root) {
-        size_t line = 1;
-        for (const char *p = s; at && p < at && p < s + n; p++)
-            line += *p == '\n';
-        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s:%zu: invalid JSON", path, line);
+    cJSON *root = ccs_json_parse(s, n, path, error);
+    if (!root)
+        return NULL;
+    /* {"jobs": [...]}, or a scenario file whose trace is {"jobs": [...]} */
+    static const char *const keys[] = {"jobs", "name", "description", NULL};
+    static const char *const scenario_keys[] = {"topology", "trace",       "scheduler", "sim",
+                                                "timeline", "name",        "description", NULL};
+    bool scenario = cJSON_GetObjectItemCaseSensitive(root, "trace") != NULL;
+    if (!ccs_json_check_keys(root, scenario ? scenario_keys : keys, path, NULL, error)) {
+        cJSON_Delete(root);
         return NULL;
     }
     const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
     if (!jobs) {
         const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "trace");
         jobs = tr ? cJSON_GetObjectItemCaseSensitive(tr, "jobs") : NULL;
+        static const char *const trace_keys[] = {"jobs", NULL};
+        if (jobs && !ccs_json_check_keys(tr, trace_keys, path, "trace", error)) {
+            cJSON_Delete(root);
+            return NULL;
+        }
     }
     trace *t = NULL;
     if (!jobs)

@@ -9,6 +9,7 @@
 
 #include "base/ccs.h"
 #include "base/input.h"
+#include "base/json.h"
 #include "base/limits.h"
 #include "sweep-private.h"
 
@@ -356,14 +357,11 @@ static bool load_base(sweep *sw, GError **error)
     g_autofree char *path = g_path_is_absolute(base->valuestring)
                                 ? g_strdup(base->valuestring)
                                 : g_build_filename(sw->dir, base->valuestring, NULL);
-    g_autoptr(GBytes) bytes = ccs_input_read(path, true, error);
-    if (!bytes) {
+    cJSON *scenario = ccs_json_load(path, error);
+    if (!scenario) {
         g_prefix_error(error, "%s: base: ", sw->name);
         return false;
     }
-    size_t len = 0;
-    const char *text = g_bytes_get_data(bytes, &len);
-    cJSON *scenario = cJSON_ParseWithLength(text, len);
     if (!cJSON_IsObject(scenario)) {
         cJSON_Delete(scenario);
         g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: not a JSON object", path);
@@ -507,25 +505,11 @@ static bool expand(sweep *sw, GError **error)
     return true;
 }
 
-static const char *const top_keys[] = {"base", "grid", "zip", "base_dir", "sweep_dir", "name"};
-
 static bool check_top(const sweep *sw, GError **error)
 {
-    if (!cJSON_IsObject(sw->doc)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s: not a JSON object", sw->name);
-        return false;
-    }
-    for (const cJSON *c = sw->doc->child; c; c = c->next) {
-        bool known = false;
-        for (size_t i = 0; i < G_N_ELEMENTS(top_keys); i++)
-            known = known || strcmp(c->string, top_keys[i]) == 0;
-        if (!known) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: unknown key '%s' (expected base, grid, zip)", sw->name, c->string);
-            return false;
-        }
-    }
-    return true;
+    static const char *const keys[] = {"base", "grid", "zip", "base_dir", "sweep_dir", "name",
+                                       NULL};
+    return ccs_json_check_keys(sw->doc, keys, sw->name, NULL, error);
 }
 
 static bool parse_axes(sweep *sw, GError **error)
@@ -574,17 +558,8 @@ static bool parse_doc(sweep *sw, const char *buf, size_t len, GError **error)
                     sw->name);
         return false;
     }
-    const char *end = NULL;
-    sw->doc = cJSON_ParseWithLengthOpts(buf, len, &end, false);
-    if (sw->doc != NULL)
-        return true;
-    size_t off = end ? (size_t)(end - buf) : 0, line = 1;
-    for (size_t k = 0; k < off && k < len; k++)
-        line += buf[k] == '\n';
-    g_autofree char *near = ccs_escape(buf + MIN(off, len), (gssize)(len - MIN(off, len)), 20);
-    g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s:%zu: not valid JSON near \"%s\"",
-                sw->name, line, near);
-    return false;
+    sw->doc = ccs_json_parse(buf, len, sw->name, error);
+    return sw->doc != NULL;
 }
 
 sweep *sweep_parse(const char *buf, size_t len, const char *name, const char *dir,

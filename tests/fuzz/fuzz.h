@@ -27,6 +27,13 @@ void fuzz_check(bool ok, GError *err, const char *prefix);
 /* The same, but err's message need only contain name (anywhere). */
 void fuzz_check_names(bool ok, GError *err, const char *name);
 
+/* Abort unless data[0..size) is what the strict JSON reader (base/json.h)
+ * may accept, checked independently of it: no NUL byte or \u0000 escape,
+ * cJSON parses it with only whitespace after the value, no object repeats
+ * a key, no number is infinite.  Harnesses call it when their parser
+ * accepted the input. */
+void fuzz_check_strict_json(const uint8_t *data, size_t size);
+
 /* data[0..size) as a NUL-terminated string (transfer full). */
 char *fuzz_text(const uint8_t *data, size_t size);
 

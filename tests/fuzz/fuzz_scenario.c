@@ -12,6 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     GError *err = NULL;
     bool ok = config_load_buffer(c, (const char *)data, size, "s.json", &err);
     fuzz_check(ok, err, "s.json");
+    if (ok)
+        fuzz_check_strict_json(data, size);
     if (ok) {
         cJSON *j = config_to_json(c); /* what run.json would record */
         cJSON_Delete(j);

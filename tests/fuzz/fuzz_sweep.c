@@ -14,6 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     GError *err = NULL;
     sweep *sw = sweep_parse((const char *)data, size, "sw.json", "/nonexistent-fuzz-dir", &err);
     fuzz_check(sw != NULL, err, "");
+    if (sw)
+        fuzz_check_strict_json(data, size);
     sweep_free(sw);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include <igraph.h>
 
 #include "base/ccs.h"
+#include "base/json.h"
 #include "topo/topo.h"
 
 static void graphml(const uint8_t *data, size_t size)
@@ -42,10 +43,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         graphml(data, size);
         return 0;
     }
-    cJSON *root = cJSON_ParseWithLength((const char *)data, size);
-    if (!root)
-        return 0; /* JSON syntax is cJSON's; the scenario harness covers its messages */
     GError *err = NULL;
+    cJSON *root = ccs_json_parse((const char *)data, size, "t.json", &err);
+    fuzz_check(root != NULL, err, "t.json");
+    if (!root)
+        return 0;
+    fuzz_check_strict_json(data, size);
     topo *t = topo_from_json(root, "t.json", &err);
     fuzz_check_names(t != NULL, err, "t.json");
     topo_free(t);

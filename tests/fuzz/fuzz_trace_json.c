@@ -13,6 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     GError *err = NULL;
     trace *t = trace_json_parse((const char *)data, size, "t.json", &err);
     fuzz_check(t != NULL, err, "t.json");
+    if (t)
+        fuzz_check_strict_json(data, size);
     for (size_t i = 0; t && i < trace_job_count(t); i++) {
         const trace_job *j = trace_job_get(t, i);
         if (j->gpus < 1 || !(j->end_s >= j->start_s))

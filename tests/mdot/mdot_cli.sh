@@ -39,7 +39,10 @@ bad unknown "{\"batch\":2,\"ops\":[$(op warp_drive '[]')]}" 1 \
 bad missing '{"batch":2,"ops":[{"type":"relu","flops":1,"bytes_read":1,"preds":[]}]}' 1 \
   "ops[0].bytes_written: missing"
 bad negative "{\"batch\":-2,\"ops\":[$(op relu '[]')]}" 1 "batch: must be a positive integer"
-bad notjson '{"batch":' 1 "not valid JSON"
+printf '{"batch":' >"$tmp/notjson.json"
+"$ccsim" predict "$tmp/notjson.json" >/dev/null 2>"$tmp/err"; st=$?
+check "notjson exits 1" [ "$st" -eq 1 ]
+check "notjson names file and line" grep -qF "ccsim: $tmp/notjson.json:1: not valid JSON" "$tmp/err"
 
 "$ccsim" predict "$tmp/ok.json" --batch -3 >/dev/null 2>"$tmp/err"; st=$?
 check "--batch -3 exits 2" [ "$st" -eq 2 ]
