@@ -79,6 +79,11 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
                         GRand *rng, job_spec *out, GError **error)
 {
     const catalog_model *m = tj->inline_model;
+    if (tj->structure) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_UNSUPPORTED,
+                    "job %s: structured models are parsed, not yet run (issue 27)", tj->id);
+        return false;
+    }
     if (!m) {
         m = catalog_resolve(cat, tj->model, tj->gpus, tj->max_pod_gpus, rng, error);
         if (!m) {

@@ -27,6 +27,7 @@ void trace__job_free(trace_job *j)
     g_free(j->host_gpus);
     g_free(j->model);
     catalog_model_free(j->inline_model);
+    structure_free(j->structure);
     g_free(j);
 }
 
@@ -117,6 +118,37 @@ static bool json_number(const cJSON *obj, const char *key, bool required, double
         return false;
     }
     *out = v->valuedouble;
+    return true;
+}
+
+/* A model given by its structure, {"structure": {...}} (structure.h): the
+ * structure, and an inline model that names it (the job id) and carries
+ * its mean compute per GPU per iteration for the tables that show one. */
+static bool structured_model(const cJSON *m, const char *name, const char *id, int gpus,
+                             job_structure **st, catalog_model **inl, GError **error)
+{
+    g_autofree char *shown = ccs_escape(id, -1, 80);
+    g_autofree char *where = g_strdup_printf("%s: job %s", name, shown);
+    if (cJSON_GetArraySize(m) != 1) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: model: a structured model has only the \"structure\" member", where);
+        return false;
+    }
+    *st = structure_parse(cJSON_GetObjectItemCaseSensitive(m, "structure"), gpus, where, error);
+    if (!*st)
+        return false;
+    double c = 0;
+    for (int s = 0; s < (*st)->pp; s++)
+        c += structure_stage_compute_s(*st, s) / (*st)->pp;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "compute_s", c);
+    cJSON_AddNumberToObject(o, "opt_s", (*st)->opt_s);
+    *inl = catalog_model_from_cjson(o, id, error);
+    cJSON_Delete(o);
+    if (!*inl)
+        return false;
+    g_free((*inl)->family);
+    (*inl)->family = g_strdup("structure");
     return true;
 }
 
@@ -228,7 +260,11 @@ static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model");
     g_autofree char *model = NULL;
     g_autoptr(catalog_model) inl = NULL;
-    if (!m || cJSON_IsNull(m)) {
+    g_autoptr(job_structure) st = NULL;
+    if (cJSON_IsObject(m) && cJSON_GetObjectItemCaseSensitive(m, "structure")) {
+        if (!structured_model(m, name, id, g, &st, &inl, error))
+            return NULL;
+    } else if (!m || cJSON_IsNull(m)) {
         model = g_strdup("unknown");
     } else if (cJSON_IsString(m) && m->valuestring[0]) {
         model = g_strdup(m->valuestring);
@@ -263,6 +299,7 @@ static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **
     }
     j->model = g_steal_pointer(&model);
     j->inline_model = g_steal_pointer(&inl);
+    j->structure = g_steal_pointer(&st);
     return j;
 }
 

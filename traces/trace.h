@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "catalog.h"
+#include "structure.h"
 
 /* One job to replay. */
 typedef struct trace_job {
@@ -31,6 +32,9 @@ typedef struct trace_job {
     /* Additions (not in the original contract): */
     int max_pod_gpus;            /* GPUs of the largest pod (catalog_resolve); = gpus for JSON jobs */
     size_t n_pods;               /* GPU pods (Lingjun); = n_hosts or 1 for JSON jobs */
+    job_structure *structure;    /* owned, or NULL: the job's parallel structure (a JSON job's
+                                  * "model": {"structure": {...}}, structure.h); inline_model
+                                  * then names it and carries no figures the engine uses */
 } trace_job;
 
 /* What the loader read, skipped and why.  Every skipped job is counted in
