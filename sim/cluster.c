@@ -413,3 +413,55 @@ void cluster_release(cluster *c, const cluster_alloc *a)
         }
     }
 }
+
+void cluster_rank_positions(const cluster_alloc *a, int tp, int dp, int pp, const int order[3],
+                            uint32_t *pos)
+{
+    g_return_if_fail(a && tp >= 1 && (long)tp * dp * pp == a->n_gpus);
+    uint32_t n = (uint32_t)a->n_gpus;
+    g_autofree uint32_t *seq = g_new(uint32_t, n); /* positions in rank order along order[] */
+    uint32_t k = 0;
+    if (order[0] == 0 && tp > 1) {
+        g_autofree uint32_t *rest = g_new(uint32_t, n);
+        uint32_t nr = 0;
+        for (size_t h = 0; h < a->n_hosts; h++) {
+            uint32_t lo = a->gpu_off[h], hi = a->gpu_off[h + 1];
+            uint32_t whole = (hi - lo) / (uint32_t)tp * (uint32_t)tp;
+            for (uint32_t p = lo; p < hi; p++) {
+                if (p < lo + whole)
+                    seq[k++] = p;
+                else
+                    rest[nr++] = p;
+            }
+        }
+        memcpy(seq + k, rest, nr * sizeof *rest);
+    } else {
+        for (uint32_t p = 0; p < n; p++)
+            seq[p] = p;
+    }
+    /* seq is in the order's own radix; map it to r = t + tp (d + dp s) */
+    const int size[3] = {tp, dp, pp};
+    for (uint32_t i = 0; i < n; i++) {
+        int c[3];
+        uint32_t x = i;
+        for (int q = 0; q < 3; q++) {
+            c[order[q]] = (int)(x % (uint32_t)size[order[q]]);
+            x /= (uint32_t)size[order[q]];
+        }
+        uint32_t r = (uint32_t)(c[0] + tp * (c[1] + dp * c[2]));
+        pos[r] = seq[i];
+    }
+}
+
+size_t cluster_alloc_host_of(const cluster_alloc *a, uint32_t p)
+{
+    size_t lo = 0, hi = a->n_hosts; /* the last k with gpu_off[k] <= p */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (a->gpu_off[mid] <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}

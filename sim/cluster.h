@@ -79,6 +79,25 @@ cluster_alloc *cluster_place(cluster *c, const char *const *hosts, const int *ho
                              size_t n_hosts, int gpus, config_placement policy, GRand *rng,
                              GError **error);
 
+/* Rank placement of a job of tp x dp x pp GPUs on a (a->n_gpus of them):
+ * into pos[r] (n_gpus entries) the position in a->gpus of rank r.  A rank
+ * is its coordinates (tp rank, DP rank, stage) in mixed radix, the
+ * dimensions taken innermost first as order[] says (order[k] = 0 for TP,
+ * 1 for DP, 2 for PP; Megatron-LM's order, {0, 1, 2}: r = t + tp (d + dp
+ * s)).  With TP innermost, the TP groups are packed into hosts: each host
+ * (in ring order) holds floor(g_h / tp) whole groups of its consecutive
+ * GPUs, and the GPUs left over, in host order, make the remaining groups,
+ * which then span hosts; group k of all of them is ranks k tp .. k tp +
+ * tp - 1.  So a TP group stays inside a host whenever the job's GPUs on
+ * that host allow it (a multiple of tp), and a job whose hosts all hold a
+ * multiple of tp GPUs numbers its ranks host by host, as torchrun does.
+ * Otherwise ranks follow the positions.  O(n_gpus). */
+void cluster_rank_positions(const cluster_alloc *a, int tp, int dp, int pp, const int order[3],
+                            uint32_t *pos);
+
+/* The host index (into a->hosts) of position p of a->gpus.  O(log hosts). */
+size_t cluster_alloc_host_of(const cluster_alloc *a, uint32_t p);
+
 /* Mark the GPUs of a free again. */
 void cluster_release(cluster *c, const cluster_alloc *a);
 

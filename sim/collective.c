@@ -8,8 +8,14 @@
 
 #include "base/ccs.h"
 
+/* One operation: steps run in order, each a GPtrArray of coll_xfer*. */
+typedef struct coll_op {
+    GPtrArray *steps;
+    int instances; /* times it runs per iteration (buckets, micro-batches) */
+} coll_op;
+
 struct coll_plan {
-    GPtrArray *steps;    /* GPtrArray of coll_xfer* per step (one bucket) */
+    GPtrArray *ops;      /* coll_op*: op 0 is a plain job's one collective (a bucket) */
     GArray *flows;       /* coll_flow */
     int buckets;         /* B */
     int channels;        /* lock-step rings per rail */
@@ -30,11 +36,14 @@ typedef struct members {
     uint64_t uid, seed;
     bool flows_model;
     GHashTable **flow_index; /* [channel]: (src_nic, dst_nic) -> flow index + 1 */
+    GPtrArray *steps;        /* the operation's steps the builders append to */
 } members;
 
 static void xfer_free(gpointer p)
 {
     coll_xfer *x = p;
+    if (!x)
+        return; /* moved into another step (step_absorb) */
     g_array_free(x->fixed, TRUE);
     g_array_free(x->flows, TRUE);
     if (x->cache_links) {
@@ -51,11 +60,18 @@ static void flow_clear(gpointer p)
         g_array_free(f->links, TRUE);
 }
 
+static void op_free(gpointer p)
+{
+    coll_op *op = p;
+    g_ptr_array_free(op->steps, TRUE);
+    g_free(op);
+}
+
 void coll_plan_free(coll_plan *p)
 {
     if (!p)
         return;
-    g_ptr_array_free(p->steps, TRUE);
+    g_ptr_array_free(p->ops, TRUE);
     g_array_free(p->flows, TRUE);
     g_array_free(p->fixed_links, TRUE);
     g_array_free(p->fixed_bytes, TRUE);
@@ -74,15 +90,16 @@ static coll_xfer *xfer_new(double bytes, int steps)
     coll_xfer *x = g_new0(coll_xfer, 1);
     x->bytes = bytes;
     x->steps = steps;
+    x->repeat = 1;
     x->fixed = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     x->flows = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return x;
 }
 
-static GPtrArray *step_new(coll_plan *p)
+static GPtrArray *step_new(members *m)
 {
     GPtrArray *s = g_ptr_array_new_with_free_func(xfer_free);
-    g_ptr_array_add(p->steps, s);
+    g_ptr_array_add(m->steps, s);
     return s;
 }
 
@@ -162,7 +179,7 @@ static bool add_net_ring(coll_plan *p, members *m, double hop_bytes, int steps, 
 {
     if (m->H < 2 || hop_bytes <= 0)
         return true;
-    GPtrArray *s = step_new(p);
+    GPtrArray *s = step_new(m);
     double ch_bytes = hop_bytes / (double)m->channels;
     for (size_t r = 0; r < m->R; r++)
         for (size_t c = 0; c < m->channels; c++) {
@@ -180,7 +197,7 @@ static bool add_net_ring(coll_plan *p, members *m, double hop_bytes, int steps, 
 }
 
 /* NVLink ring on every host with >= 2 of the job's GPUs: bytes(g) per GPU. */
-static void add_nvlink_ring(coll_plan *p, members *m, double frac_num_per_g, double S,
+static void add_nvlink_ring(members *m, double frac_num_per_g, double S,
                             int steps_per_g, bool alltoall)
 {
     GPtrArray *s = NULL;
@@ -193,7 +210,7 @@ static void add_nvlink_ring(coll_plan *p, members *m, double frac_num_per_g, dou
         if (bytes <= 0)
             continue;
         if (!s)
-            s = step_new(p);
+            s = step_new(m);
         coll_xfer *x = xfer_new(bytes, alltoall ? 1 : steps_per_g * (int)(g - 1));
         for (uint32_t q = 0; q < g; q++) {
             const uint32_t *l;
@@ -210,10 +227,10 @@ static bool build_alltoall(coll_plan *p, members *m, double S, GError **error)
 {
     const cluster_alloc *a = m->a;
     double n = a->n_gpus;
-    add_nvlink_ring(p, m, 0, S / n, 0, true);
+    add_nvlink_ring(m, 0, S / n, 0, true);
     if (m->H < 2)
         return true;
-    GPtrArray *s = p->steps->len ? g_ptr_array_index(p->steps, p->steps->len - 1) : step_new(p);
+    GPtrArray *s = m->steps->len ? g_ptr_array_index(m->steps, m->steps->len - 1) : step_new(m);
     for (size_t i = 0; i < m->H; i++)
         for (size_t k = 0; k < m->H; k++) {
             if (i == k)
@@ -235,7 +252,7 @@ static bool build_p2p(coll_plan *p, members *m, double S, GError **error)
     if (m->H == 1) {
         if (a->n_gpus < 2)
             return true;
-        GPtrArray *s = step_new(p);
+        GPtrArray *s = step_new(m);
         coll_xfer *x = xfer_new(S, 1);
         const uint32_t *l;
         size_t n = topo_path_nvlink(m->t, a->hosts[0], a->gpus[0], a->gpus[1], &l);
@@ -244,7 +261,7 @@ static bool build_p2p(coll_plan *p, members *m, double S, GError **error)
         g_ptr_array_add(s, x);
         return true;
     }
-    GPtrArray *s = step_new(p);
+    GPtrArray *s = step_new(m);
     for (size_t i = 0; i + 1 < m->H; i++)
         for (size_t r = 0; r < m->R; r++) {
             coll_xfer *x = xfer_new(S / (double)m->R, 1);
@@ -354,18 +371,26 @@ static void acc_add(GHashTable *acc, uint32_t link, double v)
     *d += v;
 }
 
+/* The bytes per iteration of the fixed links and flows (every op's
+ * transfers times its instances). */
 static void compute_fixed(coll_plan *p)
 {
     g_autoptr(GHashTable) acc = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-    for (guint s = 0; s < p->steps->len; s++) {
-        GPtrArray *st = g_ptr_array_index(p->steps, s);
-        for (guint i = 0; i < st->len; i++) {
-            coll_xfer *x = g_ptr_array_index(st, i);
-            for (guint l = 0; l < x->fixed->len; l++)
-                acc_add(acc, g_array_index(x->fixed, uint32_t, l), x->bytes * p->buckets);
-            for (guint l = 0; l < x->flows->len; l++) {
-                coll_flow *f = &g_array_index(p->flows, coll_flow, g_array_index(x->flows, uint32_t, l));
-                f->bytes_per_iter += x->bytes * p->buckets;
+    for (guint f = 0; f < p->flows->len; f++)
+        g_array_index(p->flows, coll_flow, f).bytes_per_iter = 0;
+    for (guint o = 0; o < p->ops->len; o++) {
+        const coll_op *op = g_ptr_array_index(p->ops, o);
+        for (guint s = 0; s < op->steps->len; s++) {
+            GPtrArray *st = g_ptr_array_index(op->steps, s);
+            for (guint i = 0; i < st->len; i++) {
+                coll_xfer *x = g_ptr_array_index(st, i);
+                for (guint l = 0; l < x->fixed->len; l++)
+                    acc_add(acc, g_array_index(x->fixed, uint32_t, l), x->bytes * op->instances);
+                for (guint l = 0; l < x->flows->len; l++) {
+                    coll_flow *f = &g_array_index(p->flows, coll_flow,
+                                                  g_array_index(x->flows, uint32_t, l));
+                    f->bytes_per_iter += x->bytes * op->instances;
+                }
             }
         }
     }
@@ -427,86 +452,207 @@ static bool resolve_channels(members *m, const coll_options *o, size_t *out, GEr
 
 int coll_plan_channels(const coll_plan *p) { return p->channels; }
 
-coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, double S_bytes,
-                         const coll_options *o, GError **error)
+static coll_plan *plan_new(int buckets, int channels)
 {
-    g_return_val_if_fail(t && alloc && o && o->buckets >= 1 && o->channels >= 0, NULL);
-    int buckets = o->buckets;
-    g_autoptr(coll_plan) p = g_new0(coll_plan, 1);
-    p->steps = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+    coll_plan *p = g_new0(coll_plan, 1);
+    p->ops = g_ptr_array_new_with_free_func(op_free);
     p->flows = g_array_new(FALSE, TRUE, sizeof(coll_flow));
     g_array_set_clear_func(p->flows, flow_clear);
     p->buckets = buckets;
     p->fixed_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     p->fixed_bytes = g_array_new(FALSE, FALSE, sizeof(double));
-    p->channels = o->channels > 0 ? o->channels : 1;
-    if (kind == COLL_NONE || alloc->n_gpus < 2 || !(S_bytes > 0))
-        return g_steal_pointer(&p);
-    members m = {0};
-    members_init(&m, t, alloc);
-    size_t channels;
-    if (!resolve_channels(&m, o, &channels, error)) {
-        members_clear(&m);
-        return NULL;
-    }
-    members_set_channels(&m, channels);
-    p->channels = (int)channels;
-    m.uid = o->uid;
-    m.seed = o->seed;
-    m.flows_model = o->flows_model;
-    double S = S_bytes / buckets, H = (double)m.H, R = (double)m.R;
-    int Hs = (int)m.H - 1;
+    p->channels = channels > 0 ? channels : 1;
+    return p;
+}
+
+static coll_op *op_new(coll_plan *p, int instances)
+{
+    coll_op *op = g_new0(coll_op, 1);
+    op->steps = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+    op->instances = instances;
+    g_ptr_array_add(p->ops, op);
+    return op;
+}
+
+/* The steps of kind for S bytes over m's GPUs, appended to m->steps. */
+static bool build_kind(coll_plan *p, members *m, coll_kind kind, double S, GError **error)
+{
+    double H = (double)m->H, R = (double)m->R;
+    int Hs = (int)m->H - 1;
     bool ok = true;
     switch (kind) {
     case COLL_ALLREDUCE:
-        if (m.H == 1) {
-            add_nvlink_ring(p, &m, 2.0, S, 2, false);
+        if (m->H == 1) {
+            add_nvlink_ring(m, 2.0, S, 2, false);
         } else {
-            add_nvlink_ring(p, &m, 1.0, S, 1, false);
-            ok = add_net_ring(p, &m, 2.0 * (H - 1) / H * S / R, 2 * Hs, error);
-            add_nvlink_ring(p, &m, 1.0, S, 1, false);
+            add_nvlink_ring(m, 1.0, S, 1, false);
+            ok = add_net_ring(p, m, 2.0 * (H - 1) / H * S / R, 2 * Hs, error);
+            add_nvlink_ring(m, 1.0, S, 1, false);
         }
         break;
     case COLL_ALLGATHER:
-        ok = add_net_ring(p, &m, (H - 1) / H * S / R, Hs, error);
-        add_nvlink_ring(p, &m, 1.0, S, 1, false);
+        ok = add_net_ring(p, m, (H - 1) / H * S / R, Hs, error);
+        add_nvlink_ring(m, 1.0, S, 1, false);
         break;
     case COLL_REDUCESCATTER:
-        add_nvlink_ring(p, &m, 1.0, S, 1, false);
-        ok = add_net_ring(p, &m, (H - 1) / H * S / R, Hs, error);
+        add_nvlink_ring(m, 1.0, S, 1, false);
+        ok = add_net_ring(p, m, (H - 1) / H * S / R, Hs, error);
         break;
     case COLL_FSDP:
-        ok = add_net_ring(p, &m, (H - 1) / H * S / R, Hs, error);
-        add_nvlink_ring(p, &m, 1.0, S, 1, false);
-        add_nvlink_ring(p, &m, 1.0, S, 1, false);
-        ok = ok && add_net_ring(p, &m, (H - 1) / H * S / R, Hs, error);
+        ok = add_net_ring(p, m, (H - 1) / H * S / R, Hs, error);
+        add_nvlink_ring(m, 1.0, S, 1, false);
+        add_nvlink_ring(m, 1.0, S, 1, false);
+        ok = ok && add_net_ring(p, m, (H - 1) / H * S / R, Hs, error);
         break;
     case COLL_ALLTOALL:
-        ok = build_alltoall(p, &m, S, error);
+        ok = build_alltoall(p, m, S, error);
         break;
     case COLL_P2P:
-        ok = build_p2p(p, &m, S, error);
+        ok = build_p2p(p, m, S, error);
         break;
     case COLL_NONE:
         break;
     }
+    return ok;
+}
+
+/* Build kind for S bytes over the GPUs of alloc into steps: the group's
+ * members, its channels (resolved, into *channels), its flows. */
+static bool build_group(coll_plan *p, topo *t, const cluster_alloc *alloc, coll_kind kind,
+                        double S, const coll_options *o, GPtrArray *steps, size_t *channels,
+                        GError **error)
+{
+    members m = {0};
+    members_init(&m, t, alloc);
+    if (!resolve_channels(&m, o, channels, error)) {
+        members_clear(&m);
+        return false;
+    }
+    members_set_channels(&m, *channels);
+    m.uid = o->uid;
+    m.seed = o->seed;
+    m.flows_model = o->flows_model;
+    m.steps = steps;
+    bool ok = build_kind(p, &m, kind, S, error);
     members_clear(&m);
-    if (!ok)
+    return ok;
+}
+
+coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, double S_bytes,
+                         const coll_options *o, GError **error)
+{
+    g_return_val_if_fail(t && alloc && o && o->buckets >= 1 && o->channels >= 0, NULL);
+    int buckets = o->buckets;
+    g_autoptr(coll_plan) p = plan_new(buckets, o->channels);
+    coll_op *op = op_new(p, buckets);
+    if (kind == COLL_NONE || alloc->n_gpus < 2 || !(S_bytes > 0))
+        return g_steal_pointer(&p);
+    size_t channels;
+    if (!build_group(p, t, alloc, kind, S_bytes / buckets, o, op->steps, &channels, error))
         return NULL;
+    p->channels = (int)channels;
     compute_fixed(p);
     return g_steal_pointer(&p);
 }
 
-size_t coll_plan_step_count(const coll_plan *p) { return p->steps->len; }
+coll_plan *coll_plan_new_empty(const coll_options *o)
+{
+    g_return_val_if_fail(o && o->channels >= 0, NULL);
+    return plan_new(1, o->channels);
+}
+
+/* Move the transfers of a group's step into the op's step: as they are,
+ * or (merge) into a transfer of the same size and lock-steps, whose links
+ * and flows they join. */
+static void step_absorb(GPtrArray *into, GPtrArray *from, bool merge)
+{
+    for (guint i = 0; i < from->len; i++) {
+        coll_xfer *x = g_ptr_array_index(from, i);
+        coll_xfer *y = NULL;
+        for (guint k = 0; merge && k < into->len && !y; k++) {
+            coll_xfer *c = g_ptr_array_index(into, k);
+            if (c->steps == x->steps && fabs(c->bytes - x->bytes) <= 1e-12 * c->bytes)
+                y = c;
+        }
+        if (!y) {
+            g_ptr_array_add(into, x);
+            from->pdata[i] = NULL;
+            continue;
+        }
+        g_array_append_vals(y->fixed, x->fixed->data, x->fixed->len);
+        g_array_append_vals(y->flows, x->flows->data, x->flows->len);
+        y->fixed_latency_s = fmax(y->fixed_latency_s, x->fixed_latency_s);
+    }
+}
+
+int coll_plan_add_op(coll_plan *p, topo *t, const cluster_alloc *const *groups, size_t n_groups,
+                     coll_kind kind, double S_bytes, const coll_op_options *oo,
+                     const coll_options *o, GError **error)
+{
+    g_return_val_if_fail(p && t && oo && o && oo->repeat >= 1 && oo->instances >= 1, -1);
+    coll_op *op = op_new(p, oo->instances);
+    int idx = (int)p->ops->len - 1;
+    for (size_t g = 0; g < n_groups; g++) {
+        if (kind == COLL_NONE || groups[g]->n_gpus < 2 || !(S_bytes > 0))
+            continue;
+        g_autoptr(GPtrArray) tmp =
+            g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+        size_t channels;
+        if (!build_group(p, t, groups[g], kind, S_bytes, o, tmp, &channels, error))
+            return -1;
+        if (g == 0)
+            p->channels = (int)channels;
+        for (guint st = 0; st < tmp->len; st++) {
+            if (st >= op->steps->len)
+                g_ptr_array_add(op->steps, g_ptr_array_new_with_free_func(xfer_free));
+            GPtrArray *from = g_ptr_array_index(tmp, st);
+            step_absorb(g_ptr_array_index(op->steps, st), from, oo->merge);
+        }
+    }
+    for (guint st = 0; st < op->steps->len; st++) {
+        GPtrArray *xs = g_ptr_array_index(op->steps, st);
+        for (guint i = 0; i < xs->len; i++)
+            ((coll_xfer *)g_ptr_array_index(xs, i))->repeat = oo->repeat;
+    }
+    compute_fixed(p);
+    return idx;
+}
+
+size_t coll_plan_op_count(const coll_plan *p) { return p->ops->len; }
+
+static const coll_op *op_get(const coll_plan *p, size_t op)
+{
+    return g_ptr_array_index(p->ops, op);
+}
+
+size_t coll_plan_op_step_count(const coll_plan *p, size_t op)
+{
+    return op_get(p, op)->steps->len;
+}
+
+size_t coll_plan_op_xfer_count(const coll_plan *p, size_t op, size_t step)
+{
+    return ((GPtrArray *)g_ptr_array_index(op_get(p, op)->steps, step))->len;
+}
+
+const coll_xfer *coll_plan_op_xfer(const coll_plan *p, size_t op, size_t step, size_t i)
+{
+    return g_ptr_array_index((GPtrArray *)g_ptr_array_index(op_get(p, op)->steps, step), i);
+}
+
+size_t coll_plan_step_count(const coll_plan *p)
+{
+    return p->ops->len ? coll_plan_op_step_count(p, 0) : 0;
+}
 
 size_t coll_plan_xfer_count(const coll_plan *p, size_t step)
 {
-    return ((GPtrArray *)g_ptr_array_index(p->steps, step))->len;
+    return coll_plan_op_xfer_count(p, 0, step);
 }
 
 const coll_xfer *coll_plan_xfer(const coll_plan *p, size_t step, size_t i)
 {
-    return g_ptr_array_index((GPtrArray *)g_ptr_array_index(p->steps, step), i);
+    return coll_plan_op_xfer(p, 0, step, i);
 }
 
 int coll_plan_buckets(const coll_plan *p) { return p->buckets; }
@@ -573,7 +719,7 @@ double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_
     double lat = 0;
     for (guint i = 0; i < x->flows->len; i++)
         lat = fmax(lat, coll_plan_flow(p, g_array_index(x->flows, uint32_t, i))->latency_s);
-    return x->steps * alpha_s + lat + x->fixed_latency_s;
+    return x->repeat * (x->steps * alpha_s + lat + x->fixed_latency_s);
 }
 
 void coll_plan_link_bytes(const coll_plan *p, GArray *links, GArray *bytes)

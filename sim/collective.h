@@ -75,6 +75,7 @@ typedef struct coll_flow {
 typedef struct coll_xfer {
     double bytes;     /* transfer size (one bucket) */
     int steps;        /* lock-steps, for the alpha part of the startup */
+    int repeat;       /* collectives merged into it (their startups add up), >= 1 */
     double fixed_latency_s; /* largest propagation latency of one hop's intra-host links */
     GArray *fixed;    /* uint32 topology link ids inside hosts (repeats = multiplicity) */
     GArray *flows;    /* uint32 indices into the plan's flows */
@@ -108,18 +109,51 @@ coll_options coll_options_default(void);
  * Result >= 1. */
 int coll_channels_nccl(double nic_Bps, size_t rails, bool sm90);
 
+/* How coll_plan_add_op builds an operation. */
+typedef struct coll_op_options {
+    int repeat;    /* consecutive collectives of the op run as one: S_bytes holds their
+                    * bytes, every transfer's startup counts repeat times, >= 1 */
+    int instances; /* times the op runs per iteration (bytes per iteration), >= 1 */
+    bool merge;    /* the groups' transfers of one step that have the same size and
+                    * lock-steps become one lock-step transfer over all their links */
+} coll_op_options;
+
 /* Build the plan of one communication phase of kind over alloc, S bytes
  * per phase, split in o->buckets serialised buckets.  (transfer full);
  * NULL with an error if a topology query fails.  COLL_NONE or a single GPU
  * gives an empty plan (no steps). */
 coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, double S_bytes,
                          const coll_options *o, GError **error);
+/* A plan with no operation yet, for a structured job (sim/job_graph.c):
+ * its operations come from coll_plan_add_op.  (transfer full) */
+coll_plan *coll_plan_new_empty(const coll_options *o);
+
+/* Add an operation to p: kind for S_bytes over each group of GPUs
+ * (groups[g] lists a group's GPUs as an allocation, hosts in ring order;
+ * a group of one GPU adds nothing), every group built as coll_plan_new
+ * builds a job's collective (its own members, rails, channels and flows:
+ * each group is its own NCCL communicator).  Step k of the op holds step
+ * k of every group: the op's steps run in order and a step ends when all
+ * its transfers end, so the groups advance together.  The op's index, or
+ * -1 with an error if a topology query fails.  O(groups x group size). */
+int coll_plan_add_op(coll_plan *p, topo *t, const cluster_alloc *const *groups, size_t n_groups,
+                     coll_kind kind, double S_bytes, const coll_op_options *oo,
+                     const coll_options *o, GError **error);
+
+/* The plan's operations (coll_plan_new: one, the job's collective, whose
+ * steps the coll_plan_step_count family reads), their steps and transfers.
+ * (transfer none) */
+size_t coll_plan_op_count(const coll_plan *p);
+size_t coll_plan_op_step_count(const coll_plan *p, size_t op);
+size_t coll_plan_op_xfer_count(const coll_plan *p, size_t op, size_t step);
+const coll_xfer *coll_plan_op_xfer(const coll_plan *p, size_t op, size_t step, size_t i);
+
 /* The channels per rail the plan's rings use (resolved, >= 1). */
 int coll_plan_channels(const coll_plan *p);
 void coll_plan_free(coll_plan *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(coll_plan, coll_plan_free)
 
-/* Steps of one bucket (run in order; a step ends when all its transfers
+/* Steps of one bucket of operation 0 (run in order; a step ends when all its transfers
  * end), and the transfers of a step.  (transfer none) */
 size_t coll_plan_step_count(const coll_plan *p);
 size_t coll_plan_xfer_count(const coll_plan *p, size_t step);
@@ -151,6 +185,8 @@ size_t coll_plan_fixed_links(const coll_plan *p, const uint32_t **links, const d
  * cached in x until a path of the plan changes, so repeated calls cost a
  * copy. */
 void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult);
+/* repeat x (steps alpha + the largest path latency of its flows + its
+ * fixed links' latency). */
 double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_s);
 
 /* M_{j,e}: bytes per iteration on every link (fixed and chosen paths),

@@ -21,6 +21,8 @@ enum {
 /* Does an iteration of j communicate over the network? */
 static inline bool job__has_comm(const job *j)
 {
+    if (j->graph)
+        return job_graph_has_comm(j->graph);
     return j->plan && coll_plan_step_count(j->plan) > 0 && j->spec.comm_bytes > 0;
 }
 
@@ -40,6 +42,14 @@ void job__busy_on(job *j, double now_s);
 void job__busy_off(job *j, double now_s);
 /* End the iteration if its compute and communication are both done. */
 void job__check_end(job *j, double now_s);
+/* The iteration ended at now_s: count it, start the next one. */
+void job__finish_iteration(job *j, double now_s);
+
+/* ---- job_structured.c ---- */
+
+/* Start an iteration of a structured job / stop it. */
+void job__graph_start(job *j, double now_s);
+void job__graph_stop(job *j, double now_s);
 
 /* ---- job_bucket.c ---- */
 

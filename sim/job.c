@@ -14,6 +14,7 @@ void job_spec_clear(job_spec *s)
     g_free(s->model);
     g_strfreev(s->hosts);
     g_free(s->host_gpus);
+    structure_free(s->structure);
     memset(s, 0, sizeof *s);
 }
 
@@ -30,6 +31,7 @@ job *job_new(const job_spec *spec, uint64_t uid)
     for (size_t i = 0; i < nh; i++)
         j->spec.hosts[i] = g_strdup(spec->hosts[i]);
     j->spec.host_gpus = spec->host_gpus ? g_memdup2(spec->host_gpus, nh * sizeof(int)) : NULL;
+    j->spec.structure = structure_copy(spec->structure);
     if (j->spec.buckets < 1)
         j->spec.buckets = 1;
     j->uid = uid;
@@ -49,6 +51,9 @@ void job_free(job *j)
     if (j->ffwd != j->ff_cache) /* a stretch borrows the cache */
         ffwd_profile_free(j->ffwd);
     ffwd_profile_free(j->ff_cache);
+    job_graph_run_free(j->grun);
+    job_graph_free(j->graph);
+    g_free(j->ideal_task_s);
     if (j->link_bounds)
         g_array_free(j->link_bounds, TRUE);
     if (j->tight_peers)
@@ -76,6 +81,10 @@ void job__busy_off(job *j, double now_s)
 
 static void start_iteration(job *j, double now_s)
 {
+    if (j->graph) {
+        job__graph_start(j, now_s);
+        return;
+    }
     j->iter_start_s = now_s;
     j->compute_done = false;
     j->computing = true;
@@ -91,7 +100,7 @@ static void start_iteration(job *j, double now_s)
     }
 }
 
-static void finish_iteration(job *j, double now_s)
+void job__finish_iteration(job *j, double now_s)
 {
     j->iterations++;
     j->iter_time_sum_s += now_s - j->iter_start_s;
@@ -120,7 +129,7 @@ void job__check_end(job *j, double now_s)
         job__busy_on(j, now_s);
         job__push(j, now_s + j->spec.opt_s, EV_OPT_DONE);
     } else {
-        finish_iteration(j, now_s);
+        job__finish_iteration(j, now_s);
     }
 }
 
@@ -152,7 +161,7 @@ void job__handler(void *ctx, uint64_t arg, double now_s)
     case EV_OPT_DONE:
         j->in_opt = false;
         job__busy_off(j, now_s);
-        finish_iteration(j, now_s);
+        job__finish_iteration(j, now_s);
         break;
     case EV_FF_END:
         job__ff_work_done(j, now_s);
@@ -192,6 +201,8 @@ void job_stop(job *j, double now_s)
         return;
     if (j->ffwd)
         job__ff_stop(j, now_s);
+    if (j->graph)
+        job__graph_stop(j, now_s);
     if (!isnan(j->busy_since_s))
         job__busy_off(j, now_s);
     for (guint i = 0; i < j->active->len; i++)

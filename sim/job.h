@@ -64,8 +64,10 @@
 #include "collective.h"
 #include "event.h"
 #include "ffwd.h"
+#include "job_graph.h"
 #include "net.h"
 #include "topo/topo.h"
+#include "traces/structure.h"
 
 typedef struct job job;
 
@@ -130,6 +132,8 @@ typedef struct job_spec {
     double comm_bytes; /* S per iteration */
     coll_kind coll;    /* collective pattern */
     int buckets;       /* B >= 1 */
+    job_structure *structure; /* the job's parallel structure, or NULL: the plain job
+                               * above (owned by a job's own spec, borrowed otherwise) */
 } job_spec;
 
 /* Run-time record of a job; the replay owns it.  Fields below "state" are
@@ -171,6 +175,12 @@ struct job {
     double approx_iter_bound;  /* iterations its approximate jumps may be off by (§5d) */
     double approx_frac;        /* the fraction of an iteration they have not added yet */
     ffwd_profile *ff_cache;    /* stretch profile on the current paths (owned; NULL: none yet) */
+    /* a structured job (spec.structure, job_structured.c): */
+    job_graph *graph;          /* its iteration (owned while running; plan holds its operations) */
+    job_graph_run *grun;       /* the run of it on the replay's network (owned) */
+    double *ideal_task_s;      /* each task's duration alone (the ideal scheduler's) */
+    int busy_gpus;             /* GPUs busy now */
+    double busy_mark_s;        /* when busy_gpus last changed */
 
     job_state state;
     double run_start_s, run_end_s; /* when it ran */
@@ -214,6 +224,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(job, job_free)
  * paths (simulated again only if spreading moved a flow).  Errors:
  * CCS_ERROR_INTERNAL if the engine refuses a transfer. */
 bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error);
+
+/* A structured job (j->spec.structure) placed on j->alloc: its iteration
+ * graph and plan (j->graph, j->plan, built with co), its iteration alone
+ * with its flows spread (isolated_iter_s) and on its ECMP paths
+ * (alone_ecmp_iter_s), each task's duration alone (ideal_task_s).
+ * isolated_bucket_s is 0.  Errors: a topology query or the engine failing
+ * (job_graph_new, job_graph_isolated). */
+bool job_structured_prepare(job *j, topo *t, const coll_options *co, double alpha_s,
+                            GError **error);
 
 /* Isolated iteration time from C, s, T_opt, B and T_b (the formula above). */
 double job_isolated_iter_s(double C, double s, double opt_s, int buckets, double bucket_s);

@@ -74,16 +74,42 @@ static coll_kind coll_from_catalog(catalog_collective c)
     return COLL_NONE;
 }
 
+/* A structured job's spec (job.h): its structure, checked against the
+ * topology's hosts; its compute per iteration C, the mean over its stages
+ * of m (fwd_s + bwd_s) per GPU, times the jitter (which replay_new applies
+ * to its own copy's stage times); s the forward share of C; its optimizer
+ * step; no plain collective (its graph has its communication). */
+static bool structured_spec(replay *r, const trace_job *tj, double jitter, job_spec *out,
+                            GError **error)
+{
+    const job_structure *s = tj->structure;
+    int per_host = 0;
+    for (size_t h = 0; h < topo_host_count(r->t); h++)
+        per_host = MAX(per_host, (int)topo_host_gpu_count(r->t, (uint32_t)h));
+    g_autofree char *shown = ccs_escape(tj->id, -1, 80);
+    g_autofree char *where = g_strdup_printf("%s: job %s", trace_source_name(r->tr), shown);
+    if (!structure_check_hosts(s, per_host, where, error))
+        return false;
+    double C = 0, F = 0;
+    for (int st = 0; st < s->pp; st++) {
+        C += structure_stage_compute_s(s, st) / s->pp;
+        F += s->micro_batches * s->stages[st].fwd_s / s->pp;
+    }
+    out->structure = tj->structure;
+    out->compute_s = C * jitter;
+    out->fwd_frac = C > 0 ? F / C : 0;
+    out->opt_s = s->opt_s;
+    out->coll = COLL_NONE;
+    out->comm_bytes = 0;
+    out->buckets = s->buckets;
+    return true;
+}
+
 /* The job spec of trace job tj (times not yet clipped). */
 static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, catalog_gpu gpu,
-                        GRand *rng, job_spec *out, GError **error)
+                        GRand *rng, job_spec *out, double *jitter, GError **error)
 {
     const catalog_model *m = tj->inline_model;
-    if (tj->structure) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_UNSUPPORTED,
-                    "job %s: structured models are parsed, not yet run (issue 27)", tj->id);
-        return false;
-    }
     if (!m) {
         m = catalog_resolve(cat, tj->model, tj->gpus, tj->max_pod_gpus, rng, error);
         if (!m) {
@@ -100,7 +126,8 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
     out->end_s = tj->end_s * scale;
     out->hosts = tj->hosts;
     out->host_gpus = tj->host_gpus;
-    out->compute_s = m->compute_s[gpu] * catalog_jitter_factor(rng, r->cfg->sim.jitter_sigma);
+    *jitter = catalog_jitter_factor(rng, r->cfg->sim.jitter_sigma);
+    out->compute_s = m->compute_s[gpu] * *jitter;
     out->fwd_frac = m->comm_start_frac;
     out->opt_s = m->opt_s[gpu];
     out->coll = m->network ? coll_from_catalog(m->collective) : COLL_NONE;
@@ -124,6 +151,8 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
     }
     }
     out->buckets = r->cfg->sim.buckets > 0 ? r->cfg->sim.buckets : (m->buckets > 0 ? m->buckets : 1);
+    if (tj->structure && !structured_spec(r, tj, *jitter, out, error))
+        return false;
     if (!(ccs_positive_finite(out->compute_s))) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                     "job %s: model %s has no positive compute time for %s", tj->id, m->name,
@@ -380,14 +409,23 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
     for (size_t i = 0; i < nj; i++) {
         const trace_job *tj = trace_job_get(tr, i);
         job_spec s;
-        if (!resolve_job(r, tj, cat, gpu, rng_model, &s, error))
+        double jitter = 1;
+        if (!resolve_job(r, tj, cat, gpu, rng_model, &s, &jitter, error))
             return NULL;
-        g_ptr_array_add(r->jobs, job_new(&s, 0));
+        job *jb = job_new(&s, 0);
+        if (jb->spec.structure)
+            structure_scale_compute(jb->spec.structure, jitter);
+        g_ptr_array_add(r->jobs, jb);
         replay_job_status st = REPLAY_JOB_OK;
         g_array_append_val(r->status, st);
         lo = fmin(lo, s.start_s);
         hi = fmax(hi, s.end_s);
     }
+    /* the fast paths (fast-forward, stretches, group skips) read a plain
+     * job's iteration; a run with structured jobs takes the event path */
+    for (guint i = 0; i < r->jobs->len; i++)
+        if (((const job *)g_ptr_array_index(r->jobs, i))->spec.structure)
+            r->cfg->sim.fast_forward = false;
     r->sim_start_s = isnan(cfg->sim.start_s) ? (nj ? lo : 0) : cfg->sim.start_s;
     r->sim_end_s = isnan(cfg->sim.end_s) ? (nj ? hi : 0) : cfg->sim.end_s;
     if (!(r->sim_end_s > r->sim_start_s)) {

@@ -43,6 +43,10 @@ void replay__job_end(replay *r, job *j, double now_s)
     g_ptr_array_remove(r->running, j);
     coll_plan_free(j->plan);
     j->plan = NULL;
+    job_graph_run_free(j->grun); /* stopped: no event of it is pending */
+    j->grun = NULL;
+    job_graph_free(j->graph);
+    j->graph = NULL;
     job_paths_changed(j); /* its link bounds go with its plan */
     /* the metrics let go of it in job_stop; a stretch's ended there */
     ffwd_profile_free(j->ffwd);
@@ -123,8 +127,14 @@ static void arrival(replay *r, guint idx, double now_s)
     co.sm90 = strcmp(r->cfg->sim.gpu, "h100") == 0;
     co.uid = j->uid;
     co.seed = r->cfg->sim.seed;
-    j->plan = coll_plan_new(r->t, a, j->spec.coll, j->spec.comm_bytes, &co, &e);
-    if (!j->plan || !job_compute_isolated(j, r->t, r->env.alpha_s, &e)) {
+    bool ok;
+    if (j->spec.structure) {
+        ok = job_structured_prepare(j, r->t, &co, r->env.alpha_s, &e);
+    } else {
+        j->plan = coll_plan_new(r->t, a, j->spec.coll, j->spec.comm_bytes, &co, &e);
+        ok = j->plan && job_compute_isolated(j, r->t, r->env.alpha_s, &e);
+    }
+    if (!ok) {
         g_prefix_error(&e, "job %s: ", j->spec.id);
         fail(r, e);
         return;
@@ -134,7 +144,7 @@ static void arrival(replay *r, guint idx, double now_s)
         return;
     }
     j->intensity = intensity_of(r, j);
-    if (r->cfg->sim.fast_forward &&
+    if (r->cfg->sim.fast_forward && !j->graph &&
         job_ffwd_eligible(j, r->t, r->env.ideal, r->ops->on_comm != NULL)) {
         if (!job_ffwd_prepare(j, r->t, r->env.alpha_s, r->env.ideal, &e)) {
             fail(r, e);

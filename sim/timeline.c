@@ -14,6 +14,7 @@ typedef struct job_track {
     int pid;
     double busy_since, comm_since;
     bool busy, in_comm, comm_seen, busy_is_opt;
+    int busy_gpus; /* of the job's GPUs (a structured job's stages compute apart) */
     int iteration;    /* compute slices started */
     double rate_Bps;  /* sum of its transfers' current rates */
 } job_track;
@@ -187,13 +188,16 @@ static job_track *track_of(timeline *tl, const job *j)
 /* A busy stretch is an iteration's compute, or its optimizer step: one
  * that starts after the iteration's communication ended, for a model with
  * an optimizer step (a compute still running when the communication ends
- * runs on into the optimizer step as one stretch). */
+ * runs on into the optimizer step as one stretch).  A structured job's
+ * stretch lasts while any of its GPUs computes. */
 void timeline_busy(timeline *tl, const job *j, int delta, double now_s)
 {
     job_track *k = track_of(tl, j);
     if (!k)
         return;
-    if (delta > 0 && !k->busy) {
+    int before = k->busy_gpus;
+    k->busy_gpus += delta;
+    if (delta > 0 && before == 0) {
         k->busy = true;
         k->busy_since = now_s;
         k->busy_is_opt = j->spec.opt_s > 0 && k->comm_seen && !k->in_comm;
@@ -202,7 +206,7 @@ void timeline_busy(timeline *tl, const job *j, int delta, double now_s)
             k->iteration++;
             k->comm_seen = false;
         }
-    } else if (delta < 0 && k->busy) {
+    } else if (delta < 0 && k->busy && k->busy_gpus == 0) {
         k->busy = false;
         emit_slice(tl, k->pid, 1, k->busy_is_opt ? "optimizer" : "compute", k->busy_since, now_s,
                    k->iteration);
@@ -345,6 +349,7 @@ void timeline_finish(timeline *tl, double now_s)
         if (k->in_comm)
             emit_slice(tl, k->pid, 2, "communication", k->comm_since, now_s, k->iteration);
         k->busy = k->in_comm = false;
+        k->busy_gpus = 0;
     }
     /* transfers cancelled at their job's end: closed here, not in flows.csv */
     g_hash_table_iter_init(&it, tl->xfers);

@@ -43,6 +43,7 @@ static void test_structure_defaults(void)
     CU_ASSERT_EQUAL(s->tp_colls_fwd, 2);
     CU_ASSERT_EQUAL(s->tp_colls_bwd, 2);
     CU_ASSERT_EQUAL(s->fsdp_units, 1);
+    CU_ASSERT(s->order[0] == 0 && s->order[1] == 1 && s->order[2] == 2);
     for (int st = 0; st < 4; st++) {
         CU_ASSERT_EQUAL(s->stages[st].layers, 1);
         CU_ASSERT_EQUAL(s->stages[st].moe_layers, 0);
@@ -63,7 +64,8 @@ static void test_structure_stages(void)
         "{\"tp\": 2, \"pp\": 2, \"dp\": 4, \"ep\": 2, \"experts\": 8, \"layers\": 5,"
         " \"moe_layers\": 3, \"global_batch\": 64, \"micro_batch_size\": 2,"
         " \"fwd_s\": [0.1, 0.2], \"bwd_s\": 0.3, \"grad_bytes\": [1e9, 2e9],"
-        " \"expert_grad_bytes\": 5e8, \"zero\": 3, \"fsdp_units\": 4, \"seq_parallel\": true}",
+        " \"expert_grad_bytes\": 5e8, \"zero\": 3, \"fsdp_units\": 4, \"seq_parallel\": true,"
+        " \"order\": \"tp-pp-dp\"}",
         16, &err);
     TEST_ASSERT_NO_ERROR(err);
     CU_ASSERT_FATAL(s != NULL);
@@ -80,6 +82,7 @@ static void test_structure_stages(void)
     CU_ASSERT_EQUAL(s->stages[1].param_bytes, 2e9);
     CU_ASSERT_EQUAL(s->zero, STRUCTURE_ZERO_3);
     CU_ASSERT(s->seq_parallel);
+    CU_ASSERT(s->order[0] == 0 && s->order[1] == 2 && s->order[2] == 1);
     g_autoptr(job_structure) c = structure_copy(s);
     CU_ASSERT(c->stages != s->stages);
     CU_ASSERT_EQUAL(c->stages[1].moe_layers, 1);
@@ -126,6 +129,8 @@ static void test_structure_bad(void)
         {"{\"pp\": 2, \"stage_layers\": [2, 1], \"moe_layers\": [0, 2], \"experts\": 2,"
          " \"fwd_s\": 1, \"bwd_s\": 1}", 2, "stage 1 has 2 MoE layers but 1 layers"},
         {"[1]", 1, "structure: expected an object"},
+        {"{\"fwd_s\": 1, \"bwd_s\": 1, \"order\": \"tp-tp-pp\"}", 1,
+         "structure.order: expected tp, dp and pp"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         GError *err = NULL;

@@ -19,7 +19,7 @@ static const char *const known_keys[] = {
     "buckets",      "act_bytes",    "tp_bytes",     "tp_colls_fwd", "tp_colls_bwd",
     "moe_a2a_bytes", "moe_a2a_fwd", "moe_a2a_bwd",  "opt_s",        "layers",
     "stage_layers", "moe_layers",   "fwd_s",        "bwd_s",        "grad_bytes",
-    "expert_grad_bytes", "param_bytes",
+    "expert_grad_bytes", "param_bytes", "order",
 };
 
 /* What every reader below needs: the object and the job's name. */
@@ -162,6 +162,35 @@ static bool degrees(rd *r, job_structure *s, int gpus)
     if (s->experts > 0 && s->experts % s->ep != 0)
         return fail(r, "experts", "%d experts cannot be divided over ep = %d ranks", s->experts,
                     s->ep);
+    return true;
+}
+
+/* The rank order: "tp-dp-pp" (innermost first), any permutation. */
+static bool rank_order(rd *r, job_structure *s)
+{
+    static const char *const dims[] = {"tp", "dp", "pp"};
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r->obj, "order");
+    for (int q = 0; q < 3; q++)
+        s->order[q] = q;
+    if (!v)
+        return true;
+    g_auto(GStrv) parts = cJSON_IsString(v) ? g_strsplit(v->valuestring, "-", -1) : NULL;
+    bool seen[3] = {false, false, false};
+    bool ok = parts && g_strv_length(parts) == 3;
+    for (int q = 0; ok && q < 3; q++) {
+        int d = -1;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(parts[q], dims[k]) == 0)
+                d = k;
+        ok = d >= 0 && !seen[d];
+        if (ok) {
+            seen[d] = true;
+            s->order[q] = d;
+        }
+    }
+    if (!ok)
+        return fail(r, "order", "expected tp, dp and pp joined by '-', innermost first, such "
+                                "as \"tp-dp-pp\"");
     return true;
 }
 
@@ -312,7 +341,7 @@ job_structure *structure_parse(const cJSON *obj, int gpus, const char *where, GE
     if (!check_keys(&r))
         return NULL;
     g_autoptr(job_structure) s = g_new0(job_structure, 1);
-    if (!degrees(&r, s, gpus) || !micro_batches(&r, s))
+    if (!degrees(&r, s, gpus) || !rank_order(&r, s) || !micro_batches(&r, s))
         return NULL;
     s->stages = g_new0(structure_stage, s->pp);
     if (!layers(&r, s) || !stage_figures(&r, s) || !job_figures(&r, s))
@@ -337,6 +366,14 @@ int structure_gpus(const job_structure *s) { return s->tp * s->pp * s->dp; }
 double structure_stage_compute_s(const job_structure *s, int st)
 {
     return s->micro_batches * (s->stages[st].fwd_s + s->stages[st].bwd_s);
+}
+
+void structure_scale_compute(job_structure *s, double factor)
+{
+    for (int st = 0; st < s->pp; st++) {
+        s->stages[st].fwd_s *= factor;
+        s->stages[st].bwd_s *= factor;
+    }
 }
 
 job_structure *structure_copy(const job_structure *s)

@@ -6,7 +6,9 @@
  *
  * Ranks.  A job of gpus = tp * pp * dp GPUs; rank r (in the order of the
  * job's GPUs, host by host) has tp rank r % tp, DP rank (r / tp) % dp and
- * stage r / (tp dp): Megatron-LM's order, TP innermost, PP outermost.  EP
+ * stage r / (tp dp): Megatron-LM's order, TP innermost, PP outermost
+ * (`order` changes which dimension is innermost; sim/cluster.h places the
+ * ranks on the GPUs).  EP
  * does not multiply: as in Megatron-core, the expert-parallel group is ep
  * consecutive DP ranks (ep divides dp), and an expert's gradients are
  * reduced over the dp / ep ranks that hold the same experts.
@@ -67,6 +69,8 @@ typedef struct job_structure {
     int tp, pp, dp;           /* tensor, pipeline, data parallel degrees; gpus = tp pp dp */
     int ep;                   /* expert parallel degree, divides dp; 1 without MoE */
     int experts;              /* experts per MoE layer (a multiple of ep); 0 without MoE */
+    int order[3];             /* rank order, innermost dimension first: 0 TP, 1 DP, 2 PP
+                               * (Megatron-LM: {0, 1, 2}, "tp-dp-pp") */
     int vpp;                  /* model chunks per stage (interleaved 1F1B when > 1) */
     int micro_batches;        /* m per iteration per replica (a multiple of pp when vpp > 1) */
     bool seq_parallel;        /* TP all-reduces run as all-gather + reduce-scatter */
@@ -110,6 +114,10 @@ int structure_gpus(const job_structure *s);
 
 /* Compute per GPU per iteration on stage st: m (fwd_s + bwd_s), s. */
 double structure_stage_compute_s(const job_structure *s, int st);
+
+/* Multiply every stage's fwd_s and bwd_s by factor (> 0: a job's compute
+ * jitter). */
+void structure_scale_compute(job_structure *s, double factor);
 
 /* A deep copy (transfer full); NULL gives NULL. */
 job_structure *structure_copy(const job_structure *s);

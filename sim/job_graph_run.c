@@ -1,0 +1,298 @@
+/* job_graph_run.c - running a structured job's iteration graph on a
+ * network (job_graph.h), and its iteration alone.  Not here: building the
+ * graph (job_graph.c), the job around it (job.c).
+ *
+ * A task starts when its last predecessor ends: a compute task keeps its
+ * GPUs busy for dur_s (one event), a communication task runs its
+ * operation's steps one after the other, each step's transfers started
+ * together and the step over when the last one completes.  Completions
+ * come back as events at the same instant (never from inside the net's
+ * callback), so the successors of tasks ending together start in the
+ * order of those events.
+ */
+#include "job_graph.h"
+
+#include <math.h>
+
+#include "base/ccs.h"
+
+enum { EV_COMPUTE_DONE = 1, EV_STEP_DONE = 2, EV_IDEAL_DONE = 3 };
+
+#define GEN_MASK 0xffffffu /* generation bits in an event's argument */
+
+/* A communication task as the net's callback sees it. */
+typedef struct task_ref {
+    job_graph_run *r;
+    uint32_t task;
+} task_ref;
+
+struct job_graph_run {
+    const job_graph *g;
+    const coll_plan *plan;
+    job_graph_net nt;
+    job_graph_hooks h;
+    uint32_t gen;            /* events of another generation are stale */
+    uint32_t *pred_left;     /* per task: predecessors not yet done */
+    uint32_t *step;          /* per task: the running step of a communication task */
+    uint32_t *xfers_left;    /* per task: its step's transfers still moving */
+    task_ref *refs;          /* per task */
+    double *started_s;       /* per task: when it started (recording) */
+    double *record_s;        /* per task: communication durations, or NULL */
+    const double *ideal_s;   /* per task: communication durations to take instead, or NULL */
+    size_t tasks_left;       /* in the running iteration */
+    int reductions_started, reductions_left;
+    GArray *links, *mult;    /* scratch: a transfer's links */
+};
+
+job_graph_run *job_graph_run_new(const job_graph *g, const coll_plan *plan,
+                                 const job_graph_net *nt, const job_graph_hooks *h)
+{
+    job_graph_run *r = g_new0(job_graph_run, 1);
+    size_t n = job_graph_task_count(g);
+    r->g = g;
+    r->plan = plan;
+    r->nt = *nt;
+    r->h = *h;
+    r->pred_left = g_new0(uint32_t, n ? n : 1);
+    r->step = g_new0(uint32_t, n ? n : 1);
+    r->xfers_left = g_new0(uint32_t, n ? n : 1);
+    r->started_s = g_new0(double, n ? n : 1);
+    r->refs = g_new0(task_ref, n ? n : 1);
+    for (size_t i = 0; i < n; i++)
+        r->refs[i] = (task_ref){r, (uint32_t)i};
+    r->links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    r->mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    return r;
+}
+
+void job_graph_run_free(job_graph_run *r)
+{
+    if (!r)
+        return;
+    g_free(r->pred_left);
+    g_free(r->step);
+    g_free(r->xfers_left);
+    g_free(r->started_s);
+    g_free(r->refs);
+    g_array_free(r->links, TRUE);
+    g_array_free(r->mult, TRUE);
+    g_free(r);
+}
+
+void job_graph_run_set_ideal(job_graph_run *r, const double *dur_s) { r->ideal_s = dur_s; }
+
+void job_graph_run_stop(job_graph_run *r)
+{
+    r->gen++;
+    r->tasks_left = 0;
+}
+
+static void handler(void *ctx, uint64_t arg, double now_s);
+
+static void push(job_graph_run *r, double t, uint32_t task, int kind)
+{
+    uint64_t arg = ((uint64_t)(r->gen & GEN_MASK) << 40) | ((uint64_t)task << 8) | (uint64_t)kind;
+    evq_push(r->nt.q, t, handler, r, arg);
+}
+
+static void on_xfer_done(void *user, net_transfer_id id, double now_s)
+{
+    task_ref *ref = user;
+    job_graph_run *r = ref->r;
+    GArray *act = r->nt.active;
+    for (guint i = act->len; i-- > 0;)
+        if (g_array_index(act, net_transfer_id, i) == id) {
+            g_array_remove_index_fast(act, i);
+            break;
+        }
+    if (act->len == 0 && r->h.net_idle)
+        r->h.net_idle(r->h.user);
+    if (--r->xfers_left[ref->task] == 0)
+        push(r, now_s, ref->task, EV_STEP_DONE);
+}
+
+/* Start step r->step[task] of a communication task's operation. */
+static void start_step(job_graph_run *r, uint32_t task, double now_s)
+{
+    const job_graph_task *t = job_graph_task_get(r->g, task);
+    size_t op = (size_t)t->op, st = r->step[task];
+    size_t nx = st < coll_plan_op_step_count(r->plan, op)
+                    ? coll_plan_op_xfer_count(r->plan, op, st) : 0;
+    r->xfers_left[task] = (uint32_t)nx;
+    for (size_t i = 0; i < nx; i++) {
+        const coll_xfer *x = coll_plan_op_xfer(r->plan, op, st, i);
+        coll_xfer_links(r->plan, x, r->links, r->mult);
+        uint32_t *lv = (uint32_t *)(void *)r->links->data;
+        if (r->nt.link_map)
+            for (guint l = 0; l < r->links->len; l++)
+                lv[l] = r->nt.link_map[lv[l]];
+        net_transfer_spec sp = {
+            .size_bytes = x->bytes,
+            .links = lv,
+            .mult = (const uint32_t *)(void *)r->mult->data,
+            .n_links = r->links->len,
+            .prio = r->nt.level ? *r->nt.level : 0,
+            .weight = 1.0,
+            .startup_s = coll_xfer_startup_s(r->plan, x, r->nt.alpha_s),
+            .tag = r->nt.tag ? *r->nt.tag : 0.0,
+            .on_done = on_xfer_done,
+            .user = &r->refs[task],
+        };
+        net_transfer_id id;
+        GError *e = NULL;
+        if (!net_transfer_start(r->nt.n, &sp, &id, &e)) /* links and sizes come from the
+                                                          * topology: an engine invariant */
+            g_error("structured job, task %u: %s", task, e->message);
+        g_array_append_val(r->nt.active, id);
+    }
+    if (nx == 0)
+        push(r, now_s, task, EV_STEP_DONE);
+}
+
+static void start_task(job_graph_run *r, uint32_t task, double now_s)
+{
+    const job_graph_task *t = job_graph_task_get(r->g, task);
+    r->started_s[task] = now_s;
+    if (t->kind == JOB_GRAPH_COMPUTE) {
+        if (t->gpus > 0 && r->h.busy)
+            r->h.busy(r->h.user, t->gpus, now_s);
+        push(r, now_s + t->dur_s, task, EV_COMPUTE_DONE);
+        return;
+    }
+    if (t->reduce && r->reductions_started++ == 0 && r->h.phase) {
+        uint32_t gen = r->gen;
+        if (!r->h.phase(r->h.user, true, now_s) || gen != r->gen)
+            return;
+    }
+    if (r->ideal_s) {
+        push(r, now_s + r->ideal_s[task], task, EV_IDEAL_DONE);
+        return;
+    }
+    r->step[task] = 0;
+    start_step(r, task, now_s);
+}
+
+static void task_done(job_graph_run *r, uint32_t task, double now_s)
+{
+    const job_graph_task *t = job_graph_task_get(r->g, task);
+    uint32_t gen = r->gen;
+    if (t->kind == JOB_GRAPH_COMM && r->record_s)
+        r->record_s[task] = now_s - r->started_s[task];
+    if (t->reduce && --r->reductions_left == 0 && r->h.phase &&
+        (!r->h.phase(r->h.user, false, now_s) || gen != r->gen))
+        return;
+    const uint32_t *succ = job_graph_succ(r->g, task);
+    for (uint32_t k = 0; k < t->n_succ && gen == r->gen; k++)
+        if (--r->pred_left[succ[k]] == 0)
+            start_task(r, succ[k], now_s);
+    if (gen == r->gen && --r->tasks_left == 0)
+        r->h.done(r->h.user, now_s);
+}
+
+static void handler(void *ctx, uint64_t arg, double now_s)
+{
+    job_graph_run *r = ctx;
+    if ((uint32_t)(arg >> 40) != (r->gen & GEN_MASK))
+        return;
+    uint32_t task = (uint32_t)(arg >> 8);
+    switch ((int)(arg & 0xff)) {
+    case EV_COMPUTE_DONE: {
+        const job_graph_task *t = job_graph_task_get(r->g, task);
+        uint32_t gen = r->gen;
+        if (t->gpus > 0 && r->h.busy)
+            r->h.busy(r->h.user, -t->gpus, now_s);
+        if (gen == r->gen)
+            task_done(r, task, now_s);
+        break;
+    }
+    case EV_STEP_DONE:
+        r->step[task]++;
+        if (r->step[task] < coll_plan_op_step_count(r->plan,
+                                                    (size_t)job_graph_task_get(r->g, task)->op))
+            start_step(r, task, now_s);
+        else
+            task_done(r, task, now_s);
+        break;
+    case EV_IDEAL_DONE:
+        task_done(r, task, now_s);
+        break;
+    default:
+        g_assert_not_reached();
+    }
+}
+
+void job_graph_run_start(job_graph_run *r, double now_s)
+{
+    g_return_if_fail(r->tasks_left == 0);
+    size_t n = job_graph_task_count(r->g);
+    r->tasks_left = n;
+    r->reductions_started = 0;
+    r->reductions_left = job_graph_reductions(r->g);
+    for (size_t i = 0; i < n; i++)
+        r->pred_left[i] = job_graph_task_get(r->g, i)->n_pred;
+    uint32_t gen = r->gen;
+    for (size_t i = 0; i < n && gen == r->gen; i++)
+        if (job_graph_task_get(r->g, i)->n_pred == 0)
+            start_task(r, (uint32_t)i, now_s);
+    if (n == 0)
+        r->h.done(r->h.user, now_s);
+}
+
+/* ---- alone ----------------------------------------------------------- */
+
+static void alone_done(void *user, double now_s) { *(double *)user = now_s; }
+
+/* A net holding every link of plan's transfers (map: topology link -> its
+ * link there). */
+static bool alone_net(const coll_plan *plan, topo *t, net *n, uint32_t *map, GError **error)
+{
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (size_t op = 0; op < coll_plan_op_count(plan); op++)
+        for (size_t st = 0; st < coll_plan_op_step_count(plan, op); st++)
+            for (size_t i = 0; i < coll_plan_op_xfer_count(plan, op, st); i++) {
+                coll_xfer_links(plan, coll_plan_op_xfer(plan, op, st, i), links, mult);
+                for (guint l = 0; l < links->len; l++) {
+                    uint32_t e = g_array_index(links, uint32_t, l);
+                    if (map[e] != UINT32_MAX)
+                        continue;
+                    const topo_link *L = topo_link_get(t, e);
+                    if (!net_link_add(n, L->cap_Bps, L->latency_s, &map[e], error))
+                        return false;
+                }
+            }
+    return true;
+}
+
+bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, double alpha_s,
+                        double *iter_s, double *dur_s, GError **error)
+{
+    g_autoptr(evq) q = evq_new();
+    net_options o = net_options_default();
+    o.prio_levels = 1;
+    g_autoptr(net) n = net_new(&o, q, error);
+    if (!n)
+        return false;
+    size_t L = topo_link_count(t);
+    g_autofree uint32_t *map = g_new(uint32_t, L ? L : 1);
+    for (size_t e = 0; e < L; e++)
+        map[e] = UINT32_MAX;
+    if (!alone_net(plan, t, n, map, error))
+        return false;
+    g_autoptr(GArray) active = g_array_new(FALSE, FALSE, sizeof(net_transfer_id));
+    double end_s = NAN;
+    job_graph_net nt = {.q = q, .n = n, .link_map = map, .alpha_s = alpha_s, .active = active};
+    job_graph_hooks h = {.user = &end_s, .done = alone_done};
+    job_graph_run *r = job_graph_run_new(g, plan, &nt, &h);
+    r->record_s = dur_s;
+    job_graph_run_start(r, 0.0);
+    evq_run_until(q, INFINITY);
+    job_graph_run_free(r);
+    if (isnan(end_s)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL,
+                    "a structured iteration alone did not end (a cycle in its graph)");
+        return false;
+    }
+    *iter_s = end_s;
+    return true;
+}

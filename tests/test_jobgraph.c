@@ -1,0 +1,346 @@
+/* test_jobgraph.c - suite "jobgraph": structured jobs (sim/job_graph.c,
+ * sim/job_graph_run.c, sim/job_structured.c) end to end, every expected
+ * number worked out by hand in the case's comment.
+ * Not here: parsing the structure (test_structure.c).
+ *
+ * The topology: clos2 with two ToRs of two hosts (h0, h1 | h2, h3), one
+ * NIC of 100 Gbps = 12.5e9 B/s per host, ToR uplinks of 100 Gbps, NVLink
+ * 300e9 B/s per GPU and direction, PCIe 31.5e9 B/s, zero latencies and
+ * alpha = 0 unless a case says otherwise, one NCCL channel: a transfer
+ * alone takes bytes / its slowest link's share.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cluster.h"
+#include "sim/job_graph.h"
+#include "sim/replay.h"
+#include "test_run.h"
+#include "test_util.h"
+
+#define TOPO(gpus)                                                                             \
+    "\"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=" gpus ",nics=1,pcie=1,nic_gbps=100,"         \
+    "tor_agg_gbps=100,latency_us=0,host_latency_us=0\""
+
+/* One structured job on hosts (a JSON list) from 0 to end_s. */
+static char *one_job(const char *topo, const char *hosts, int gpus, double end_s,
+                     const char *structure, const char *alpha_us)
+{
+    return g_strdup_printf(
+        "{\"topology\": %s, \"trace\": {\"jobs\": [{\"id\": \"j\", \"gpus\": %d, \"hosts\": %s,"
+        " \"start_s\": 0, \"end_s\": %.17g, \"model\": {\"structure\": %s}}]},"
+        " \"sim\": {\"alpha_us\": %s, \"channels\": 1, \"interval_s\": 100}}",
+        topo, gpus, hosts, end_s, structure, alpha_us);
+}
+
+/* Run text (freed) and return job i's result and the summary. */
+static bool run(char *text, size_t i, replay_job_result *jr, replay_summary *sum)
+{
+    test_run x;
+    bool ok = test_run_text(&x, text, true, NULL);
+    g_free(text);
+    if (ok) {
+        replay_job_get(x.r, i, jr);
+        if (sum)
+            replay_get_summary(x.r, sum);
+    }
+    test_run_clear(&x);
+    return ok;
+}
+
+/* 1F1B, p = 4, m = 8, fwd 0.01 s, bwd 0.02 s, no communication: the
+ * classic pipeline, (m + p - 1)(f + b) = 11 x 0.03 = 0.33 s per iteration;
+ * each GPU computes m (f + b) = 0.24 s of it: allocated utilization
+ * 0.24 / 0.33 = 8/11.  Window [0, 3.3]: ten whole iterations, 4 GPUs x
+ * 10 x 0.24 = 9.6 busy GPU-seconds of 4 x 3.3. */
+static void test_jobgraph_1f1b(void)
+{
+    replay_job_result jr;
+    replay_summary sum;
+    CU_ASSERT_FATAL(run(one_job(TOPO("4"), "[\"h0\"]", 4, 3.3,
+                                "{\"tp\": 1, \"pp\": 4, \"dp\": 1, \"micro_batches\": 8,"
+                                " \"fwd_s\": 0.01, \"bwd_s\": 0.02, \"act_bytes\": 0,"
+                                " \"grad_bytes\": 0, \"buckets\": 1, \"opt_s\": 0}",
+                                "0"),
+                        0, &jr, &sum));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.33, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.33, 1e-12);
+    TEST_ASSERT_CLOSE(jr.busy_gpu_s, 9.6, 1e-9);
+    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 8.0 / 11.0, 1e-9);
+}
+
+/* The 1F1B order of Megatron-LM for p = 4, m = 8: stage s warms up with
+ * p - s - 1 forwards, then alternates, then cools down; stage 3 (last)
+ * alternates from the start.  Interleaved, p = 2, vpp = 2, m = 4: stage 0
+ * warms up with (p - 1) 2 + (vpp - 1) p = 4 forwards: micro-batches 0, 1
+ * of chunk 0, then 0, 1 of chunk 1. */
+static void test_jobgraph_schedule(void)
+{
+    g_autoptr(GArray) o = g_array_new(FALSE, FALSE, sizeof(int));
+    job_graph_schedule(4, 1, 8, 0, o);
+    CU_ASSERT_EQUAL(o->len, 3 * 16);
+    const int *v = (const int *)(void *)o->data;
+    /* F0 F1 F2 F3 B0 F4 B1 ... */
+    int expect0[][2] = {{1, 0}, {1, 1}, {1, 2}, {1, 3}, {0, 0}, {1, 4}, {0, 1}};
+    for (size_t k = 0; k < G_N_ELEMENTS(expect0); k++) {
+        CU_ASSERT_EQUAL(v[3 * k], expect0[k][0]);
+        CU_ASSERT_EQUAL(v[3 * k + 1], expect0[k][1]);
+    }
+    job_graph_schedule(4, 1, 8, 3, o);
+    v = (const int *)(void *)o->data;
+    CU_ASSERT(v[0] == 1 && v[1] == 0 && v[3] == 0 && v[4] == 0 && v[6] == 1 && v[7] == 1);
+    job_graph_schedule(2, 2, 4, 0, o);
+    CU_ASSERT_EQUAL(o->len, 3 * 16);
+    v = (const int *)(void *)o->data;
+    int expect1[][3] = {{1, 0, 0}, {1, 1, 0}, {1, 0, 1}, {1, 1, 1}, {1, 2, 0}, {0, 0, 1}};
+    for (size_t k = 0; k < G_N_ELEMENTS(expect1); k++)
+        for (int q = 0; q < 3; q++)
+            CU_ASSERT_EQUAL(v[3 * k + q], expect1[k][q]);
+}
+
+/* DP = 2 on two hosts (one GPU each, 100 Gbps NIC, one channel), 4
+ * buckets over a 0.2 s backward after a 0.1 s forward, 2 GB of gradients:
+ * bucket b (0.5 GB) is ready at 0.1 + (b + 1) 0.05; a 2-host ring hop
+ * carries 2 (H - 1) / H S = 0.5 GB at 12.5e9 B/s: 0.04 s < 0.05, so each
+ * bucket ends before the next is ready and only the last is exposed:
+ * 0.3 + 0.04 = 0.34 s.  Window [0, 3.45]: 10 iterations, then 0.05 s of
+ * the 11th's forward: utilization 2 (10 x 0.3 + 0.05) / (2 x 3.45). */
+static void test_jobgraph_dp_buckets(void)
+{
+    replay_job_result jr;
+    replay_summary sum;
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 3.45,
+                                "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                " \"grad_bytes\": 2e9, \"buckets\": 4}",
+                                "0"),
+                        0, &jr, &sum));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.34, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.34, 1e-12);
+    CU_ASSERT_EQUAL(jr.iterations, 10);
+    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 3.05 / 3.45, 1e-9);
+    /* overlap off: the four buckets after the backward, 0.3 + 4 x 0.04 */
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 4.6,
+                                "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                " \"grad_bytes\": 2e9, \"buckets\": 4,"
+                                " \"overlap_grad_reduce\": false}",
+                                "0"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.46, 1e-12);
+}
+
+/* TP = 2 across two hosts (one GPU each, tp_across_hosts): each layer's
+ * all-reduce of S = 1.25e9 bytes is a 2-host ring, 2 (H - 1) / H S =
+ * 1.25e9 bytes per hop at 12.5e9 B/s: 0.1 s (the ring formula).  Two
+ * layers, two all-reduces per layer and pass, one segment per layer (the
+ * group crosses hosts): forward 2 x (0.05 + 0.2) = 0.5 s, backward
+ * 2 x (0.1 + 0.2) = 0.6 s: 1.1 s; utilization 0.3 / 1.1 = 3/11. */
+static void test_jobgraph_tp_across_hosts(void)
+{
+    replay_job_result jr;
+    replay_summary sum;
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 11,
+                                "{\"tp\": 2, \"tp_across_hosts\": true, \"layers\": 2,"
+                                " \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"tp_bytes\": 1.25e9}",
+                                "0"),
+                        0, &jr, &sum));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 1.1, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 1.1, 1e-12);
+    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 3.0 / 11.0, 1e-9);
+}
+
+/* TP = 2 inside a host: the pass's eight all-reduces (4 layers x 2) run as
+ * one NVLink transfer of 8 S with 8 startups.  A 2-GPU NVLink ring
+ * all-reduce moves 2 (g - 1) / g S = S = 3e9 bytes at 300e9 B/s: 0.01 s,
+ * after a startup of 2 (g - 1) alpha = 2 x 5 us.  Alone that is exactly
+ * the time of eight separate all-reduces (job_graph.h): per pass
+ * 8 x (1e-5 + 0.01) = 0.08008 s.  Iteration 0.1 + 0.2 + 2 x 0.08008. */
+static void test_jobgraph_tp_merged(void)
+{
+    replay_job_result jr;
+    CU_ASSERT_FATAL(run(one_job(TOPO("2"), "[\"h0\"]", 2, 10,
+                                "{\"tp\": 2, \"layers\": 4, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                " \"tp_bytes\": 3e9}",
+                                "5"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.3 + 2 * 8 * (1e-5 + 0.01), 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.3 + 2 * 8 * (1e-5 + 0.01), 1e-12);
+}
+
+/* PP = 2 across hosts, m = 2, fwd 0.1, bwd 0.2, act 1.25e9 bytes: each
+ * send is 0.1 s over the NICs; a stage waits for its own send (blocking
+ * p2p).  Stage 0 runs F0 F1 B0 B1, stage 1 F0 B0 F1 B1:
+ *   s0 F0 [0, .1), send [.1, .2); s1 F0 [.2, .3), B0 [.3, .5), send
+ *   [.5, .6); s0 F1 [.2, .3), send [.3, .4); s0 B0 [.6, .8); s1 F1
+ *   [.6, .7), B1 [.7, .9), send [.9, 1); s0 B1 [1, 1.2).
+ * Iteration 1.2 s, each GPU busy 0.6 s: utilization 0.5. */
+static void test_jobgraph_pp_p2p(void)
+{
+    replay_job_result jr;
+    replay_summary sum;
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 12,
+                                "{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1,"
+                                " \"bwd_s\": 0.2, \"act_bytes\": 1.25e9}",
+                                "0"),
+                        0, &jr, &sum));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 1.2, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 1.2, 1e-12);
+    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 0.5, 1e-9);
+}
+
+/* MoE, ep = dp = 2 over two hosts, one MoE layer, two all-to-alls per
+ * pass of 2.5e9 bytes per GPU: each GPU sends S / n = 1.25e9 to the other,
+ * 0.1 s, both directions at once; the pass's two run as one transfer
+ * (0.2 s).  Iteration 0.1 + 0.2 + 0.2 + 0.2 = 0.7 s. */
+static void test_jobgraph_moe(void)
+{
+    replay_job_result jr;
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 7,
+                                "{\"dp\": 2, \"ep\": 2, \"experts\": 2, \"moe_layers\": 1,"
+                                " \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"moe_a2a_bytes\": 2.5e9}",
+                                "0"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.7, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.7, 1e-12);
+}
+
+/* FSDP (zero 3), dp = 2 on two hosts, 2.5e9 parameter and gradient bytes,
+ * one unit: the all-gather (a 2-host ring of (H - 1) / H S = 1.25e9
+ * bytes per hop: 0.1 s) comes before the forward [0.1, 0.2); the
+ * backward's all-gather is prefetched meanwhile [0.1, 0.2); backward
+ * [0.2, 0.4); the gradients' reduce-scatter (1.25e9 per hop) [0.4, 0.5).
+ * Iteration 0.5 s. */
+static void test_jobgraph_fsdp(void)
+{
+    replay_job_result jr;
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 5,
+                                "{\"dp\": 2, \"zero\": 3, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                " \"grad_bytes\": 2.5e9}",
+                                "0"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.5, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.5, 1e-12);
+}
+
+/* Two DP jobs whose rings share the ToR uplinks: A on h0, h2 and B on h1,
+ * h3, each fwd 0.1 + bwd 0.1, 1.25e9 bytes of gradients reduced after the
+ * backward (a 2-host ring hop: 1.25e9 bytes, 0.1 s alone).  Window
+ * [0, 2.95).
+ * Fair sharing: both reduce at once at 6.25e9 B/s: 0.2 s; iterations of
+ * 0.4 s: 7 each; computes [0.4k, 0.4k + 0.2), k = 0..7, the last cut at
+ * 2.95: 1.55 s per GPU; utilization 4 x 1.55 / (4 x 2.95) = 0.52542.
+ * A first (fixed levels): A iterates every 0.3 s; B's first reduction
+ * waits for A's [0.2, 0.3) and runs [0.3, 0.4), after which B's
+ * reductions [0.6, 0.7), [0.9, 1.0) ... fall in A's computes: B's
+ * iterations end at 0.4 + 0.3 i.  A: 9 iterations (0.3 k <= 2.95), 10
+ * computes of 0.2 s; B: 9 iterations, computes [0, 0.2) and
+ * [0.4 + 0.3 i, 0.6 + 0.3 i), i = 0..8, the last cut at 2.95: 1.95 s.
+ * Utilization (2 x 2.0 + 2 x 1.95) / 11.8 = 0.66949. */
+static char *two_jobs(const char *sched)
+{
+    const char *st = "{\"structure\": {\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.1,"
+                     " \"grad_bytes\": 1.25e9, \"overlap_grad_reduce\": false}}";
+    return g_strdup_printf(
+        "{\"topology\": " TOPO("1") ", \"trace\": {\"jobs\": ["
+        "{\"id\": \"A\", \"gpus\": 2, \"hosts\": [\"h0\", \"h2\"], \"start_s\": 0,"
+        " \"end_s\": 2.95, \"model\": %s},"
+        "{\"id\": \"B\", \"gpus\": 2, \"hosts\": [\"h1\", \"h3\"], \"start_s\": 0,"
+        " \"end_s\": 2.95, \"model\": %s}]},"
+        " \"scheduler\": %s, \"sim\": {\"alpha_us\": 0, \"channels\": 1, \"interval_s\": 100}}",
+        st, st, sched);
+}
+
+static void test_jobgraph_two_jobs(void)
+{
+    replay_job_result a, b;
+    replay_summary sum;
+    test_run x;
+    char *text = two_jobs("\"ecmp\"");
+    CU_ASSERT_FATAL(test_run_text(&x, text, true, NULL));
+    g_free(text);
+    replay_job_get(x.r, 0, &a);
+    replay_job_get(x.r, 1, &b);
+    replay_get_summary(x.r, &sum);
+    TEST_ASSERT_CLOSE(a.isolated_iter_s, 0.3, 1e-12);
+    TEST_ASSERT_CLOSE(a.mean_iter_s, 0.4, 1e-12);
+    CU_ASSERT_EQUAL(a.iterations, 7);
+    CU_ASSERT_EQUAL(b.iterations, 7);
+    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 6.2 / 11.8, 1e-9);
+    test_run_clear(&x);
+    text = two_jobs("{\"name\": \"fixed\", \"jobs\": {\"A\": {\"priority\": 0},"
+                    " \"B\": {\"priority\": 1}}}");
+    CU_ASSERT_FATAL(test_run_text(&x, text, true, NULL));
+    g_free(text);
+    replay_job_get(x.r, 0, &a);
+    replay_job_get(x.r, 1, &b);
+    replay_get_summary(x.r, &sum);
+    CU_ASSERT_EQUAL(a.iterations, 9);
+    CU_ASSERT_EQUAL(b.iterations, 9);
+    TEST_ASSERT_CLOSE(a.mean_iter_s, 0.3, 1e-12);
+    TEST_ASSERT_CLOSE(b.mean_iter_s, (0.4 + 8 * 0.3) / 9, 1e-12);
+    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 7.9 / 11.8, 1e-9);
+    test_run_clear(&x);
+}
+
+/* Megatron's rank order on two hosts of 4 GPUs, tp 2, dp 2, pp 2: ranks
+ * 0..3 on host 0 (TP pairs (0,1), (2,3): stage 0's two replicas), 4..7 on
+ * host 1 (stage 1).  A host of 3 GPUs and one of 5 with tp 2: host 0
+ * holds one whole pair, host 1 two; the leftovers (one GPU of each) make
+ * the last pair, which spans the hosts. */
+static void test_jobgraph_ranks(void)
+{
+    uint32_t hosts[2] = {10, 11}, off[3] = {0, 4, 8}, gpus[8] = {0, 1, 2, 3, 0, 1, 2, 3};
+    cluster_alloc a = {.n_hosts = 2, .hosts = hosts, .gpu_off = off, .gpus = gpus, .n_gpus = 8};
+    const int megatron[3] = {0, 1, 2}, pp_inner[3] = {2, 0, 1};
+    uint32_t pos[8];
+    cluster_rank_positions(&a, 2, 2, 2, megatron, pos);
+    for (uint32_t r = 0; r < 8; r++)
+        CU_ASSERT_EQUAL(pos[r], r);
+    /* "pp-tp-dp": rank (t, d, s) sits at s + 2 (t + 2 d) */
+    cluster_rank_positions(&a, 2, 2, 2, pp_inner, pos);
+    CU_ASSERT_EQUAL(pos[1], 2); /* (t 1, d 0, s 0) */
+    CU_ASSERT_EQUAL(pos[4], 1); /* (t 0, d 0, s 1) */
+    uint32_t off2[3] = {0, 3, 8};
+    a.gpu_off = off2;
+    cluster_rank_positions(&a, 2, 4, 1, megatron, pos);
+    uint32_t expect[8] = {0, 1, 3, 4, 5, 6, 2, 7};
+    for (uint32_t r = 0; r < 8; r++)
+        CU_ASSERT_EQUAL(pos[r], expect[r]);
+    CU_ASSERT_EQUAL(cluster_alloc_host_of(&a, 2), 0);
+    CU_ASSERT_EQUAL(cluster_alloc_host_of(&a, 3), 1);
+}
+
+/* A TP group larger than any host, not allowed: the replay refuses the job
+ * before it starts, naming it. */
+static void test_jobgraph_tp_too_wide(void)
+{
+    test_run x;
+    GError *e = NULL;
+    char *text = one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 1,
+                         "{\"tp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2}", "0");
+    CU_ASSERT_FALSE(test_run_prepare(&x, text, NULL, &e));
+    g_free(text);
+    CU_ASSERT(e && strstr(e->message, "job j: structure.tp: a TP group of 2 GPUs is larger "
+                                      "than a host (1 GPUs)"));
+    TEST_ASSERT_ERROR(e, CCS_ERROR_INVALID);
+    test_run_clear(&x);
+}
+
+int main(void)
+{
+    CU_TestInfo cases[] = {
+        {"1f1b", test_jobgraph_1f1b},
+        {"schedule", test_jobgraph_schedule},
+        {"dp_buckets", test_jobgraph_dp_buckets},
+        {"tp_across_hosts", test_jobgraph_tp_across_hosts},
+        {"tp_merged", test_jobgraph_tp_merged},
+        {"pp_p2p", test_jobgraph_pp_p2p},
+        {"moe", test_jobgraph_moe},
+        {"fsdp", test_jobgraph_fsdp},
+        {"two_jobs", test_jobgraph_two_jobs},
+        {"ranks", test_jobgraph_ranks},
+        {"tp_too_wide", test_jobgraph_tp_too_wide},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("jobgraph", cases);
+}
