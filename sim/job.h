@@ -234,6 +234,15 @@ bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error);
 bool job_structured_prepare(job *j, topo *t, const coll_options *co, double alpha_s,
                             GError **error);
 
+/* One iteration of structure s alone on the GPUs of a (in t), its flows
+ * spread as a lone job routes them (as isolated_iter_s): its duration in
+ * *iter_s.  For tools that measure a structure (what its bubble or one
+ * traffic class costs: run it again with figures zeroed).  Errors: as
+ * job_structured_prepare. */
+bool job_structure_alone_s(const job_structure *s, const cluster_alloc *a, topo *t,
+                           const coll_options *co, double alpha_s, double *iter_s,
+                           GError **error);
+
 /* Isolated iteration time from C, s, T_opt, B and T_b (the formula above). */
 double job_isolated_iter_s(double C, double s, double opt_s, int buckets, double bucket_s);
 

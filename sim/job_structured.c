@@ -55,6 +55,19 @@ bool job_structured_prepare(job *j, topo *t, const coll_options *co, double alph
     return true;
 }
 
+bool job_structure_alone_s(const job_structure *s, const cluster_alloc *a, topo *t,
+                           const coll_options *co, double alpha_s, double *iter_s,
+                           GError **error)
+{
+    coll_plan *plan = NULL;
+    g_autoptr(job_graph) g = job_graph_new(s, a, t, co, &plan, error);
+    if (!g)
+        return false;
+    g_autoptr(coll_plan) p = plan;
+    return coll_plan_spread_paths(p, t, error) &&
+           job_graph_isolated(g, p, t, alpha_s, iter_s, NULL, error);
+}
+
 /* ---- the run on the replay's network --------------------------------- */
 
 static void on_busy(void *user, int delta, double now_s)

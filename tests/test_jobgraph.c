@@ -14,10 +14,12 @@
 #include <string.h>
 
 #include "sim/cluster.h"
+#include "sim/job.h"
 #include "sim/job_graph.h"
 #include "sim/replay.h"
 #include "test_run.h"
 #include "test_util.h"
+#include "topo/topo.h"
 
 #define TOPO(gpus)                                                                             \
     "\"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=" gpus ",nics=1,pcie=1,nic_gbps=100,"         \
@@ -310,6 +312,34 @@ static void test_jobgraph_ranks(void)
     CU_ASSERT_EQUAL(cluster_alloc_host_of(&a, 3), 1);
 }
 
+/* The structure of the PP case measured alone outside a replay (the call
+ * tools use): 1.2 s; and without its activations, the classic pipeline:
+ * (m + p - 1)(f + b) = 3 x 0.3 = 0.9 s. */
+static void test_jobgraph_alone_call(void)
+{
+    GError *e = NULL;
+    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,"
+                                   "nic_gbps=100,tor_agg_gbps=100,latency_us=0,host_latency_us=0",
+                                   NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    cJSON *o = cJSON_Parse("{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                           " \"act_bytes\": 1.25e9}");
+    g_autoptr(job_structure) s = structure_parse(o, 2, "t", &e);
+    cJSON_Delete(o);
+    TEST_ASSERT_NO_ERROR(e);
+    uint32_t hosts[2] = {0, 2}, off[3] = {0, 1, 2}, gpus[2] = {0, 0};
+    cluster_alloc a = {.n_hosts = 2, .hosts = hosts, .gpu_off = off, .gpus = gpus, .n_gpus = 2};
+    coll_options co = coll_options_default();
+    co.channels = 1;
+    double iter = 0;
+    CU_ASSERT(job_structure_alone_s(s, &a, t, &co, 0, &iter, &e));
+    TEST_ASSERT_NO_ERROR(e);
+    TEST_ASSERT_CLOSE(iter, 1.2, 1e-12);
+    s->act_bytes = 0;
+    CU_ASSERT(job_structure_alone_s(s, &a, t, &co, 0, &iter, &e));
+    TEST_ASSERT_CLOSE(iter, 0.9, 1e-12);
+}
+
 /* A TP group larger than any host, not allowed: the replay refuses the job
  * before it starts, naming it. */
 static void test_jobgraph_tp_too_wide(void)
@@ -339,6 +369,7 @@ int main(void)
         {"fsdp", test_jobgraph_fsdp},
         {"two_jobs", test_jobgraph_two_jobs},
         {"ranks", test_jobgraph_ranks},
+        {"alone_call", test_jobgraph_alone_call},
         {"tp_too_wide", test_jobgraph_tp_too_wide},
         CU_TEST_INFO_NULL,
     };
