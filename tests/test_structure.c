@@ -119,7 +119,7 @@ static void test_structure_bad(void)
         {"{\"fwd_s\": 0, \"bwd_s\": 0}", 1, "stage 0 computes nothing"},
         {"{\"pp\": 2, \"fwd_s\": [1, 2, 3], \"bwd_s\": 1}", 2,
          "structure.fwd_s: expected a number or an array of 2 numbers"},
-        {"{\"fwd_s\": 1, \"bwd_s\": 1, \"tp_colls\": 2}", 1, "unknown key \"tp_colls\""},
+        {"{\"fwd_s\": 1, \"bwd_s\": 1, \"tp_colls\": 2}", 1, "structure.tp_colls: unknown key"},
         {"{\"fwd_s\": 1, \"bwd_s\": 1, \"zero\": 4}", 1, "structure.zero: 4 is out of range"},
         {"{\"fwd_s\": 1, \"bwd_s\": 1, \"buckets\": 1.5}", 1,
          "structure.buckets: expected a whole number"},

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/json.h"
 #include "base/limits.h"
 
 /* Every key the parser knows (the rest is refused: a typo must not pass
@@ -19,7 +20,7 @@ static const char *const known_keys[] = {
     "buckets",      "act_bytes",    "tp_bytes",     "tp_colls_fwd", "tp_colls_bwd",
     "moe_a2a_bytes", "moe_a2a_fwd", "moe_a2a_bwd",  "opt_s",        "layers",
     "stage_layers", "moe_layers",   "fwd_s",        "bwd_s",        "grad_bytes",
-    "expert_grad_bytes", "param_bytes", "order",
+    "expert_grad_bytes", "param_bytes", "order", NULL,
 };
 
 /* What every reader below needs: the object and the job's name. */
@@ -124,16 +125,7 @@ static bool check_keys(rd *r)
 {
     if (!cJSON_IsObject(r->obj))
         return fail(r, NULL, "expected an object");
-    for (const cJSON *c = r->obj->child; c; c = c->next) {
-        bool known = false;
-        for (size_t k = 0; k < G_N_ELEMENTS(known_keys) && !known; k++)
-            known = strcmp(c->string, known_keys[k]) == 0;
-        if (!known) {
-            g_autofree char *shown = ccs_escape(c->string, -1, 60);
-            return fail(r, NULL, "unknown key \"%s\" (docs/usage.md lists the keys)", shown);
-        }
-    }
-    return true;
+    return ccs_json_check_keys(r->obj, known_keys, r->where, "structure", r->error);
 }
 
 /* tp, pp, dp against the job's GPUs (dp defaults to what is left). */
