@@ -150,6 +150,10 @@ typedef struct job_graph_net {
     GArray *active;          /* net_transfer_id of the running transfers, kept by the run */
     const int *level;        /* the level its transfers start at, read at each start (NULL: 0) */
     const double *tag;       /* their tag (net.h), read likewise (NULL: 0) */
+    void *xfer_user;         /* the user of its transfers (net.h: observers such as the
+                              * timeline see it), or NULL: the run itself */
+    net_done_fn xfer_done;   /* with xfer_user: their completion callback, which must call
+                              * job_graph_run_xfer_done */
 } job_graph_net;
 
 /* A run of g's iterations with plan (both borrowed, outliving it).
@@ -160,6 +164,8 @@ void job_graph_run_free(job_graph_run *r);
 /* Communication tasks take dur_s[task] instead of running on the network
  * (the ideal scheduler; dur_s borrowed, one per task), or NULL. */
 void job_graph_run_set_ideal(job_graph_run *r, const double *dur_s);
+/* Transfer id of r completed at now_s (for an nt->xfer_done callback). */
+void job_graph_run_xfer_done(job_graph_run *r, net_transfer_id id, double now_s);
 /* Start an iteration at now_s (none may be running). */
 void job_graph_run_start(job_graph_run *r, double now_s);
 /* Forget the iteration in progress: its pending events become stale (the

@@ -20,12 +20,6 @@ enum { EV_COMPUTE_DONE = 1, EV_STEP_DONE = 2, EV_IDEAL_DONE = 3 };
 
 #define GEN_MASK 0xffffffu /* generation bits in an event's argument */
 
-/* A communication task as the net's callback sees it. */
-typedef struct task_ref {
-    job_graph_run *r;
-    uint32_t task;
-} task_ref;
-
 struct job_graph_run {
     const job_graph *g;
     const coll_plan *plan;
@@ -35,7 +29,7 @@ struct job_graph_run {
     uint32_t *pred_left;     /* per task: predecessors not yet done */
     uint32_t *step;          /* per task: the running step of a communication task */
     uint32_t *xfers_left;    /* per task: its step's transfers still moving */
-    task_ref *refs;          /* per task */
+    GHashTable *xfer_task;   /* net_transfer_id -> its task + 1 */
     double *started_s;       /* per task: when it started (recording) */
     double *record_s;        /* per task: communication durations, or NULL */
     const double *ideal_s;   /* per task: communication durations to take instead, or NULL */
@@ -57,9 +51,7 @@ job_graph_run *job_graph_run_new(const job_graph *g, const coll_plan *plan,
     r->step = g_new0(uint32_t, n ? n : 1);
     r->xfers_left = g_new0(uint32_t, n ? n : 1);
     r->started_s = g_new0(double, n ? n : 1);
-    r->refs = g_new0(task_ref, n ? n : 1);
-    for (size_t i = 0; i < n; i++)
-        r->refs[i] = (task_ref){r, (uint32_t)i};
+    r->xfer_task = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     r->links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     r->mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return r;
@@ -73,7 +65,7 @@ void job_graph_run_free(job_graph_run *r)
     g_free(r->step);
     g_free(r->xfers_left);
     g_free(r->started_s);
-    g_free(r->refs);
+    g_hash_table_destroy(r->xfer_task);
     g_array_free(r->links, TRUE);
     g_array_free(r->mult, TRUE);
     g_free(r);
@@ -85,6 +77,7 @@ void job_graph_run_stop(job_graph_run *r)
 {
     r->gen++;
     r->tasks_left = 0;
+    g_hash_table_remove_all(r->xfer_task);
 }
 
 static void handler(void *ctx, uint64_t arg, double now_s);
@@ -95,10 +88,13 @@ static void push(job_graph_run *r, double t, uint32_t task, int kind)
     evq_push(r->nt.q, t, handler, r, arg);
 }
 
-static void on_xfer_done(void *user, net_transfer_id id, double now_s)
+void job_graph_run_xfer_done(job_graph_run *r, net_transfer_id id, double now_s)
 {
-    task_ref *ref = user;
-    job_graph_run *r = ref->r;
+    gint64 key = (gint64)id;
+    uint32_t task = GPOINTER_TO_UINT(g_hash_table_lookup(r->xfer_task, &key));
+    g_return_if_fail(task > 0);
+    g_hash_table_remove(r->xfer_task, &key);
+    task--;
     GArray *act = r->nt.active;
     for (guint i = act->len; i-- > 0;)
         if (g_array_index(act, net_transfer_id, i) == id) {
@@ -107,8 +103,13 @@ static void on_xfer_done(void *user, net_transfer_id id, double now_s)
         }
     if (act->len == 0 && r->h.net_idle)
         r->h.net_idle(r->h.user);
-    if (--r->xfers_left[ref->task] == 0)
-        push(r, now_s, ref->task, EV_STEP_DONE);
+    if (--r->xfers_left[task] == 0)
+        push(r, now_s, task, EV_STEP_DONE);
+}
+
+static void on_xfer_done(void *user, net_transfer_id id, double now_s)
+{
+    job_graph_run_xfer_done(user, id, now_s);
 }
 
 /* Start step r->step[task] of a communication task's operation. */
@@ -135,8 +136,8 @@ static void start_step(job_graph_run *r, uint32_t task, double now_s)
             .weight = 1.0,
             .startup_s = coll_xfer_startup_s(r->plan, x, r->nt.alpha_s),
             .tag = r->nt.tag ? *r->nt.tag : 0.0,
-            .on_done = on_xfer_done,
-            .user = &r->refs[task],
+            .on_done = r->nt.xfer_done ? r->nt.xfer_done : on_xfer_done,
+            .user = r->nt.xfer_done ? r->nt.xfer_user : r,
         };
         net_transfer_id id;
         GError *e = NULL;
@@ -144,6 +145,8 @@ static void start_step(job_graph_run *r, uint32_t task, double now_s)
                                                           * topology: an engine invariant */
             g_error("structured job, task %u: %s", task, e->message);
         g_array_append_val(r->nt.active, id);
+        g_hash_table_insert(r->xfer_task, g_memdup2(&id, sizeof id),
+                            GUINT_TO_POINTER(task + 1));
     }
     if (nx == 0)
         push(r, now_s, task, EV_STEP_DONE);

@@ -94,12 +94,18 @@ static bool on_phase(void *user, bool starting, double now_s)
 
 static void on_net_idle(void *user) { ((job *)user)->old_path_xfers = false; }
 
+static void on_xfer_done(void *user, net_transfer_id id, double now_s)
+{
+    job_graph_run_xfer_done(((job *)user)->grun, id, now_s);
+}
+
 void job__graph_start(job *j, double now_s)
 {
     if (!j->grun) {
         job_graph_net nt = {.q = j->env->q, .n = j->env->n, .alpha_s = j->env->alpha_s,
                             .active = j->active, .level = &j->net_level,
-                            .tag = &j->intensity};
+                            .tag = &j->intensity, .xfer_user = j,
+                            .xfer_done = on_xfer_done};
         job_graph_hooks h = {.user = j, .busy = on_busy, .done = on_done, .phase = on_phase,
                              .net_idle = on_net_idle};
         j->grun = job_graph_run_new(j->graph, j->plan, &nt, &h);

@@ -203,7 +203,8 @@ void timeline_busy(timeline *tl, const job *j, int delta, double now_s)
         k->busy_is_opt = j->spec.opt_s > 0 && k->comm_seen && !k->in_comm;
         k->comm_seen = k->comm_seen && !k->busy_is_opt;
         if (!k->busy_is_opt) {
-            k->iteration++;
+            /* a structured job's GPUs idle inside an iteration too */
+            k->iteration = j->graph ? j->iterations + 1 : k->iteration + 1;
             k->comm_seen = false;
         }
     } else if (delta < 0 && k->busy && k->busy_gpus == 0) {

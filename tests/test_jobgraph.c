@@ -72,6 +72,29 @@ static void test_jobgraph_1f1b(void)
     TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 8.0 / 11.0, 1e-9);
 }
 
+/* Interleaved 1F1B without communication: each chunk computes f/v and
+ * b/v, and the bubble shrinks to (p - 1)(f + b)/v (Narayanan et al.,
+ * SC'21, §2.2.2): iteration m (f + b) + (p - 1)(f + b)/v.  f = 0.02,
+ * b = 0.04, v = 2: p = 2, m = 4: 0.24 + 0.03 = 0.27 s; p = 4, m = 8:
+ * 0.48 + 0.09 = 0.57 s. */
+static void test_jobgraph_interleaved(void)
+{
+    replay_job_result jr;
+    CU_ASSERT_FATAL(run(one_job(TOPO("4"), "[\"h0\"]", 2, 10,
+                                "{\"pp\": 2, \"vpp\": 2, \"layers\": 4, \"micro_batches\": 4,"
+                                " \"fwd_s\": 0.02, \"bwd_s\": 0.04}",
+                                "0"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.27, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.27, 1e-12);
+    CU_ASSERT_FATAL(run(one_job(TOPO("4"), "[\"h0\"]", 4, 10,
+                                "{\"pp\": 4, \"vpp\": 2, \"layers\": 8, \"micro_batches\": 8,"
+                                " \"fwd_s\": 0.02, \"bwd_s\": 0.04}",
+                                "0"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.57, 1e-12);
+}
+
 /* The 1F1B order of Megatron-LM for p = 4, m = 8: stage s warms up with
  * p - s - 1 forwards, then alternates, then cools down; stage 3 (last)
  * alternates from the start.  Interleaved, p = 2, vpp = 2, m = 4: stage 0
@@ -361,6 +384,7 @@ int main(void)
     CU_TestInfo cases[] = {
         {"1f1b", test_jobgraph_1f1b},
         {"schedule", test_jobgraph_schedule},
+        {"interleaved", test_jobgraph_interleaved},
         {"dp_buckets", test_jobgraph_dp_buckets},
         {"tp_across_hosts", test_jobgraph_tp_across_hosts},
         {"tp_merged", test_jobgraph_tp_merged},
