@@ -172,11 +172,19 @@ void job_graph_run_start(job_graph_run *r, double now_s);
  * caller cancels the transfers of nt->active). */
 void job_graph_run_stop(job_graph_run *r);
 
+/* What an iteration alone did, after each of its events (breakpoints of
+ * piecewise-linear curves: busy GPUs and rates change only at events). */
+typedef struct job_graph_trace {
+    GArray *t_s;   /* double: the event's time */
+    GArray *busy;  /* double: busy GPU-seconds since the iteration's start */
+    GArray *bytes; /* double[TOPO_TIER_COUNT] per entry: bytes carried on each tier */
+} job_graph_trace;
+
 /* One iteration of g alone on a fresh network holding the plan's links:
- * its duration in *iter_s, and each communication task's duration in
- * dur_s (one per task, or NULL).  Errors: the engine refusing a transfer
- * (CCS_ERROR_INTERNAL). */
+ * its duration in *iter_s, each communication task's duration in dur_s
+ * (one per task, or NULL), and with tr (arrays appended to) its curves.
+ * Errors: the engine refusing a transfer (CCS_ERROR_INTERNAL). */
 bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, double alpha_s,
-                        double *iter_s, double *dur_s, GError **error);
+                        double *iter_s, double *dur_s, job_graph_trace *tr, GError **error);
 
 #endif /* CCSIM_SIM_JOB_GRAPH_H */

@@ -243,11 +243,27 @@ void job_graph_run_start(job_graph_run *r, double now_s)
 
 /* ---- alone ----------------------------------------------------------- */
 
-static void alone_done(void *user, double now_s) { *(double *)user = now_s; }
+/* The state of a run alone: its end, busy GPUs and their integral. */
+typedef struct alone {
+    double end_s;
+    int busy_gpus;
+    double busy_gpu_s, mark_s;
+} alone;
+
+static void alone_done(void *user, double now_s) { ((alone *)user)->end_s = now_s; }
+
+static void alone_busy(void *user, int delta, double now_s)
+{
+    alone *a = user;
+    a->busy_gpu_s += a->busy_gpus * (now_s - a->mark_s);
+    a->busy_gpus += delta;
+    a->mark_s = now_s;
+}
 
 /* A net holding every link of plan's transfers (map: topology link -> its
- * link there). */
-static bool alone_net(const coll_plan *plan, topo *t, net *n, uint32_t *map, GError **error)
+ * link there; tiers: the tier of each of its links). */
+static bool alone_net(const coll_plan *plan, topo *t, net *n, uint32_t *map, GArray *tiers,
+                      GError **error)
 {
     g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     g_autoptr(GArray) mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -262,13 +278,31 @@ static bool alone_net(const coll_plan *plan, topo *t, net *n, uint32_t *map, GEr
                     const topo_link *L = topo_link_get(t, e);
                     if (!net_link_add(n, L->cap_Bps, L->latency_s, &map[e], error))
                         return false;
+                    int tier = (int)L->tier;
+                    g_array_append_val(tiers, tier);
                 }
             }
     return true;
 }
 
+/* One breakpoint of tr at the queue's time. */
+static void trace_point(job_graph_trace *tr, net *n, const GArray *tiers, const alone *a)
+{
+    double now = evq_now(net_evq(n));
+    double b[TOPO_TIER_COUNT] = {0};
+    for (guint l = 0; l < tiers->len; l++) {
+        net_link_stats st;
+        if (net_link_stats_get(n, (net_link_id)l, &st, NULL))
+            b[g_array_index(tiers, int, l)] += st.carried_bytes;
+    }
+    double busy = a->busy_gpu_s + a->busy_gpus * (now - a->mark_s);
+    g_array_append_val(tr->t_s, now);
+    g_array_append_val(tr->busy, busy);
+    g_array_append_vals(tr->bytes, b, TOPO_TIER_COUNT);
+}
+
 bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, double alpha_s,
-                        double *iter_s, double *dur_s, GError **error)
+                        double *iter_s, double *dur_s, job_graph_trace *tr, GError **error)
 {
     g_autoptr(evq) q = evq_new();
     net_options o = net_options_default();
@@ -280,22 +314,28 @@ bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, doub
     g_autofree uint32_t *map = g_new(uint32_t, L ? L : 1);
     for (size_t e = 0; e < L; e++)
         map[e] = UINT32_MAX;
-    if (!alone_net(plan, t, n, map, error))
+    g_autoptr(GArray) tiers = g_array_new(FALSE, FALSE, sizeof(int));
+    if (!alone_net(plan, t, n, map, tiers, error))
         return false;
     g_autoptr(GArray) active = g_array_new(FALSE, FALSE, sizeof(net_transfer_id));
-    double end_s = NAN;
+    alone a = {.end_s = NAN};
     job_graph_net nt = {.q = q, .n = n, .link_map = map, .alpha_s = alpha_s, .active = active};
-    job_graph_hooks h = {.user = &end_s, .done = alone_done};
+    job_graph_hooks h = {.user = &a, .done = alone_done, .busy = alone_busy};
     job_graph_run *r = job_graph_run_new(g, plan, &nt, &h);
     r->record_s = dur_s;
     job_graph_run_start(r, 0.0);
-    evq_run_until(q, INFINITY);
+    if (tr)
+        trace_point(tr, n, tiers, &a);
+    if (!tr)
+        evq_run_until(q, INFINITY);
+    while (tr && evq_step(q))
+        trace_point(tr, n, tiers, &a);
     job_graph_run_free(r);
-    if (isnan(end_s)) {
+    if (isnan(a.end_s)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL,
                     "a structured iteration alone did not end (a cycle in its graph)");
         return false;
     }
-    *iter_s = end_s;
+    *iter_s = a.end_s;
     return true;
 }

@@ -14,7 +14,7 @@
 static bool alone_s(job *j, topo *t, double alpha_s, double *iter_s, double *dur_s,
                     GError **error)
 {
-    return job_graph_isolated(j->graph, j->plan, t, alpha_s, iter_s, dur_s, error);
+    return job_graph_isolated(j->graph, j->plan, t, alpha_s, iter_s, dur_s, NULL, error);
 }
 
 bool job_structured_prepare(job *j, topo *t, const coll_options *co, double alpha_s,
@@ -65,7 +65,7 @@ bool job_structure_alone_s(const job_structure *s, const cluster_alloc *a, topo 
         return false;
     g_autoptr(coll_plan) p = plan;
     return coll_plan_spread_paths(p, t, error) &&
-           job_graph_isolated(g, p, t, alpha_s, iter_s, NULL, error);
+           job_graph_isolated(g, p, t, alpha_s, iter_s, NULL, NULL, error);
 }
 
 /* ---- the run on the replay's network --------------------------------- */

@@ -363,6 +363,61 @@ static void test_jobgraph_alone_call(void)
     TEST_ASSERT_CLOSE(iter, 0.9, 1e-12);
 }
 
+/* The curves of an iteration alone (what a fast-forward profile is made
+ * of), DP = 2 with 4 buckets (the dp_buckets case): the last breakpoint
+ * at 0.34 s, 2 GPUs x 0.3 s = 0.6 busy GPU-s, the bytes on all tiers
+ * together equal to the plan's bytes per iteration over its links (4
+ * buckets of 0.5 GB on each hop's links), busy and bytes never falling. */
+static void test_jobgraph_alone_trace(void)
+{
+    GError *e = NULL;
+    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,"
+                                   "nic_gbps=100,tor_agg_gbps=100,latency_us=0,host_latency_us=0",
+                                   NULL, &e);
+    cJSON *o = cJSON_Parse("{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"grad_bytes\": 2e9,"
+                           " \"buckets\": 4}");
+    g_autoptr(job_structure) s = structure_parse(o, 2, "t", &e);
+    cJSON_Delete(o);
+    TEST_ASSERT_NO_ERROR(e);
+    uint32_t hosts[2] = {0, 1}, off[3] = {0, 1, 2}, gpus[2] = {0, 0};
+    cluster_alloc a = {.n_hosts = 2, .hosts = hosts, .gpu_off = off, .gpus = gpus, .n_gpus = 2};
+    coll_options co = coll_options_default();
+    co.channels = 1;
+    coll_plan *plan = NULL;
+    g_autoptr(job_graph) g = job_graph_new(s, &a, t, &co, &plan, &e);
+    g_autoptr(coll_plan) p = plan;
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_FATAL(g != NULL);
+    job_graph_trace tr = {g_array_new(FALSE, FALSE, sizeof(double)),
+                          g_array_new(FALSE, FALSE, sizeof(double)),
+                          g_array_new(FALSE, FALSE, sizeof(double))};
+    double iter = 0;
+    CU_ASSERT(job_graph_isolated(g, p, t, 0, &iter, NULL, &tr, &e));
+    TEST_ASSERT_NO_ERROR(e);
+    TEST_ASSERT_CLOSE(iter, 0.34, 1e-12);
+    guint np = tr.t_s->len;
+    CU_ASSERT_FATAL(np > 2);
+    TEST_ASSERT_CLOSE(g_array_index(tr.t_s, double, np - 1), 0.34, 1e-12);
+    TEST_ASSERT_CLOSE(g_array_index(tr.busy, double, np - 1), 0.6, 1e-12);
+    double total = 0, want = 0;
+    for (int k = 0; k < TOPO_TIER_COUNT; k++)
+        total += g_array_index(tr.bytes, double, (np - 1) * TOPO_TIER_COUNT + k);
+    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) bytes = g_array_new(FALSE, FALSE, sizeof(double));
+    coll_plan_link_bytes(p, links, bytes);
+    for (guint l = 0; l < bytes->len; l++)
+        want += g_array_index(bytes, double, l);
+    CU_ASSERT(want > 0);
+    TEST_ASSERT_CLOSE(total, want, 1e-9);
+    for (guint i = 1; i < np; i++) {
+        CU_ASSERT(g_array_index(tr.t_s, double, i) >= g_array_index(tr.t_s, double, i - 1));
+        CU_ASSERT(g_array_index(tr.busy, double, i) >= g_array_index(tr.busy, double, i - 1));
+    }
+    g_array_free(tr.t_s, TRUE);
+    g_array_free(tr.busy, TRUE);
+    g_array_free(tr.bytes, TRUE);
+}
+
 /* A TP group larger than any host, not allowed: the replay refuses the job
  * before it starts, naming it. */
 static void test_jobgraph_tp_too_wide(void)
@@ -394,6 +449,7 @@ int main(void)
         {"two_jobs", test_jobgraph_two_jobs},
         {"ranks", test_jobgraph_ranks},
         {"alone_call", test_jobgraph_alone_call},
+        {"alone_trace", test_jobgraph_alone_trace},
         {"tp_too_wide", test_jobgraph_tp_too_wide},
         CU_TEST_INFO_NULL,
     };
