@@ -165,20 +165,28 @@ void output_csv_int(output_csv *c, int64_t v)
     g_string_append_printf(c->row, "%" G_GINT64_FORMAT, (gint64)v);
 }
 
-void output_csv_double(output_csv *c, double v)
+void output_format_double(double v, char buf[G_ASCII_DTOSTR_BUF_SIZE])
 {
-    begin_cell(c);
+    buf[0] = '\0';
     if (!isfinite(v))
         return;
-    char buf[G_ASCII_DTOSTR_BUF_SIZE];
     /* A whole number (a byte or GPU count) prints in full; anything else
      * with the digits the model carries, so float noise such as
      * 0.99999999998516909 reads 1. */
     if (v == nearbyint(v) && fabs(v) < 0x1p53)
-        g_ascii_formatd(buf, sizeof buf, "%.0f", v);
+        g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, "%.0f", v);
     else
-        g_ascii_formatd(buf, sizeof buf, "%." G_STRINGIFY(OUTPUT_CSV_DIGITS) "g", v);
-    g_string_append(c->row, strcmp(buf, "-0") == 0 ? "0" : buf);
+        g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, "%." G_STRINGIFY(OUTPUT_CSV_DIGITS) "g", v);
+    if (strcmp(buf, "-0") == 0)
+        strcpy(buf, "0");
+}
+
+void output_csv_double(output_csv *c, double v)
+{
+    begin_cell(c);
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    output_format_double(v, buf);
+    g_string_append(c->row, buf);
 }
 
 bool output_csv_end_row(output_csv *c, GError **error)

@@ -62,6 +62,9 @@ output_csv *output_csv_open(output_dir *d, const char *name, bool gzip,
 void output_csv_str(output_csv *c, const char *s);
 void output_csv_int(output_csv *c, int64_t v);
 void output_csv_double(output_csv *c, double v);
+/* The text output_csv_double writes for v into buf ("" for NaN and
+ * infinities), for callers that hold a row's cells before writing them. */
+void output_format_double(double v, char buf[G_ASCII_DTOSTR_BUF_SIZE]);
 
 /* Finish the row: checks it has one cell per column (CCS_ERROR_INTERNAL
  * otherwise), writes it and flushes.  CCS_ERROR_IO on a write error. */

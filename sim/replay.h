@@ -157,8 +157,24 @@ typedef struct replay_job_result {
 } replay_job_result;
 void replay_job_get(const replay *r, size_t i, replay_job_result *out);
 
-/* The summary.csv columns (NULL-terminated) and one row into csv. */
+/* Contention among the jobs that ran (run.json "contention",
+ * docs/traces.md "Contention risk"): GPU jobs started, those at risk (a
+ * host or network link shared with another communicating job), their
+ * share of the GPUs, and those slowed by another job (at risk, with a mean
+ * iteration time over 1.01 x their time alone on their own ECMP paths).
+ * O(jobs). */
+typedef struct replay_contention {
+    size_t jobs, jobs_at_risk, jobs_slowed_by_others;
+    double gpus_at_risk_frac; /* 0 without GPU jobs */
+} replay_contention;
+void replay_contention_get(const replay *r, replay_contention *out);
+
+/* The summary.csv columns (NULL-terminated): the run's configuration
+ * first, then its results (docs/usage.md).  replay_summary_cells gives one
+ * row's cells as written (char *, owned by the array), for callers that
+ * add columns; replay_summary_write_row writes them into csv. */
 const char *const *replay_summary_columns(void);
+GPtrArray *replay_summary_cells(const replay *r, const replay_summary *s);
 bool replay_summary_write_row(const replay *r, const replay_summary *s, output_csv *csv,
                               GError **error);
 

@@ -1,4 +1,4 @@
-/* replay_output.c - the replay's result files (docs/usage.md; docs/usage.md).
+/* replay_output.c - the replay's result files (docs/usage.md, "Output files").
  * Not here: the file mechanics (output.c), the numbers (metrics.c).
  *
  * timeseries.csv and links.csv are streamed, one row per interval as the
@@ -12,20 +12,25 @@
 #include "replay-private.h"
 #include "traces/mdot.h"
 
+/* Configuration first (what the run was), then results (what it gave):
+ * every row says how it was made without run.json. */
 static const char *const summary_columns[] = {
     "scenario", "topology", "trace", "scheduler", "seed", "mode", "sim_start_s", "sim_end_s",
-    "jobs", "jobs_skipped", "jobs_placed_by_policy", "gpus_total", "gpu_util_cluster_frac",
+    "placement", "channels", "collective_model", "priority_levels", "gpu", "alpha_us", "buckets",
+    "jitter_sigma", "time_scale", "interval_s", "steady", "fast_forward", "scale_hosts",
+    "tor_oversub_ratio", "agg_oversub_ratio", "gpus_total",
+    "jobs", "jobs_skipped", "jobs_placed_by_policy", "gpu_util_cluster_frac",
     "gpu_util_allocated_frac", "busy_gpu_s", "iterations", "mean_slowdown", "p99_slowdown",
-    "wall_s", "events", "peak_rss_bytes", NULL};
+    "jobs_at_risk", "jobs_slowed_by_others", "wall_s", "events", "peak_rss_bytes", NULL};
 
 static const char *const job_columns[] = {
     "job_id", "model", "gpus", "hosts", "start_s", "end_s", "iterations", "busy_gpu_s",
-    "isolated_iter_s", "mean_iter_s", "slowdown", "gpu_intensity", "priority", "shift_s",
-    "status", "placed_by_policy", "target_iterations", "completion_s", "host_names", NULL};
+    "isolated_iter_s", "mean_iter_s", "slowdown", "gpu_intensity_gpus", "priority", "shift_s",
+    "status", "ran", "placed_by_policy", "target_iterations", "completion_s", "host_names", NULL};
 
-static const char *const link_columns[] = {"t_s", "tier", "links", "capacity_Bps",
+static const char *const link_columns[] = {"t_s", "tier", "links", "capacity_Gbps",
                                            "carried_bytes", "util_frac",
-                                           "intensity_occupancy", NULL};
+                                           "intensity_occupancy_gpus", NULL};
 
 const char *const *replay_summary_columns(void) { return summary_columns; }
 
@@ -68,8 +73,8 @@ bool replay__open_streams(struct replay *r, output_dir *d, GError **error)
     for (int k = 0; k < TOPO_TIER_COUNT; k++)
         g_ptr_array_add(cols, g_strdup_printf("%s_util_frac", topo_tier_name((topo_tier)k)));
     for (int k = 0; k < TOPO_TIER_COUNT; k++)
-        g_ptr_array_add(cols,
-                        g_strdup_printf("%s_intensity_occupancy", topo_tier_name((topo_tier)k)));
+        g_ptr_array_add(cols, g_strdup_printf("%s_intensity_occupancy_gpus",
+                                              topo_tier_name((topo_tier)k)));
     g_ptr_array_add(cols, NULL);
     bool gz = r->cfg->sim.gzip;
     r->ts_csv = output_csv_open(d, "timeseries.csv", gz, (const char *const *)cols->pdata, error);
@@ -107,7 +112,7 @@ bool replay__write_tick(struct replay *r, const metrics_row *row, GError **error
         output_csv_double(c, row->t_s);
         output_csv_str(c, topo_tier_name((topo_tier)k));
         output_csv_int(c, (int64_t)r->tier_links[k]);
-        output_csv_double(c, r->tier_cap_Bps[k]);
+        output_csv_double(c, ccs_Bps_to_gbps(r->tier_cap_Bps[k]));
         output_csv_double(c, row->tier_carried_bytes[k]);
         output_csv_double(c, row->tier_util_frac[k]);
         output_csv_double(c, row->tier_occupancy[k]);
@@ -162,6 +167,7 @@ static bool write_jobs(struct replay *r, output_dir *d, GError **error)
         output_csv_int(c, jr.priority);
         output_csv_double(c, jr.shift_s);
         output_csv_str(c, st == REPLAY_JOB_OK && !jr.ran ? "not_started" : status_name(st));
+        output_csv_int(c, jr.ran ? 1 : 0);
         output_csv_int(c, j->placed_by_policy ? 1 : 0);
         output_csv_int(c, j->target_iters);
         output_csv_double(c, jr.completion_s);
@@ -172,40 +178,83 @@ static bool write_jobs(struct replay *r, output_dir *d, GError **error)
     return true;
 }
 
+static void add_double(GPtrArray *cells, double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    output_format_double(v, buf);
+    g_ptr_array_add(cells, g_strdup(buf));
+}
+
+static void add_count(GPtrArray *cells, uint64_t v)
+{
+    g_ptr_array_add(cells, g_strdup_printf("%" G_GUINT64_FORMAT, v));
+}
+
+/* An oversubscription ratio, empty where the topology has no such tier. */
+static void add_ratio(GPtrArray *cells, double ratio)
+{
+    add_double(cells, ratio > 0 ? ratio : NAN);
+}
+
+GPtrArray *replay_summary_cells(const replay *r, const replay_summary *s)
+{
+    const config_sim *sim = &r->cfg->sim;
+    GPtrArray *c = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(c, g_strdup(r->cfg_in->name));
+    g_ptr_array_add(c, g_strdup(topo_name(r->t)));
+    g_ptr_array_add(c, g_strdup(trace_source_name(r->tr)));
+    g_ptr_array_add(c, g_strdup(s->scheduler));
+    add_count(c, sim->seed);
+    g_ptr_array_add(c, g_strdup(config_mode_name(sim->mode)));
+    add_double(c, s->sim_start_s);
+    add_double(c, s->sim_end_s);
+    g_ptr_array_add(c, g_strdup(config_placement_name(sim->placement)));
+    g_ptr_array_add(c, sim->channels > 0 ? g_strdup_printf("%d", sim->channels) : g_strdup("auto"));
+    g_ptr_array_add(c, g_strdup(config_collective_model_name(sim->collective_model)));
+    add_count(c, (uint64_t)sim->priority_levels);
+    g_ptr_array_add(c, g_strdup(sim->gpu));
+    add_double(c, sim->alpha_us);
+    add_count(c, (uint64_t)sim->buckets);
+    add_double(c, sim->jitter_sigma);
+    add_double(c, sim->time_scale);
+    add_double(c, sim->interval_s);
+    g_ptr_array_add(c, g_strdup(config_steady_name(sim->steady)));
+    g_ptr_array_add(c, g_strdup(sim->fast_forward ? "true" : "false"));
+    g_ptr_array_add(c, g_strdup(sim->scale_hosts ? "true" : "false"));
+    topo_stats ts = topo_stats_get(r->t);
+    add_ratio(c, ts.tor_oversub);
+    add_ratio(c, ts.agg_oversub);
+    add_count(c, s->gpus_total);
+    add_count(c, s->jobs);
+    add_count(c, s->jobs_skipped);
+    add_count(c, s->jobs_by_policy);
+    add_double(c, s->gpu_util_cluster_frac);
+    add_double(c, s->gpu_util_allocated_frac);
+    add_double(c, s->busy_gpu_s);
+    add_count(c, (uint64_t)s->iterations);
+    add_double(c, s->mean_slowdown);
+    add_double(c, s->p99_slowdown);
+    replay_contention rc;
+    replay_contention_get(r, &rc);
+    add_count(c, rc.jobs_at_risk);
+    add_count(c, rc.jobs_slowed_by_others);
+    add_double(c, s->wall_s);
+    add_count(c, s->events);
+    add_count(c, (uint64_t)s->peak_rss_bytes);
+    g_assert(c->len == G_N_ELEMENTS(summary_columns) - 1);
+    return c;
+}
+
 bool replay_summary_write_row(const replay *r, const replay_summary *s, output_csv *c,
                               GError **error)
 {
-    char seed[32];
-    g_snprintf(seed, sizeof seed, "%" G_GUINT64_FORMAT, r->cfg->sim.seed);
-    output_csv_str(c, r->cfg_in->name);
-    output_csv_str(c, topo_name(r->t));
-    output_csv_str(c, trace_source_name(r->tr));
-    output_csv_str(c, s->scheduler);
-    output_csv_str(c, seed);
-    output_csv_str(c, config_mode_name(r->cfg->sim.mode));
-    output_csv_double(c, s->sim_start_s);
-    output_csv_double(c, s->sim_end_s);
-    output_csv_int(c, (int64_t)s->jobs);
-    output_csv_int(c, (int64_t)s->jobs_skipped);
-    output_csv_int(c, (int64_t)s->jobs_by_policy);
-    output_csv_int(c, (int64_t)s->gpus_total);
-    output_csv_double(c, s->gpu_util_cluster_frac);
-    output_csv_double(c, s->gpu_util_allocated_frac);
-    output_csv_double(c, s->busy_gpu_s);
-    output_csv_int(c, s->iterations);
-    output_csv_double(c, s->mean_slowdown);
-    output_csv_double(c, s->p99_slowdown);
-    output_csv_double(c, s->wall_s);
-    output_csv_int(c, (int64_t)s->events);
-    output_csv_int(c, s->peak_rss_bytes);
+    g_autoptr(GPtrArray) cells = replay_summary_cells(r, s);
+    for (guint i = 0; i < cells->len; i++)
+        output_csv_str(c, cells->pdata[i]);
     return output_csv_end_row(c, error);
 }
 
-/* run.json "contention": the risk of the jobs that ran (docs/traces.md)
- * and those actually slowed by another job: at risk, with a mean
- * iteration time over 1.01 x their time alone on their ECMP paths (their
- * own hash collisions do not count). */
-static cJSON *contention_json(const replay *r)
+void replay_contention_get(const replay *r, replay_contention *out)
 {
     contention_stats cs;
     contention_get(r->risk, &cs);
@@ -218,14 +267,26 @@ static cJSON *contention_json(const replay *r)
             jr.mean_iter_s > 1.01 * fmax(j->alone_ecmp_iter_s, j->isolated_iter_s))
             slowed++;
     }
+    *out = (replay_contention){.jobs = cs.jobs,
+                               .jobs_at_risk = cs.jobs_at_risk,
+                               .jobs_slowed_by_others = slowed,
+                               .gpus_at_risk_frac = cs.gpus > 0 ? cs.gpus_at_risk / cs.gpus : 0};
+}
+
+/* run.json "contention" (replay_contention_get). */
+static cJSON *contention_json(const replay *r)
+{
+    replay_contention rc;
+    replay_contention_get(r, &rc);
+    double jobs = (double)rc.jobs;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "jobs", (double)cs.jobs);
-    cJSON_AddNumberToObject(o, "jobs_at_risk", (double)cs.jobs_at_risk);
-    cJSON_AddNumberToObject(o, "jobs_at_risk_frac", cs.jobs ? (double)cs.jobs_at_risk / (double)cs.jobs : 0);
-    cJSON_AddNumberToObject(o, "gpus_at_risk_frac", cs.gpus > 0 ? cs.gpus_at_risk / cs.gpus : 0);
-    cJSON_AddNumberToObject(o, "jobs_slowed_by_others", (double)slowed);
+    cJSON_AddNumberToObject(o, "jobs", jobs);
+    cJSON_AddNumberToObject(o, "jobs_at_risk", (double)rc.jobs_at_risk);
+    cJSON_AddNumberToObject(o, "jobs_at_risk_frac", rc.jobs ? (double)rc.jobs_at_risk / jobs : 0);
+    cJSON_AddNumberToObject(o, "gpus_at_risk_frac", rc.gpus_at_risk_frac);
+    cJSON_AddNumberToObject(o, "jobs_slowed_by_others", (double)rc.jobs_slowed_by_others);
     cJSON_AddNumberToObject(o, "jobs_slowed_by_others_frac",
-                            cs.jobs ? (double)slowed / (double)cs.jobs : 0);
+                            rc.jobs ? (double)rc.jobs_slowed_by_others / jobs : 0);
     return o;
 }
 
@@ -302,9 +363,10 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     /* the MDOT predictor behind any {"graph": ...} model (docs/mdot.md) */
     cJSON_AddStringToObject(root, "compute_predictor", MDOT_VERSION);
     cJSON_AddItemToObject(root, "config", config_to_json(r->cfg_in));
+    /* an integer, written exactly (64-bit), as in config.sim.seed */
     char seed[32];
     g_snprintf(seed, sizeof seed, "%" G_GUINT64_FORMAT, r->cfg->sim.seed);
-    cJSON_AddStringToObject(root, "seed", seed);
+    cJSON_AddRawToObject(root, "seed", seed);
     cJSON_AddStringToObject(root, "scheduler", r->ops->name);
     cJSON_AddNumberToObject(root, "priority_levels", r->levels);
     cJSON *in = cJSON_AddObjectToObject(root, "inputs");

@@ -16,13 +16,17 @@ typedef struct job_track {
     bool busy, in_comm, comm_seen, busy_is_opt;
     int busy_gpus; /* of the job's GPUs (a structured job's stages compute apart) */
     int iteration;    /* compute slices started */
-    double rate_Bps;  /* sum of its transfers' current rates */
+    double net_Bps;   /* sum of the current rates of its transfers that leave a host */
+    double host_Bps;  /* the same of its transfers within one host (NVLink, PCIe) */
 } job_track;
 
 typedef struct xfer_track {
     const job *j;
     double start_s, last_s, rate_Bps, bytes;
     int prio;
+    bool in_host;     /* every link NVLink or PCIe: never on the network */
+    bool opened;      /* its "b" event was written (in the span) */
+    bool closed;      /* its "e" event was written */
     char *path; /* link ids, ' '-separated */
 } xfer_track;
 
@@ -231,13 +235,18 @@ void timeline_comm(timeline *tl, const job *j, bool starting, double now_s)
 
 /* ---- transfers -------------------------------------------------------------- */
 
-static char *path_text(timeline *tl, net_transfer_id id, double now_s)
+/* The transfer's links as text; *in_host when all of them are NVLink or
+ * PCIe (a transfer inside one host). */
+static char *path_text(timeline *tl, net_transfer_id id, double now_s, bool *in_host)
 {
     net_link_id links[MAX_PATH_LINKS];
     size_t n = net_transfer_links(tl->n, id, links, MAX_PATH_LINKS);
     GString *p = g_string_new(NULL);
+    *in_host = true;
     for (size_t i = 0; i < n && i < MAX_PATH_LINKS; i++) {
         g_string_append_printf(p, "%s%u", i ? " " : "", (unsigned)links[i]);
+        topo_tier tier = topo_link_get(tl->t, links[i])->tier;
+        *in_host = *in_host && (tier == TOPO_TIER_NVLINK || tier == TOPO_TIER_PCIE);
         gpointer key = GUINT_TO_POINTER((guint)links[i] + 1);
         if (!g_hash_table_contains(tl->links, key)) {
             link_track *lt = g_new0(link_track, 1);
@@ -251,11 +260,14 @@ static char *path_text(timeline *tl, net_transfer_id id, double now_s)
     return g_string_free(p, FALSE);
 }
 
-static void job_rate_counter(timeline *tl, job_track *k, double now_s)
+/* The job's two rate counters: "network Gbps" (transfers that leave a
+ * host) and "NVLink Gbps" (transfers within one host, NVLink or PCIe). */
+static void job_rate_counter(timeline *tl, job_track *k, bool in_host, double now_s)
 {
     if (in_span(tl, now_s))
-        emit(tl, "\"name\":\"network Gbps\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"Gbps\":%.6g}",
-             k->pid, us(now_s), k->rate_Bps * 8e-9);
+        emit(tl, "\"name\":\"%s Gbps\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"Gbps\":%.6g}",
+             in_host ? "NVLink" : "network", k->pid, us(now_s),
+             (in_host ? k->host_Bps : k->net_Bps) * 8e-9);
 }
 
 static void flow_row(timeline *tl, const xfer_track *x, net_transfer_id id, double end_s)
@@ -265,6 +277,34 @@ static void flow_row(timeline *tl, const xfer_track *x, net_transfer_id id, doub
     g_string_append_printf(tl->flows, "%s,%" G_GUINT64_FORMAT ",%.10g,%.10g,%.10g,%d,%s\n",
                            x->j->spec.id, (guint64)id, x->start_s, end_s, x->bytes, x->prio,
                            x->path);
+}
+
+/* A transfer's async track, clipped to the span like the slices: "b" at
+ * its first event in the span (at the span's start for one already
+ * running; none for one starting at the span's end), "e" at its end, or
+ * at the span's end when it runs past it. */
+static void xfer_open(timeline *tl, xfer_track *x, job_track *k, net_transfer_id id,
+                      double now_s)
+{
+    if (x->opened || now_s < tl->o.start_s || now_s > tl->o.end_s ||
+        x->start_s >= tl->o.end_s)
+        return; /* not in the span, or starting at its very end: nothing to show */
+    x->opened = true;
+    emit(tl,
+         "\"name\":\"transfer\",\"cat\":\"transfer\",\"ph\":\"b\",\"id\":\"0x%" G_GINT64_MODIFIER
+         "x\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"priority\":%d,\"links\":\"%s\"}",
+         (guint64)id, k->pid, us(fmax(x->start_s, tl->o.start_s)), x->prio, x->path);
+}
+
+static void xfer_close(timeline *tl, xfer_track *x, job_track *k, guint64 id, double now_s)
+{
+    if (!x->opened || x->closed)
+        return;
+    x->closed = true;
+    emit(tl,
+         "\"name\":\"transfer\",\"cat\":\"transfer\",\"ph\":\"e\",\"id\":\"0x%" G_GINT64_MODIFIER
+         "x\",\"pid\":%d,\"ts\":%.3f",
+         id, k->pid, us(fmin(now_s, tl->o.end_s)));
 }
 
 static void on_rate(void *obs, net_transfer_id id, void *user, double rate_Bps, bool done,
@@ -282,25 +322,27 @@ static void on_rate(void *obs, net_transfer_id id, void *user, double rate_Bps, 
         x->j = j;
         x->start_s = x->last_s = now_s;
         x->prio = net_transfer_priority(tl->n, id);
-        x->path = path_text(tl, id, now_s);
+        x->path = path_text(tl, id, now_s, &x->in_host);
         g_hash_table_insert(tl->xfers, g_memdup2(&key, sizeof key), x);
-        if (in_span(tl, now_s))
-            emit(tl,
-                 "\"name\":\"transfer\",\"cat\":\"transfer\",\"ph\":\"b\",\"id\":\"0x%" G_GINT64_MODIFIER
-                 "x\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"priority\":%d,\"links\":\"%s\"}",
-                 (guint64)id, k->pid, us(now_s), x->prio, x->path);
     }
     x->bytes += x->rate_Bps * (now_s - x->last_s);
     x->last_s = now_s;
-    k->rate_Bps += rate_Bps - x->rate_Bps;
+    double *sum = x->in_host ? &k->host_Bps : &k->net_Bps;
+    *sum += rate_Bps - x->rate_Bps;
     x->rate_Bps = rate_Bps;
-    if (in_span(tl, now_s))
-        emit(tl,
-             "\"name\":\"%s\",\"cat\":\"transfer\",\"ph\":\"%s\",\"id\":\"0x%" G_GINT64_MODIFIER
-             "x\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"rate_Gbps\":%.6g}",
-             done ? "transfer" : "rate", done ? "e" : "n", (guint64)id, k->pid, us(now_s),
-             rate_Bps * 8e-9);
-    job_rate_counter(tl, k, now_s);
+    if (now_s > tl->o.end_s) {
+        xfer_close(tl, x, k, key, now_s); /* ran past the span */
+    } else {
+        xfer_open(tl, x, k, id, now_s);
+        if (x->opened && !done)
+            emit(tl,
+                 "\"name\":\"rate\",\"cat\":\"transfer\",\"ph\":\"n\",\"id\":\"0x%" G_GINT64_MODIFIER
+                 "x\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"rate_Gbps\":%.6g}",
+                 (guint64)id, k->pid, us(now_s), rate_Bps * 8e-9);
+        if (done)
+            xfer_close(tl, x, k, key, now_s);
+    }
+    job_rate_counter(tl, k, x->in_host, now_s);
     if (done) {
         flow_row(tl, x, id, now_s);
         g_hash_table_remove(tl->xfers, &key);
@@ -352,16 +394,14 @@ void timeline_finish(timeline *tl, double now_s)
         k->busy = k->in_comm = false;
         k->busy_gpus = 0;
     }
-    /* transfers cancelled at their job's end: closed here, not in flows.csv */
+    /* transfers cancelled at their job's end, or running past the span:
+     * closed here (at the span's end at the latest), not in flows.csv */
     g_hash_table_iter_init(&it, tl->xfers);
     while (g_hash_table_iter_next(&it, &key, &val)) {
         xfer_track *x = val;
         job_track *k = g_hash_table_lookup(tl->jobs, x->j);
-        if (k && in_span(tl, now_s))
-            emit(tl,
-                 "\"name\":\"transfer\",\"cat\":\"transfer\",\"ph\":\"e\",\"id\":\"0x%" G_GINT64_MODIFIER
-                 "x\",\"pid\":%d,\"ts\":%.3f",
-                 *(guint64 *)key, k->pid, us(now_s));
+        if (k)
+            xfer_close(tl, x, k, *(guint64 *)key, now_s);
     }
     g_hash_table_remove_all(tl->xfers);
 }

@@ -8,13 +8,15 @@
  *    group" with a "compute" and an "optimizer" slice per iteration,
  *    thread 2 "communication" with a slice per communication phase (first
  *    bucket ready to last bucket done), a counter "network Gbps" (the sum
- *    of its transfers' rates) and one async track per transfer ("b" at its
- *    first rate, "n" at every rate change with args rate_Gbps, "e" at its
- *    end);
+ *    of the rates of its transfers that leave a host), a counter "NVLink
+ *    Gbps" (those within one host: NVLink and PCIe only) and one async
+ *    track per transfer ("b" at its first rate, "n" at every rate change
+ *    with args rate_Gbps, "e" at its end);
  *  - process 0 "network links": a counter per link the chosen jobs used,
  *    "link ID SRC>DST util", its utilization averaged over each metrics
  *    interval.
- * Slices are clipped to the span; events outside it are dropped.  At most
+ * Slices and transfer tracks are clipped to the span (a transfer still
+ * running at its end ends there); events outside it are dropped.  At most
  * TIMELINE_MAX_EVENTS events (then otherData.truncated is true).
  * flows.csv: one row per finished transfer of a chosen job in the span.
  */

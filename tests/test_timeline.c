@@ -187,12 +187,118 @@ static void test_timeline_chosen_jobs(void)
     g_rmdir(parent);
 }
 
+/* The last value of pid's counter name at ts_s (NAN when none). */
+static double counter_at(const cJSON *events, int pid, const char *name, double ts_s)
+{
+    double v = NAN;
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, events)
+    {
+        if (strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, "C") == 0 &&
+            cJSON_GetObjectItem(ev, "pid")->valueint == pid &&
+            strcmp(cJSON_GetObjectItem(ev, "name")->valuestring, name) == 0 &&
+            fabs(cJSON_GetObjectItem(ev, "ts")->valuedouble - ts_s * 1e6) < 1e-3)
+            v = cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "args"), "Gbps")->valuedouble;
+    }
+    return v;
+}
+
+/* Events named name (any phase ph, "" for all) in the JSON. */
+static size_t count_events(const cJSON *events, const char *name, const char *ph)
+{
+    size_t n = 0;
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, events)
+        n += strcmp(cJSON_GetObjectItem(ev, "name")->valuestring, name) == 0 &&
+             (!*ph || strcmp(cJSON_GetObjectItem(ev, "ph")->valuestring, ph) == 0);
+    return n;
+}
+
+/* Transfer tracks are clipped to the span [0, 12] like the slices: every
+ * "b" has its "e", none after 12 s (j2's send of [10,13) ends there).  The
+ * rate counters: over [1,2) j2 sends alone, 4 transfers at 25 Gbps: its
+ * "network Gbps" is 100 at 1 s; one GPU per host, so every transfer
+ * crosses a ToR and there is no "NVLink Gbps" counter at all. */
+static void test_timeline_span_and_rates(void)
+{
+    cJSON *json = NULL;
+    g_autofree char *dir = run_example(&json, NULL);
+    CU_ASSERT_FATAL(json != NULL);
+    const cJSON *events = cJSON_GetObjectItem(json, "traceEvents");
+    g_autoptr(GHashTable) open = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    size_t begins = 0, ends = 0;
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, events)
+    {
+        const char *ph = cJSON_GetObjectItem(ev, "ph")->valuestring;
+        if (strcmp(cJSON_GetObjectItem(ev, "name")->valuestring, "transfer") != 0)
+            continue;
+        const char *id = cJSON_GetObjectItem(ev, "id")->valuestring;
+        double ts = cJSON_GetObjectItem(ev, "ts")->valuedouble;
+        CU_ASSERT(ts >= 0 && ts <= 12e6);
+        if (strcmp(ph, "b") == 0) {
+            CU_ASSERT(ts < 12e6);
+            CU_ASSERT_TRUE(g_hash_table_add(open, g_strdup(id)));
+            begins++;
+        } else if (strcmp(ph, "e") == 0) {
+            CU_ASSERT_TRUE(g_hash_table_remove(open, id));
+            ends++;
+        }
+    }
+    CU_ASSERT(begins > 0);
+    CU_ASSERT_EQUAL(begins, ends);
+    CU_ASSERT_EQUAL(g_hash_table_size(open), 0);
+    int p2 = pid_of(events, "j2");
+    TEST_ASSERT_CLOSE(counter_at(events, p2, "network Gbps", 1.0), 100.0, 1e-9);
+    CU_ASSERT_EQUAL(count_events(events, "NVLink Gbps", "C"), 0);
+    cJSON_Delete(json);
+    output_folder_remove(dir, NULL);
+    g_autofree char *parent = g_path_get_dirname(dir);
+    g_rmdir(parent);
+}
+
+/* A job of 8 GPUs on one host of fat-tree:k=4 (8 GPUs on an NVSwitch):
+ * its ring never leaves the host, so its rate is all "NVLink Gbps" and
+ * its "network Gbps" counter never appears. */
+static void test_timeline_nvlink_apart(void)
+{
+    static const char *const one_host =
+        "{\"topology\": \"fat-tree:k=4\", \"trace\": {\"jobs\": ["
+        "  {\"id\": \"j1\", \"gpus\": 8, \"hosts\": [\"h0\"], \"start_s\": 0, \"end_s\": 5,"
+        "   \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 1e9, \"comm_start_frac\": 1.0}}]},"
+        " \"sim\": {\"alpha_us\": 0}}";
+    GError *e = NULL;
+    test_run x = {0};
+    g_autofree char *base = g_dir_make_tmp("ccsim-timeline-XXXXXX", NULL);
+    g_autofree char *dir = g_build_filename(base, "run", NULL);
+    CU_ASSERT_TRUE_FATAL(test_run_prepare(&x, one_host, NULL, &e));
+    timeline_options o = {.file = "t.json", .start_s = -INFINITY, .end_s = INFINITY};
+    output_dir *d = output_dir_open(dir, &e);
+    replay_set_timeline(x.r, &o);
+    CU_ASSERT_TRUE(d && replay_run(x.r, d, NULL, NULL, &e) && output_dir_commit(d, &e));
+    TEST_ASSERT_NO_ERROR(e);
+    test_run_clear(&x);
+    g_autofree char *path = g_build_filename(dir, "t.json", NULL);
+    g_autofree char *text = NULL;
+    CU_ASSERT_TRUE(g_file_get_contents(path, &text, NULL, NULL));
+    cJSON *json = text ? cJSON_Parse(text) : NULL;
+    CU_ASSERT_FATAL(json != NULL);
+    const cJSON *events = cJSON_GetObjectItem(json, "traceEvents");
+    CU_ASSERT(count_events(events, "NVLink Gbps", "C") > 0);
+    CU_ASSERT_EQUAL(count_events(events, "network Gbps", "C"), 0);
+    cJSON_Delete(json);
+    output_folder_remove(dir, NULL);
+    g_rmdir(base);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
         {"schema", test_timeline_schema},
         {"two_jobs", test_timeline_two_jobs},
         {"chosen_jobs", test_timeline_chosen_jobs},
+        {"span_and_rates", test_timeline_span_and_rates},
+        {"nvlink_apart", test_timeline_nvlink_apart},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("timeline", cases);

@@ -30,12 +30,157 @@ static int fail(cli_sim_opts *o, GError *e, int status)
     return status;
 }
 
-static void print_pct(double x)
+/* The combined summary.csv: each run's row, then its gains over ecmp
+ * (empty when ecmp is not among the runs). */
+static const char *const gain_columns[] = {"gain_vs_ecmp_frac", "gain_allocated_vs_ecmp_frac"};
+
+/* v relative to base, minus 1; NAN without a positive base. */
+static double gain(double v, double base)
 {
-    if (isfinite(x))
-        printf(" %+9.2f%%", 100.0 * x);
+    return base > 0 ? v / base - 1.0 : NAN;
+}
+
+/* The ecmp run among res[0..n), or NULL. */
+static const cli_run_result *baseline(const cli_run_result *res, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(res[i].s.scheduler, "ecmp") == 0)
+            return &res[i];
+    return NULL;
+}
+
+static bool write_combined(output_dir *d, const cli_run_result *res, size_t n, GError **error)
+{
+    g_autoptr(GPtrArray) cols = g_ptr_array_new();
+    for (const char *const *c = replay_summary_columns(); *c; c++)
+        g_ptr_array_add(cols, (gpointer)*c);
+    for (size_t k = 0; k < G_N_ELEMENTS(gain_columns); k++)
+        g_ptr_array_add(cols, (gpointer)gain_columns[k]);
+    g_ptr_array_add(cols, NULL);
+    output_csv *c = output_csv_open(d, "summary.csv", false, (const char *const *)cols->pdata,
+                                    error);
+    const cli_run_result *b = baseline(res, n);
+    for (size_t i = 0; c && i < n; i++) {
+        for (guint k = 0; k < res[i].cells->len; k++)
+            output_csv_str(c, res[i].cells->pdata[k]);
+        output_csv_double(c, b ? gain(res[i].s.gpu_util_cluster_frac,
+                                      b->s.gpu_util_cluster_frac) : NAN);
+        output_csv_double(c, b ? gain(res[i].s.gpu_util_allocated_frac,
+                                      b->s.gpu_util_allocated_frac) : NAN);
+        if (!output_csv_end_row(c, error))
+            return false;
+    }
+    return c != NULL;
+}
+
+/* Every scheduler in list order, one after the other, into base/NAME. */
+static bool run_each(config *cfg, cli_inputs *in, const GPtrArray *names, const char *base,
+                     bool quiet, cli_run_result *res, GError **error)
+{
+    for (guint i = 0; i < names->len; i++) {
+        const char *name = g_ptr_array_index(names, i);
+        config_set_scheduler(cfg, name);
+        g_autofree char *out = g_build_filename(base, name, NULL);
+        output_dir *sub = output_dir_open(out, error);
+        if (!sub || !cli_run_one(cfg, in, sub, quiet, NULL, &res[i], error)) {
+            g_prefix_error(error, "%s: ", name);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Above the table: what ran, and how its jobs were placed (the same for
+ * every scheduler unless work mode moved arrivals). */
+static void print_header(const config *cfg, const cli_inputs *in, const cli_run_result *res,
+                         size_t n)
+{
+    const replay_summary *s = &res[0].s;
+    printf("scenario %s: topology %s, trace %s, seed %" G_GUINT64_FORMAT ", %s mode, "
+           "window %g-%g s\n",
+           cfg->name, topo_name(in->t), trace_source_name(in->tr), cfg->sim.seed,
+           config_mode_name(cfg->sim.mode), s->sim_start_s, s->sim_end_s);
+    bool same = true;
+    for (size_t i = 1; i < n; i++)
+        same = same && res[i].s.jobs == s->jobs && res[i].s.jobs_by_policy == s->jobs_by_policy;
+    const char *policy = config_placement_name(cfg->sim.placement);
+    printf("jobs: %zu ran on %zu GPUs (%zu skipped: outside the window or no room); ", s->jobs,
+           s->gpus_total, s->jobs_skipped);
+    if (cfg->sim.placement != CONFIG_PLACE_RECORDED)
+        printf("placement %s: every job placed by the policy, recorded hosts ignored\n", policy);
+    else if (same && s->jobs_by_policy == 0)
+        printf("placement recorded: all on their recorded hosts\n");
+    else if (same)
+        printf("placement recorded: %zu on their recorded hosts, %zu placed by locality "
+               "(%zu naming hosts the topology lacks, %zu whose hosts were busy)\n",
+               s->jobs - s->jobs_by_policy, s->jobs_by_policy, res[0].unknown_hosts,
+               s->jobs_by_policy - MIN(res[0].unknown_hosts, s->jobs_by_policy));
+    else {
+        printf("placement recorded, placed by locality:");
+        for (size_t i = 0; i < n; i++)
+            printf("%s %s %zu of %zu", i ? "," : "", res[i].s.scheduler, res[i].s.jobs_by_policy,
+                   res[i].s.jobs);
+        printf("\n");
+    }
+    printf("\n");
+}
+
+static void print_table(const cli_run_result *res, size_t n)
+{
+    static const char *const cols[] = {"gpu_util_allocated_frac", "gain_allocated_vs_ecmp_frac",
+                                       "gpu_util_cluster_frac", "gain_vs_ecmp_frac",
+                                       "mean_slowdown", "p99_slowdown", "wall_s"};
+    int w[G_N_ELEMENTS(cols)];
+    printf("%-16s", "scheduler");
+    for (size_t k = 0; k < G_N_ELEMENTS(cols); k++) {
+        w[k] = MAX(10, (int)strlen(cols[k]));
+        printf(" %*s", w[k], cols[k]);
+    }
+    printf("\n");
+    const cli_run_result *b = baseline(res, n);
+    for (size_t i = 0; i < n; i++) {
+        const replay_summary *s = &res[i].s;
+        double v[] = {s->gpu_util_allocated_frac,
+                      b ? gain(s->gpu_util_allocated_frac, b->s.gpu_util_allocated_frac) : NAN,
+                      s->gpu_util_cluster_frac,
+                      b ? gain(s->gpu_util_cluster_frac, b->s.gpu_util_cluster_frac) : NAN,
+                      s->mean_slowdown, s->p99_slowdown, s->wall_s};
+        printf("%-16s", s->scheduler);
+        for (size_t k = 0; k < G_N_ELEMENTS(cols); k++) {
+            if (!isfinite(v[k]))
+                printf(" %*s", w[k], "-");
+            else if (g_str_has_prefix(cols[k], "gain_"))
+                printf(" %+*.2f%%", w[k] - 1, 100.0 * v[k]);
+            else
+                printf(" %*.*f", w[k], strcmp(cols[k], "wall_s") == 0 ? 2 : 4, v[k]);
+        }
+        printf("\n");
+    }
+}
+
+/* Under the table, when every scheduler gives the same utilization: why,
+ * from the contention of the baseline's run (ecmp, else the first). */
+static void print_tie_note(const cli_run_result *res, size_t n)
+{
+    if (n < 2)
+        return;
+    for (size_t i = 1; i < n; i++)
+        if (!ccs_double_equals(res[i].s.gpu_util_allocated_frac,
+                               res[0].s.gpu_util_allocated_frac, 1e-6))
+            return;
+    const cli_run_result *b = baseline(res, n);
+    b = b ? b : &res[0];
+    const replay_contention *c = &b->contention;
+    printf("\nAll %zu schedulers tie. Under %s %zu of %zu jobs share a host or a network link "
+           "with\nanother communicating job and %zu run more than 1%% slower than alone on their "
+           "own paths\n(run.json \"contention\")",
+           n, b->s.scheduler, c->jobs_at_risk, c->jobs, c->jobs_slowed_by_others);
+    if (c->jobs_slowed_by_others == 0)
+        printf(": no job is slowed by another, so no path, priority or shift has\nanything to "
+               "win. scripts/run.sh shows a regime where they separate (ToR uplinks\n"
+               "oversubscribed 4:1, the 20 minutes around the peak).\n");
     else
-        printf(" %10s", "-");
+        printf(".\n");
 }
 
 /* Why name cannot join the --scheds list names, or NULL. (transfer full) */
@@ -127,61 +272,31 @@ int cli_compare_main(int argc, char **argv)
     g_autofree char *base =
         o.out ? g_strdup(o.out) : cli_default_out(cfg, in.topo_spec, names, o.scheds == NULL);
     output_dir *d = output_dir_open_new(base, o.force, o.scenario, &e);
-    output_csv *combined = d ? output_csv_open(d, "summary.csv", false, replay_summary_columns(), &e)
-                             : NULL;
-    if (!combined) {
-        output_dir_abort(d);
-        cli_inputs_clear(&in);
-        return fail(&o, e, CLI_EXIT_FAILURE);
+    size_t n = names->len;
+    cli_run_result *res = g_new0(cli_run_result, n);
+    bool ok = d != NULL;
+    if (ok && o.jobs > 1 && n > 1)
+        ok = cli_compare_parallel(&o, &in, names, output_dir_path(d), o.jobs, res, &e);
+    else if (ok)
+        ok = run_each(cfg, &in, names, output_dir_path(d), o.quiet, res, &e);
+    if (ok)
+        ok = write_combined(d, res, n, &e) && output_dir_commit(g_steal_pointer(&d), &e);
+    if (ok) {
+        cli_run_warnings_print(res, n);
+        print_header(cfg, &in, res, n);
+        print_table(res, n);
+        printf("\ngain = utilization relative to ecmp; results in %s/ (summary.csv, one folder "
+               "per scheduler)\n",
+               base);
+        print_tie_note(res, n);
     }
-    g_autofree replay_summary *res = g_new0(replay_summary, names->len);
-    if (o.jobs > 1 && names->len > 1 &&
-        !cli_compare_parallel(&o, &in, names, output_dir_path(d), o.jobs, res, combined, &e)) {
-        output_dir_abort(d);
-        cli_inputs_clear(&in);
-        return fail(&o, e, CLI_EXIT_FAILURE);
-    }
-    for (guint i = 0; (o.jobs <= 1 || names->len <= 1) && i < names->len; i++) {
-        const char *name = g_ptr_array_index(names, i);
-        config_set_scheduler(cfg, name);
-        g_autofree char *out = g_build_filename(output_dir_path(d), name, NULL);
-        output_dir *sub = output_dir_open(out, &e);
-        if (!sub || !cli_run_one(cfg, &in, sub, o.quiet, NULL, &res[i], combined, &e)) {
-            g_prefix_error(&e, "%s: ", name);
-            output_dir_abort(d);
-            cli_inputs_clear(&in);
-            return fail(&o, e, CLI_EXIT_FAILURE);
-        }
-    }
-    if (!output_dir_commit(d, &e)) {
-        cli_inputs_clear(&in);
-        return fail(&o, e, CLI_EXIT_FAILURE);
-    }
-    double base_util = NAN, base_alloc = NAN;
-    for (guint i = 0; i < names->len; i++)
-        if (strcmp(g_ptr_array_index(names, i), "ecmp") == 0) {
-            base_util = res[i].gpu_util_cluster_frac;
-            base_alloc = res[i].gpu_util_allocated_frac;
-        }
-    printf("scenario %s: topology %s, trace %s, %zu jobs, %zu GPUs, seed %" G_GUINT64_FORMAT
-           ", %s mode\n\n",
-           cfg->name, topo_name(in.t), trace_source_name(in.tr), res[0].jobs, res[0].gpus_total,
-           cfg->sim.seed, config_mode_name(cfg->sim.mode));
-    printf("%-16s %10s %10s %10s %10s %12s %11s %11s %8s\n", "scheduler", "util_clus", "util_alloc",
-           "slowdown", "p99_slow", "iterations", "gain_clus", "gain_alloc", "wall_s");
-    for (guint i = 0; i < names->len; i++) {
-        const replay_summary *s = &res[i];
-        printf("%-16s %10.4f %10.4f %10.4f %10.4f %12lld", (const char *)g_ptr_array_index(names, i),
-               s->gpu_util_cluster_frac, s->gpu_util_allocated_frac, s->mean_slowdown,
-               s->p99_slowdown, (long long)s->iterations);
-        print_pct(s->gpu_util_cluster_frac / base_util - 1.0);
-        print_pct(s->gpu_util_allocated_frac / base_alloc - 1.0);
-        printf(" %8.2f\n", s->wall_s);
-    }
-    printf("\ngain = utilization relative to ecmp; results in %s/ (summary.csv, one folder per "
-           "scheduler)\n",
-           base);
+    for (size_t i = 0; i < n; i++)
+        cli_run_result_clear(&res[i]);
+    g_free(res);
+    output_dir_abort(d);
     cli_inputs_clear(&in);
+    if (!ok)
+        return fail(&o, e, CLI_EXIT_FAILURE);
     cli_sim_opts_clear(&o);
     return CLI_EXIT_OK;
 }

@@ -5,9 +5,11 @@
  * The engine has no global state, but a topology's path cache fills lazily
  * (topo.h), so every run gets its own topology (built again from the same
  * spec) and its own configuration; the trace and the catalog are only read
- * and are shared.  Each run writes its own folder; the combined
- * summary.csv is written after all have finished, in the order of the
- * scheduler list, so the files equal those of a sequential compare.
+ * and are shared.  Each run writes its own folder; its summary row and
+ * warnings are kept for the caller, which writes the combined summary.csv
+ * and prints the warnings once all have finished, in the order of the
+ * scheduler list, so files and messages equal those of a sequential
+ * compare.
  */
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +38,9 @@ struct par_shared {
     GMutex lock;
     par_run *runs;
     size_t n;
-    bool show;    /* print the progress line (stderr is a terminal, no -q) */
+    bool show;    /* print the progress line in place (stderr is a terminal, no -q) */
+    bool log;     /* a whole line every log_us (not a terminal, no -q) */
+    gint64 log_us;
     gint64 t0_us, last_us;
 };
 
@@ -44,7 +48,8 @@ struct par_shared {
  * an ETA from the mean simulated-time fraction.  Called under the lock. */
 static void print_progress(par_shared *sh, gint64 now_us)
 {
-    if (!sh->show || now_us - sh->last_us < 250000)
+    gint64 every_us = sh->log ? sh->log_us : 250000;
+    if (!(sh->show || sh->log) || now_us - sh->last_us < every_us)
         return;
     sh->last_us = now_us;
     size_t done = 0;
@@ -60,8 +65,8 @@ static void print_progress(par_shared *sh, gint64 now_us)
     }
     double f = sum / (double)sh->n, el = (now_us - sh->t0_us) / 1e6;
     double eta = f > 0 ? el * (1 - f) / f : NAN;
-    fprintf(stderr, "\rcompare: %zu/%zu done,%s  ETA %.0f s\033[K", done, sh->n, running->str,
-            isnan(eta) ? 0.0 : eta);
+    fprintf(stderr, "%scompare: %zu/%zu done,%s  ETA %.0f s%s", sh->log ? "ccsim: " : "\r", done,
+            sh->n, running->str, isnan(eta) ? 0.0 : eta, sh->log ? "\n" : "\033[K");
     fflush(stderr);
     g_string_free(running, TRUE);
 }
@@ -119,10 +124,11 @@ static bool run_setup(par_run *p, const cli_sim_opts *o, const cli_inputs *in,
 }
 
 bool cli_compare_parallel(const cli_sim_opts *o, const cli_inputs *in, const GPtrArray *names,
-                          const char *base, int jobs, replay_summary *res, output_csv *combined,
-                          GError **error)
+                          const char *base, int jobs, cli_run_result *res, GError **error)
 {
-    par_shared sh = {.n = names->len, .show = !o->quiet && isatty(STDERR_FILENO)};
+    bool tty = isatty(STDERR_FILENO);
+    par_shared sh = {.n = names->len, .show = !o->quiet && tty, .log = !o->quiet && !tty,
+                     .log_us = (gint64)(cli_progress_log_s() * 1e6)};
     g_mutex_init(&sh.lock);
     sh.runs = g_new0(par_run, sh.n);
     bool ok = true;
@@ -151,9 +157,8 @@ bool cli_compare_parallel(const cli_sim_opts *o, const cli_inputs *in, const GPt
             ok = false;
             break;
         }
-        replay_get_summary(p->r, &res[i]);
-        ok = replay_summary_write_row(p->r, &res[i], combined, error) &&
-             output_dir_commit(g_steal_pointer(&p->sub), error);
+        cli_run_result_fill(&res[i], p->r, in);
+        ok = output_dir_commit(g_steal_pointer(&p->sub), error);
         if (!ok)
             g_prefix_error(error, "%s: ", p->name);
     }

@@ -73,9 +73,10 @@ int cli_run_main(int argc, char **argv)
     g_ptr_array_add(one, cfg->scheduler);
     g_autofree char *out =
         o.out ? g_strdup(o.out) : cli_default_out(cfg, in.topo_spec, one, false);
-    replay_summary s;
+    cli_run_result res = {0};
     output_dir *d = output_dir_open_new(out, o.force, o.scenario, &e);
-    bool ok = d && cli_run_one(cfg, &in, d, o.quiet, o.progress_file, &s, NULL, &e);
+    bool ok = d && cli_run_one(cfg, &in, d, o.quiet, o.progress_file, &res, &e);
+    const replay_summary *s = &res.s;
     int status = CLI_EXIT_OK;
     if (!ok && cli_signal_caught()) {
         g_error_free(e);
@@ -88,13 +89,15 @@ int cli_run_main(int argc, char **argv)
         g_error_free(e);
         status = CLI_EXIT_FAILURE;
     } else {
+        cli_run_warnings_print(&res, 1);
         printf("%s on %s: %zu jobs, %zu GPUs, GPU utilization %.4f (cluster) %.4f (allocated), "
                "mean slowdown %.4f, %lld iterations, %llu events, %.2f s wall\n",
-               s.scheduler, topo_name(in.t), s.jobs, s.gpus_total, s.gpu_util_cluster_frac,
-               s.gpu_util_allocated_frac, s.mean_slowdown, (long long)s.iterations,
-               (unsigned long long)s.events, s.wall_s);
+               s->scheduler, topo_name(in.t), s->jobs, s->gpus_total, s->gpu_util_cluster_frac,
+               s->gpu_util_allocated_frac, s->mean_slowdown, (long long)s->iterations,
+               (unsigned long long)s->events, s->wall_s);
         printf("results in %s/\n", out);
     }
+    cli_run_result_clear(&res);
     cli_inputs_clear(&in);
     cli_sim_opts_clear(&o);
     return status;

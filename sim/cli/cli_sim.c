@@ -307,10 +307,20 @@ void cli_inputs_clear(cli_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
+double cli_progress_log_s(void)
+{
+    const char *env = g_getenv("CCSIM_PROGRESS_LOG_S");
+    double v = env ? g_ascii_strtod(env, NULL) : 0;
+    return v > 0 ? v : CLI_PROGRESS_LOG_S;
+}
+
 void cli_progress_init(cli_progress *p, const char *label, bool quiet, const char *file)
 {
-    p->enabled = !quiet && isatty(STDERR_FILENO);
-    p->last_wall_s = -1;
+    bool tty = isatty(STDERR_FILENO);
+    p->enabled = !quiet && tty;
+    p->log = !quiet && !tty && !file;
+    p->log_s = cli_progress_log_s();
+    p->last_wall_s = p->log ? 0 : -1; /* a log's first line after log_s */
     p->label = label;
     p->file = file;
     p->last_file_s = -1;
@@ -333,17 +343,18 @@ void cli_progress_cb(void *user, const replay_progress *rp)
 {
     cli_progress *p = user;
     progress_file_write(p, rp);
-    if (!p->enabled || rp->wall_s - p->last_wall_s < 0.25)
+    double every_s = p->log ? p->log_s : 0.25;
+    if (!(p->enabled || p->log) || rp->wall_s - p->last_wall_s < every_s)
         return;
     p->last_wall_s = rp->wall_s;
     double span = rp->end_s - rp->start_s;
     double frac = span > 0 ? (rp->now_s - rp->start_s) / span : 0;
     frac = fmin(fmax(frac, 0), 1);
     double eta = frac > 0 ? rp->wall_s * (1 - frac) / frac : NAN;
-    fprintf(stderr,
-            "\r%s: t=%.0f/%.0f s (%4.1f%%)  jobs %zu/%zu  %.0f ev/s  ETA %.0f s   ",
-            p->label, rp->now_s, rp->end_s, 100 * frac, rp->jobs_done, rp->jobs_total,
-            rp->wall_s > 0 ? rp->events / rp->wall_s : 0.0, isnan(eta) ? 0.0 : eta);
+    fprintf(stderr, "%s%s: t=%.0f/%.0f s (%4.1f%%)  jobs %zu/%zu  %.0f ev/s  ETA %.0f s%s",
+            p->log ? "ccsim: " : "\r", p->label, rp->now_s, rp->end_s, 100 * frac,
+            rp->jobs_done, rp->jobs_total, rp->wall_s > 0 ? rp->events / rp->wall_s : 0.0,
+            isnan(eta) ? 0.0 : eta, p->log ? "\n" : "   ");
     fflush(stderr);
 }
 
@@ -355,25 +366,66 @@ void cli_progress_done(cli_progress *p)
         g_remove(p->file);
 }
 
-/* One warning line per class of odd input the run accepted and counted
+/* One text per class of odd input the run accepted and counted
  * (docs/usage.md, "Odd input"), with the count and the first example. */
-static void warn_oddities(const replay *r, cli_inputs *in)
+static GPtrArray *run_warnings(const replay *r, const cli_inputs *in)
 {
-    if (in->warned)
-        return;
-    in->warned = true;
+    GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
     size_t n = 0;
     const char *first = replay_unknown_hosts(r, &n);
     if (n > 0)
-        cli_error("warning: %zu job%s name%s a host the topology lacks and %s placed by the "
-                  "placement policy (first: %s)",
-                  n, n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "was" : "were", first);
+        g_ptr_array_add(w, g_strdup_printf("%zu job%s name%s a host the topology lacks and %s "
+                                           "placed by the placement policy (first: %s)",
+                                           n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+                                           n == 1 ? "was" : "were", first));
     const trace_stats *st = trace_get_stats(in->tr);
     if (st->skipped_bad_time > 0)
-        cli_error("warning: %s: %zu job row%s skipped for inverted times (running before "
-                  "submitted, or ending before running; first: job.csv line %zu)",
-                  trace_source_name(in->tr), st->skipped_bad_time,
-                  st->skipped_bad_time == 1 ? "" : "s", st->first_bad_time_line);
+        g_ptr_array_add(w, g_strdup_printf(
+                               "%s: %zu job row%s skipped for inverted times (running before "
+                               "submitted, or ending before running; first: job.csv line %zu)",
+                               trace_source_name(in->tr), st->skipped_bad_time,
+                               st->skipped_bad_time == 1 ? "" : "s", st->first_bad_time_line));
+    return w;
+}
+
+void cli_run_result_fill(cli_run_result *res, const replay *r, const cli_inputs *in)
+{
+    replay_get_summary(r, &res->s);
+    replay_contention_get(r, &res->contention);
+    res->cells = replay_summary_cells(r, &res->s);
+    res->warnings = run_warnings(r, in);
+    replay_unknown_hosts(r, &res->unknown_hosts);
+}
+
+void cli_run_result_clear(cli_run_result *res)
+{
+    g_clear_pointer(&res->cells, g_ptr_array_unref);
+    g_clear_pointer(&res->warnings, g_ptr_array_unref);
+}
+
+void cli_run_warnings_print(const cli_run_result *res, size_t n)
+{
+    g_autoptr(GHashTable) done = g_hash_table_new(g_str_hash, g_str_equal);
+    for (size_t i = 0; i < n; i++)
+        for (guint k = 0; res[i].warnings && k < res[i].warnings->len; k++) {
+            const char *text = res[i].warnings->pdata[k];
+            if (!g_hash_table_add(done, (gpointer)text))
+                continue;
+            g_autoptr(GString) who = g_string_new(NULL);
+            size_t count = 0;
+            for (size_t j = i; j < n; j++)
+                if (res[j].warnings && g_ptr_array_find_with_equal_func(res[j].warnings, text,
+                                                                        g_str_equal, NULL)) {
+                    g_string_append_printf(who, "%s%s", count ? ", " : "", res[j].s.scheduler);
+                    count++;
+                }
+            if (n == 1)
+                cli_error("warning: %s", text);
+            else if (count == n)
+                cli_error("warning: all %zu runs: %s", n, text);
+            else
+                cli_error("warning: %s: %s", who->str, text);
+        }
 }
 
 /* The replay's watcher: stop when SIGINT or SIGTERM came (cli_signal.c). */
@@ -385,8 +437,7 @@ static bool continue_unless_signalled(void *user, const replay_watch *w)
 }
 
 bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
-                 const char *progress_file, replay_summary *s, output_csv *combined,
-                 GError **error)
+                 const char *progress_file, cli_run_result *res, GError **error)
 {
     const sched_ops *ops = sched_registry_lookup(cfg->scheduler, error);
     g_autoptr(replay) r = ops ? replay_new(cfg, ops, in->t, in->tr, in->cat, error) : NULL;
@@ -410,11 +461,6 @@ bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
         output_dir_abort(d);
         return false;
     }
-    warn_oddities(r, in);
-    replay_get_summary(r, s);
-    if (combined && !replay_summary_write_row(r, s, combined, error)) {
-        output_dir_abort(d);
-        return false;
-    }
+    cli_run_result_fill(res, r, in);
     return output_dir_commit(d, error);
 }

@@ -43,7 +43,6 @@ typedef struct cli_inputs {
     topo *t;
     trace *tr;
     catalog *cat;
-    bool warned;     /* the oddity warnings were printed (once per process) */
 } cli_inputs;
 bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error);
 /* Another copy of in's topology (one per thread: its path cache fills
@@ -79,9 +78,18 @@ bool cli_timeline_options(const cli_sim_opts *o, const config *cfg, timeline_opt
 void cli_timeline_options_clear(timeline_options *out);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(timeline_options, cli_timeline_options_clear)
 
-/* The progress callback (prints on stderr when it is a terminal). */
+/* The progress callback: on a terminal, one line rewritten in place every
+ * 0.25 s; elsewhere (a log, a pipe) one line every CLI_PROGRESS_LOG_S of
+ * wall time; nothing with quiet, or with file (a sweep's worker: the
+ * sweep reads the file and reports for it). */
+#define CLI_PROGRESS_LOG_S 10.0
+/* CLI_PROGRESS_LOG_S, or $CCSIM_PROGRESS_LOG_S when set (only tests set
+ * it, to see the lines without waiting). */
+double cli_progress_log_s(void);
 typedef struct cli_progress {
-    bool enabled;
+    bool enabled;         /* stderr is a terminal */
+    bool log;             /* not a terminal: whole lines every log_s */
+    double log_s;         /* cli_progress_log_s() */
     double last_wall_s;
     const char *label;
     const char *file;     /* (nullable) "NOW_S START_S END_S" rewritten every 0.5 s */
@@ -91,13 +99,28 @@ void cli_progress_init(cli_progress *p, const char *label, bool quiet, const cha
 void cli_progress_cb(void *user, const replay_progress *rp);
 void cli_progress_done(cli_progress *p);
 
+/* What one run leaves for the table and the messages of run and compare. */
+typedef struct cli_run_result {
+    replay_summary s;              /* s.scheduler: the registry's name */
+    replay_contention contention;
+    GPtrArray *cells;              /* its summary.csv row (replay_summary_cells), owned */
+    GPtrArray *warnings;           /* odd input it accepted, one text per class (char *) */
+    size_t unknown_hosts;          /* jobs naming a host the topology lacks */
+} cli_run_result;
+/* Fill res from a finished replay r (warnings: docs/usage.md "Odd input"). */
+void cli_run_result_fill(cli_run_result *res, const replay *r, const cli_inputs *in);
+void cli_run_result_clear(cli_run_result *res);
+
+/* Print the warnings of n runs on stderr, each distinct text once:
+ * "ccsim: warning: TEXT" for one run, "ccsim: warning: A, B: TEXT" naming
+ * the runs that gave it, "all N runs" when every one did. */
+void cli_run_warnings_print(const cli_run_result *res, size_t n);
+
 /* Run one scheduler: replay, write into d (committed on success, aborted
- * on failure: d is consumed either way), fill *s, and append its summary
- * row to combined (nullable); with progress_file (nullable), keep the
- * simulated-time progress there while running and remove it at the end.
- * Returns false with error. */
+ * on failure: d is consumed either way) and fill *res; with progress_file
+ * (nullable), keep the simulated-time progress there while running and
+ * remove it at the end.  Returns false with error. */
 bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
-                 const char *progress_file, replay_summary *s, output_csv *combined,
-                 GError **error);
+                 const char *progress_file, cli_run_result *res, GError **error);
 
 #endif /* CCSIM_SIM_CLI_CLI_SIM_H */

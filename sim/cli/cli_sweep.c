@@ -11,6 +11,7 @@
 #include "base/limits.h"
 #include "ccs-config.h"
 #include "cli.h"
+#include "cli_sim.h"
 #include "sim/experiments/sweep.h"
 
 typedef struct sweep_args {
@@ -51,8 +52,8 @@ typedef struct progress_state {
 } progress_state;
 
 /* Not on a terminal (a log file, a Slurm .out) a line every second while a
- * long run goes would bury the runs' own lines: one every LOG_TICK_S. */
-#define LOG_TICK_S 30.0
+ * long run goes would bury the runs' own lines: one every
+ * cli_progress_log_s(), the pace of `ccsim run` and `compare`. */
 
 static void print_progress(const sweep_progress *p, void *data)
 {
@@ -62,9 +63,17 @@ static void print_progress(const sweep_progress *p, void *data)
                 p->skipped, p->total - p->skipped);
         return;
     }
-    if (p->at == SWEEP_AT_TICK && !st->tty && p->elapsed_s - st->last_line_s < LOG_TICK_S)
+    if (p->at == SWEEP_AT_TICK && !st->tty && p->elapsed_s - st->last_line_s < cli_progress_log_s())
         return;
     st->last_line_s = p->elapsed_s;
+    /* a finished run's warnings, once, with its name (its stderr is
+     * otherwise kept only when it fails) */
+    if (p->at == SWEEP_AT_RUN_END && p->last_warnings) {
+        g_auto(GStrv) lines = g_strsplit(p->last_warnings, "\n", -1);
+        for (size_t i = 0; lines[i]; i++)
+            fprintf(stderr, "%sccsim: warning: run %s: %s\n", st->tty ? "\r\033[K" : "",
+                    p->last_name, lines[i]);
+    }
     char eta[32];
     format_duration(eta, sizeof eta, p->eta_s);
     fprintf(stderr, "%ssweep: %zu/%zu done, %zu failed, %zu running, ETA %s", st->tty ? "\r\033[K" : "",

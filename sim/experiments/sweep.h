@@ -125,6 +125,9 @@ typedef struct sweep_progress {
     double eta_s;     /* estimated wall time left, < 0 when unknown */
     const char *last_name; /* the run that ended last, NULL before any */
     bool last_ok;          /* whether it succeeded */
+    const char *last_warnings; /* its "ccsim: warning: " lines, prefix removed, joined by
+                                * '\n' (a run that succeeded; NULL when none; valid
+                                * during the call only) */
 } sweep_progress;
 
 typedef void (*sweep_progress_fn)(const sweep_progress *p, void *data);

@@ -223,10 +223,38 @@ static char *peer_key(const sweep *sw, GHashTable *row)
     return g_string_free(k, FALSE);
 }
 
-/* gain_vs_BASELINE_frac: each row's cluster GPU utilization over that of
- * the baseline scheduler's run with the same other swept values, minus 1
- * (empty without such a run).  Only when the scheduler is swept and the
- * baseline is among its values. */
+/* Each row's metric over that of the baseline scheduler's run with the
+ * same other swept values, minus 1, into column (empty without such a
+ * run). */
+static void add_gain_column(const sweep *sw, table *t, GPtrArray *rows, const char *metric,
+                            const char *column)
+{
+    g_autoptr(GHashTable) base = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (guint r = 0; r < rows->len; r++) {
+        const char *s = g_hash_table_lookup(rows->pdata[r], "scheduler");
+        if (s && strcmp(s, SWEEP_BASELINE) == 0)
+            g_hash_table_insert(base, peer_key(sw, rows->pdata[r]),
+                                g_hash_table_lookup(rows->pdata[r], metric));
+    }
+    if (g_hash_table_size(base) == 0)
+        return;
+    table_add_column(t, column);
+    for (guint r = 0; r < rows->len; r++) {
+        g_autofree char *key = peer_key(sw, rows->pdata[r]);
+        const char *b = g_hash_table_lookup(base, key);
+        const char *v = g_hash_table_lookup(rows->pdata[r], metric);
+        double bv = b ? g_ascii_strtod(b, NULL) : 0, vv = v ? g_ascii_strtod(v, NULL) : 0;
+        char buf[G_ASCII_DTOSTR_BUF_SIZE] = "";
+        if (b && v && *b && *v && bv > 0)
+            g_ascii_formatd(buf, sizeof buf, "%.10g", vv / bv - 1.0);
+        g_hash_table_insert(rows->pdata[r], g_strdup(column), g_strdup(buf));
+    }
+}
+
+/* gain_vs_BASELINE_frac (SWEEP_GAIN_METRIC, the cluster utilization) and
+ * gain_allocated_vs_BASELINE_frac (the allocated utilization), the names
+ * of `ccsim compare`'s summary.csv.  Only when the scheduler is swept and
+ * the baseline is among its values. */
 static void add_gain(const sweep *sw, table *t, GPtrArray *rows)
 {
     bool swept = false;
@@ -234,27 +262,9 @@ static void add_gain(const sweep *sw, table *t, GPtrArray *rows)
         swept = swept || strcmp(sweep_param_column(sw, c), "scheduler") == 0;
     if (!swept)
         return;
-    g_autoptr(GHashTable) base = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    for (guint r = 0; r < rows->len; r++) {
-        const char *s = g_hash_table_lookup(rows->pdata[r], "scheduler");
-        if (s && strcmp(s, SWEEP_BASELINE) == 0)
-            g_hash_table_insert(base, peer_key(sw, rows->pdata[r]),
-                                g_hash_table_lookup(rows->pdata[r], SWEEP_GAIN_METRIC));
-    }
-    if (g_hash_table_size(base) == 0)
-        return;
-    const char *column = "gain_vs_" SWEEP_BASELINE "_frac";
-    table_add_column(t, column);
-    for (guint r = 0; r < rows->len; r++) {
-        g_autofree char *key = peer_key(sw, rows->pdata[r]);
-        const char *b = g_hash_table_lookup(base, key);
-        const char *v = g_hash_table_lookup(rows->pdata[r], SWEEP_GAIN_METRIC);
-        double bv = b ? g_ascii_strtod(b, NULL) : 0, vv = v ? g_ascii_strtod(v, NULL) : 0;
-        char buf[G_ASCII_DTOSTR_BUF_SIZE] = "";
-        if (b && v && *b && *v && bv > 0)
-            g_ascii_formatd(buf, sizeof buf, "%.10g", vv / bv - 1.0);
-        g_hash_table_insert(rows->pdata[r], g_strdup(column), g_strdup(buf));
-    }
+    add_gain_column(sw, t, rows, SWEEP_GAIN_METRIC, "gain_vs_" SWEEP_BASELINE "_frac");
+    add_gain_column(sw, t, rows, "gpu_util_allocated_frac",
+                    "gain_allocated_vs_" SWEEP_BASELINE "_frac");
 }
 
 /* Build summary.csv and failed.csv texts from DIR/runs. */

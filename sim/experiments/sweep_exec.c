@@ -222,6 +222,22 @@ static void worker_free(worker *w)
 
 static void pool_fill(pool *pl);
 
+/* The "ccsim: warning: " lines of a worker's stderr, prefix removed,
+ * joined by '\n'; NULL when there is none.  (transfer full) */
+static char *warning_lines(const char *err_text)
+{
+    static const char prefix[] = "ccsim: warning: ";
+    g_auto(GStrv) lines = g_strsplit(err_text, "\n", -1);
+    GString *out = NULL;
+    for (size_t i = 0; lines[i]; i++) {
+        if (!g_str_has_prefix(lines[i], prefix))
+            continue;
+        out = out ? g_string_append_c(out, '\n') : g_string_new(NULL);
+        g_string_append(out, lines[i] + strlen(prefix));
+    }
+    return out ? g_string_free(out, FALSE) : NULL;
+}
+
 static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
 {
     worker *w = data;
@@ -276,8 +292,11 @@ static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
     pool_fill(pl); /* first, so the report counts the worker that replaces this one */
     pl->p.last_name = name;
     pl->p.last_ok = ok;
+    g_autofree char *warnings = ok && err_text ? warning_lines(err_text) : NULL;
+    pl->p.last_warnings = warnings;
     if (!pl->stopping || ok || pl->fatal)
         report(pl, SWEEP_AT_RUN_END);
+    pl->p.last_warnings = NULL;
     worker_free(w);
 }
 
