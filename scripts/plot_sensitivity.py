@@ -18,17 +18,45 @@ Writes the figure (PNG, default SWEEP_DIR/figures/crux-sensitivity.png) and
 prints both tables in Markdown (values from summary.csv; jobs at risk and
 slowed by others from the ecmp runs' run.json).  With --docs FILE the tables
 also replace the block between FILE's crux-sensitivity markers.
-Only the standard library, matplotlib and scripts/plot.py are used.
+The standard library, matplotlib and the ccsim package (python/ccsim: labels,
+styles) are used.
 """
 import argparse
+import csv
 import json
+import math
 import os
 import sys
 from collections import OrderedDict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import plot  # noqa: E402  (scripts/plot.py: styles, labels, CSV reading)
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from ccsim.columns import label  # noqa: E402  (the ccsim package: labels, styles)
+from ccsim.figures import plt, style  # noqa: E402
+
+
+def read_csv(path):
+    """Rows of a CSV file as dicts, or None when it does not exist."""
+    if not os.path.isfile(path):
+        return None
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def num(value):
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return None
+    return x if math.isfinite(x) else None
+
+
+def ordered(values, first="ecmp"):
+    """Unique values in order of appearance, the baseline first."""
+    out = list(OrderedDict.fromkeys(values))
+    if first in out:
+        out.remove(first)
+        out.insert(0, first)
+    return out
 
 METRIC = "gpu_util_allocated_frac"
 BEGIN = "<!-- BEGIN crux-sensitivity table (scripts/plot_sensitivity.py --docs) -->"
@@ -60,7 +88,7 @@ class Point:
         self.oversub = oversub_of(self.topology)
         self.channels = row["channels"]
         self.placement = row["placement"]
-        self.util = plot.num(row.get(METRIC))
+        self.util = num(row.get(METRIC))
         self.folder = folder
 
     def contention(self):
@@ -74,7 +102,7 @@ class Point:
 
 
 def load(sweep_dir):
-    rows = plot.read_csv(os.path.join(sweep_dir, "summary.csv"))
+    rows = read_csv(os.path.join(sweep_dir, "summary.csv"))
     if not rows:
         fail(f"{sweep_dir}: no summary.csv with runs (run `ccsim sweep` first)")
     for col in ("scheduler", "topology", "channels", "placement", METRIC):
@@ -129,7 +157,7 @@ def network_table(points, scheds):
 
 def placement_table(points, scheds):
     util = {(p.placement, p.sched): p for p in points}
-    policies = plot.ordered([p.placement for p in points], "recorded")
+    policies = ordered([p.placement for p in points], "recorded")
     out = ["| placement | " + " | ".join(scheds) +
            " | crux over ecmp | crux over sincronia | crux over taccl |"
            " at risk / slowed by others (ecmp) |",
@@ -174,7 +202,7 @@ def draw_network(fig, grid, points, scheds):
         for j, names in coinciding([x for x in series if x[1]]):
             pts = dict(series)[names[0]]
             ax.plot([x for x, _ in pts], [y for _, y in pts], label=" = ".join(names),
-                    markersize=4, **plot.style(scheds.index(names[0])))
+                    markersize=4, **style(scheds.index(names[0])))
         ax.set_xscale("log", base=2)
         ax.set_xticks(chans)
         ax.set_xticklabels([f"{x:g}" for x in chans])
@@ -182,20 +210,20 @@ def draw_network(fig, grid, points, scheds):
         ax.set_xlabel("NCCL channels per rail", fontsize=8)
         ax.legend(fontsize=6, loc="lower right")
         if i == 0:
-            ax.set_ylabel(plot.label(METRIC, 28), fontsize=8)
+            ax.set_ylabel(label(METRIC, 28), fontsize=8)
         else:
             plt.setp(ax.get_yticklabels(), visible=False)
 
 
 def draw_placement(fig, grid, points, scheds, chan):
     ax = fig.add_subplot(grid[1, :])
-    policies = plot.ordered([p.placement for p in points], "recorded")
+    policies = ordered([p.placement for p in points], "recorded")
     util = {(p.placement, p.sched): p.util for p in points}
     width = 0.8 / len(scheds)
     for j, s in enumerate(scheds):
         xs = [i - 0.4 + width * (j + 0.5) for i, pol in enumerate(policies) if (pol, s) in util]
         ys = [util[(pol, s)] for pol in policies if (pol, s) in util]
-        st = plot.style(j)
+        st = style(j)
         ax.bar(xs, ys, width, label=s, color=st["color"], edgecolor="black", linewidth=0.4,
                hatch=["", "//", "..", "xx", "\\\\", "oo"][j % 6])
     # recorded needs the trace's hosts: crux-clos2 named after its topo.csv
@@ -203,7 +231,7 @@ def draw_placement(fig, grid, points, scheds, chan):
     ax.set_xticks(range(len(policies)))
     ax.set_xticklabels([pol + ("\n(hosts_from)" if pol in traced else "") for pol in policies],
                        fontsize=8)
-    ax.set_ylabel(plot.label(METRIC, 28), fontsize=8)
+    ax.set_ylabel(label(METRIC, 28), fontsize=8)
     ax.set_ylim(0, 1)
     ax.set_title(f"placement policy (crux-clos2 at 1:1, {chan} channels per rail)", fontsize=9)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
@@ -242,7 +270,7 @@ def main(argv):
     network, placement, chan = split(load(a.dir))
     if not network and not placement:
         fail(f"{a.dir}: no finished run of either panel")
-    scheds = plot.ordered([q.sched for q in network + placement])
+    scheds = ordered([q.sched for q in network + placement])
     text = ""
     if network:
         text += "Network (placement locality):\n\n" + "\n".join(network_table(network, scheds)) + "\n\n"

@@ -92,9 +92,9 @@ if [ -z "$ccsim" ]; then
 fi
 
 if [ -n "$sensitivity" ]; then
-    if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+    if ! /usr/bin/python3 -c 'import matplotlib, pandas' 2>/dev/null; then
         source scripts/deps.sh
-        ccsim_install_packages python3-matplotlib
+        ccsim_install_packages python3-matplotlib python3-pandas
     fi
     $ccsim sweep "$sweep" --out "$out/sensitivity" -j "$jobs"
     plot_args=("$out/sensitivity" --out "$out/sensitivity/crux-sensitivity.png")

@@ -34,18 +34,18 @@ awk -v h="$h" -v sched="$sched" -v topo="$topo" -v seed="${seed:-1}" -v out="$ou
     base = (sched == "ecmp") ? 0.60 : (sched == "ideal") ? 0.80 : 0.70
     u = base + (h % 100) / 1000.0
     printf "t_s,active_jobs,active_gpus,busy_gpus,gpu_util_cluster_frac,gpu_util_allocated_frac\n" > out "/timeseries.csv"
-    printf "t_s,tier,links,capacity_Bps,carried_bytes,util_frac,intensity_occupancy\n" > out "/links.csv"
+    printf "t_s,tier,links,capacity_Gbps,carried_bytes,util_frac,intensity_occupancy_gpus\n" > out "/links.csv"
     for (t = 0; t < 600; t += 60) {
         x = u + 0.05 * sin(t / 100.0 + h % 7)
         printf "%d,%d,%d,%.6f,%.6f,%.6f\n", t, 3, 48, 48 * x, x * 0.75, x >> out "/timeseries.csv"
         split("nvlink,pcie,tor,agg,core", tiers, ",")
         for (k = 1; k <= 5; k++)
-            printf "%d,%s,%d,%.6g,%.6g,%.6f,%.6f\n", t, tiers[k], 8 * k, 8 * k * 25e9, 8 * k * 25e9 * 60 * x / k, x / k, (x / k) * (1 + (t % 120) / 120.0) / 2 >> out "/links.csv"
+            printf "%d,%s,%d,%.6g,%.6g,%.6f,%.6f\n", t, tiers[k], 8 * k, 8 * k * 200, 8 * k * 25e9 * 60 * x / k, x / k, (x / k) * (1 + (t % 120) / 120.0) / 2 >> out "/links.csv"
     }
-    printf "job_id,model,gpus,hosts,start_s,end_s,iterations,busy_gpu_s,isolated_iter_s,mean_iter_s,slowdown,gpu_intensity,priority,shift_s\n" > out "/jobs.csv"
+    printf "job_id,model,gpus,hosts,start_s,end_s,iterations,busy_gpu_s,isolated_iter_s,mean_iter_s,slowdown,gpu_intensity_gpus,priority,shift_s,status,ran\n" > out "/jobs.csv"
     for (j = 0; j < 20; j++) {
         s = 1 + ((h + 37 * j) % 50) / 100.0 * (1 - u)
-        printf "j%d,bert-large,16,2,0,600,%d,%.3f,0.5,%.6f,%.6f,%.3f,0,0\n", j, 600 / (0.5 * s), 16 * 600 * u, 0.5 * s, s, 1.5 >> out "/jobs.csv"
+        printf "j%d,bert-large,16,2,0,600,%d,%.3f,0.5,%.6f,%.6f,%.3f,0,0,ran,1\n", j, 600 / (0.5 * s), 16 * 600 * u, 0.5 * s, s, 1.5 >> out "/jobs.csv"
     }
     tmp = out "/.summary.csv.tmp"
     printf "scenario,topology,trace,scheduler,seed,mode,sim_start_s,sim_end_s,jobs,gpus_total,gpu_util_cluster_frac,gpu_util_allocated_frac,busy_gpu_s,iterations,mean_slowdown,p99_slowdown,wall_s,events,peak_rss_bytes\n" > tmp

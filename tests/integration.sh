@@ -80,7 +80,7 @@ if "$ccsim" run --scenario "$ex1" --out "$tmp/ex1" -q >/dev/null 2>"$tmp/stderr"
     for f in summary.csv jobs.csv timeseries.csv links.csv run.json; do
         [ -s "$tmp/ex1/$f" ] || bad "run: $f missing"
     done
-    head -1 "$tmp/ex1/summary.csv" | grep -q '^scenario,topology,trace,scheduler,seed,mode,sim_start_s,sim_end_s,jobs,' || bad "summary header"
+    head -1 "$tmp/ex1/summary.csv" | grep -q '^scenario,topology,trace,scheduler,seed,mode,sim_start_s,sim_end_s,placement,channels,' || bad "summary header"
     grep -q ',1808,601,' "$tmp/ex1/summary.csv" && ok || bad "ex1 busy/iterations: $(tail -1 "$tmp/ex1/summary.csv")"
     ls -A "$tmp/ex1" | grep -q '\.tmp' && bad "temp files left" || ok
     # both jobs cross tor0 -> agg while running together: both at risk; J1
@@ -94,30 +94,31 @@ else
     bad "run ex1: $(cat "$tmp/stderr")"
 fi
 
-# calibration (docs/traces.md "Contention risk"): a reduced 4-day trace of
-# seed 1 with the default placement (--topo-aware no: whole-host pods on any
-# free host, as the real worker.csv shows) spreads multi-host jobs over
-# racks: the full-size figures are 48.3% of jobs and 82.3% of GPUs at risk
-# and 47.1% label contention (real worker.csv: 49.5%); this slice measured
-# 61.5%, 88.5% and 42.6%.
-if "$ccsim" gen-trace --seed 1 --days 4 --out "$tmp/g4" >/dev/null 2>&1 &&
-   "$ccsim" trace stats "$tmp/g4" --csv - > "$tmp/g4.csv" 2>"$tmp/stderr"; then
-    python3 - "$tmp/g4.csv" <<'PY' && ok || bad "calibration: $(grep -E '^(contention|racks),' "$tmp/g4.csv" | tr '\n' ' ')"
+# calibration (docs/traces.md "Contention risk"): the generator's
+# allocator (whole-host pods on any free host, --topo-aware no) was built
+# to reproduce one published number of the real trace: at least 49.5% of
+# its GPU jobs ran on two racks or more (label contention, from the real
+# worker.csv).  The full-size trace of seed 1 must land within 5 points of
+# it (seeds 1-3 spread over 1.6 points; the published figure is a lower
+# bound).  Its jobs and GPUs at risk have no published value it was fitted
+# to (Crux's 36.3% / 51% are 12-36 points below, docs/traces.md says why):
+# only their ordering against gathering is tested, below.
+if "$ccsim" gen-trace --seed 1 --out "$tmp/g16" >/dev/null 2>&1 &&
+   "$ccsim" trace stats "$tmp/g16" --csv - > "$tmp/g16.csv" 2>"$tmp/stderr"; then
+    python3 - "$tmp/g16.csv" <<'PY' && ok || bad "calibration: $(grep -E '^racks,' "$tmp/g16.csv" | tr '\n' ' ')"
 import sys
-v = {l.split(",")[1]: float(l.split(",")[2]) for l in open(sys.argv[1])
-     if l.startswith("contention,") or l.startswith("racks,")}
-assert 0.50 <= v["jobs_at_risk_frac"] <= 0.72 and 0.78 <= v["gpus_at_risk_frac"] <= 0.95, v
-assert 0.35 <= v["label_contention_frac"] <= 0.55, v
+v = {l.split(",")[1]: float(l.split(",")[2]) for l in open(sys.argv[1]) if l.startswith("racks,")}
+assert abs(v["label_contention_frac"] - 0.495) <= 0.05, v
 PY
 else
     bad "calibration: $(cat "$tmp/stderr")"
 fi
-# the same slice with topology-aware gathering (--topo-aware yes): jobs that
-# fit a rack stay under one ToR and share no link, so both shares fall;
-# measured 28.8% of jobs and 45.3% of GPUs (default: 61.5%, 88.5%)
-if "$ccsim" gen-trace --seed 1 --days 4 --topo-aware yes --out "$tmp/g4y" >/dev/null 2>&1 &&
-   "$ccsim" trace stats "$tmp/g4y" --csv - > "$tmp/g4y.csv" 2>"$tmp/stderr"; then
-    python3 - "$tmp/g4.csv" "$tmp/g4y.csv" <<'PY' && ok || bad "topo-aware yes: $(grep contention, "$tmp/g4y.csv" | tr '\n' ' ')"
+# the same trace with topology-aware gathering (--topo-aware yes): jobs
+# that fit a rack stay under one ToR and share no link, so both shares
+# fall, by far more than seed-to-seed noise (15 points)
+if "$ccsim" gen-trace --seed 1 --topo-aware yes --out "$tmp/g16y" >/dev/null 2>&1 &&
+   "$ccsim" trace stats "$tmp/g16y" --csv - > "$tmp/g16y.csv" 2>"$tmp/stderr"; then
+    python3 - "$tmp/g16.csv" "$tmp/g16y.csv" <<'PY' && ok || bad "topo-aware yes: $(grep contention, "$tmp/g16y.csv" | tr '\n' ' ')"
 import sys
 d, y = ({l.split(",")[1]: float(l.split(",")[2]) for l in open(f) if l.startswith("contention,")}
         for f in sys.argv[1:3])
@@ -130,11 +131,11 @@ else
 fi
 # gathering with spilling jobs on whole racks first (--spill whole-racks, a
 # rule of gathering): a job larger than a rack shares no ToR with another
-# spilling job, so GPUs at risk fall; measured 23.1% of jobs and 13.4% of
-# GPUs (gathering alone: 28.8%, 45.3%)
-if "$ccsim" gen-trace --seed 1 --days 4 --topo-aware yes --spill whole-racks --out "$tmp/g4w" >/dev/null 2>&1 &&
-   "$ccsim" trace stats "$tmp/g4w" --csv - > "$tmp/g4w.csv" 2>"$tmp/stderr"; then
-    python3 - "$tmp/g4y.csv" "$tmp/g4w.csv" <<'PY' && ok || bad "spill whole-racks: $(grep contention, "$tmp/g4w.csv" | tr '\n' ' ')"
+# spilling job, so the GPUs at risk fall, by more than 20 points (the
+# large jobs hold most GPUs)
+if "$ccsim" gen-trace --seed 1 --topo-aware yes --spill whole-racks --out "$tmp/g16w" >/dev/null 2>&1 &&
+   "$ccsim" trace stats "$tmp/g16w" --csv - > "$tmp/g16w.csv" 2>"$tmp/stderr"; then
+    python3 - "$tmp/g16y.csv" "$tmp/g16w.csv" <<'PY' && ok || bad "spill whole-racks: $(grep contention, "$tmp/g16w.csv" | tr '\n' ' ')"
 import sys
 d, w = ({l.split(",")[1]: float(l.split(",")[2]) for l in open(f) if l.startswith("contention,")}
         for f in sys.argv[1:3])
@@ -144,7 +145,7 @@ PY
 else
     bad "spill whole-racks: $(cat "$tmp/stderr")"
 fi
-"$ccsim" trace stats "$tmp/g4" --risk-paths some >/dev/null 2>"$tmp/stderr"
+"$ccsim" trace stats "$tmp/g16" --risk-paths some >/dev/null 2>"$tmp/stderr"
 rc=$?
 [ "$rc" = 2 ] && grep -q -- '--risk-paths: expected "chosen" or "candidates", got "some"' "$tmp/stderr" &&
     ok || bad "--risk-paths some: rc $rc, $(cat "$tmp/stderr")"
@@ -164,24 +165,6 @@ rc=$?
 "$ccsim" trace load default > "$tmp/load.txt" 2>&1
 grep -q '^peak_gpus  *876$' "$tmp/load.txt" && grep -q '^peak_at_s  *64860$' "$tmp/load.txt" &&
     ok || bad "trace load peak: $(grep peak "$tmp/load.txt")"
-
-# the demo's sentence (scripts/demo_why.py) on a made-up compare folder:
-# ecmp 0.80, crux-pa 0.84 (+5.0%), crux 0.852 (+6.5%, so paths add the other
-# 1.5 points), ideal 0.86; ecmp: 3 of 10 jobs at risk, 2 slowed; crux: 0
-mkdir -p "$tmp/why"
-printf 'scheduler,gpu_util_allocated_frac\necmp,0.80\ncrux-pa,0.84\ncrux,0.852\nideal,0.86\n' \
-    > "$tmp/why/summary.csv"
-for s in ecmp:2 crux-pa:1 crux:0 ideal:0; do
-    mkdir -p "$tmp/why/${s%:*}"
-    printf '{"contention": {"jobs": 10, "jobs_at_risk": 3, "jobs_slowed_by_others": %s}}\n' \
-        "${s#*:}" > "$tmp/why/${s%:*}/run.json"
-done
-why=$(python3 "$src/scripts/demo_why.py" "$tmp/why")
-for want in "crux wins (+6.5% allocated GPU utilization over ecmp; ideal 0.8600)" \
-    "under ecmp 3 of 10 jobs" "and 2 run more than 1% slower" "recover +5.0%" \
-    "adds the other 1.5 points" "under crux 0 jobs are slowed by another."; do
-    case $why in *"$want"*) ok ;; *) bad "demo sentence lacks '$want': $why" ;; esac
-done
 
 # determinism through the binary: same scenario, same bytes
 "$ccsim" run --scenario "$ex1" --out "$tmp/ex1b" -q --sched ecmp >/dev/null 2>&1
@@ -215,12 +198,52 @@ if "$ccsim" compare --scenario "$ex1" --scheds ecmp,fixed,ideal,crux -j 3 --out 
         done
     done
     [ $same = 1 ] && ok || bad "compare -j 3 differs from compare"
-    [ "$(cut -d, -f1-18 "$tmp/cmpj/summary.csv")" = "$(cut -d, -f1-18 "$tmp/cmp1/summary.csv")" ] \
-        && ok || bad "compare -j 3 summary differs"
+    python3 - "$tmp/cmpj/summary.csv" "$tmp/cmp1/summary.csv" <<'PY' && ok || bad "compare -j 3 summary differs"
+import csv, sys
+a, b = ([{k: v for k, v in r.items() if k not in ("wall_s", "peak_rss_bytes")}
+         for r in csv.DictReader(open(f))] for f in sys.argv[1:3])
+assert a == b and len(a) == 4, (a, b)
+PY
 else
     bad "compare -j: $(cat "$tmp/stderr")"
 fi
 expect_fail bad_jobs 2 "-j must be in 0..256" compare --scenario "$ex1" -j -1
+
+# Messages of compare (docs/usage.md): two 8-GPU jobs naming hosts
+# fat-tree:k=4 lacks are placed by locality, each on a host of its own, so
+# they share no link: every scheduler ties, no job is slowed by another.
+# The warning is printed once for both runs, the same with -j 2 as -j 1.
+cat > "$tmp/unknown.json" <<'J'
+{"topology": "fat-tree:k=4", "trace": {"jobs": [
+  {"id": "j1", "gpus": 8, "hosts": ["nohost"], "start_s": 0, "end_s": 5, "model": {"compute_s": 1}},
+  {"id": "j2", "gpus": 8, "hosts": ["gone"], "start_s": 0, "end_s": 5, "model": {"compute_s": 1}}]}}
+J
+for j in 1 2; do
+    "$ccsim" compare --scenario "$tmp/unknown.json" --scheds ecmp,crux -j $j -q -o "$tmp/unk$j" \
+        >"$tmp/unk$j.out" 2>"$tmp/unk$j.err"
+    [ "$(cat "$tmp/unk$j.err")" = 'ccsim: warning: all 2 runs: 2 jobs name a host the topology lacks and were placed by the placement policy (first: job j1: host nohost)' ] \
+        && ok || bad "compare -j $j warnings: $(cat "$tmp/unk$j.err")"
+    grep -q '^jobs: 2 ran on 128 GPUs (0 skipped: outside the window or no room); placement recorded: 0 on their recorded hosts, 2 placed by locality (2 naming hosts the topology lacks, 0 whose hosts were busy)$' "$tmp/unk$j.out" \
+        && ok || bad "compare -j $j placement line: $(cat "$tmp/unk$j.out")"
+    grep -q '^All 2 schedulers tie. Under ecmp 0 of 2 jobs share' "$tmp/unk$j.out" &&
+        grep -q 'no job is slowed by another' "$tmp/unk$j.out" && ok || bad "tie note: $(cat "$tmp/unk$j.out")"
+done
+# ... and a sweep prints each finished run's warnings once, with its name
+printf '{"base": "%s", "grid": {"scheduler": ["ecmp", "crux"]}}\n' "$tmp/unknown.json" > "$tmp/unk-sweep.json"
+"$ccsim" sweep "$tmp/unk-sweep.json" --out "$tmp/unks" -j 2 >/dev/null 2>"$tmp/unks.err"
+[ "$(grep -c '^ccsim: warning: run [a-z]*_[0-9a-f]*: 2 jobs name a host the topology lacks' "$tmp/unks.err")" = 2 ] \
+    && ok || bad "sweep warnings: $(cat "$tmp/unks.err")"
+
+# Progress off a terminal: whole lines on stderr (every 10 s; every 1 ms
+# here through CCSIM_PROGRESS_LOG_S), from run and from compare -j
+CCSIM_PROGRESS_LOG_S=0.001 "$ccsim" run --start 61260 --end 61560 --no-fast-forward \
+    -o "$tmp/prog-run" >/dev/null 2>"$tmp/prog-run.err"
+grep -Eq '^ccsim: ecmp: t=[0-9]+/61560 s \( *[0-9.]+%\)  jobs [0-9]+/[0-9]+  [0-9]+ ev/s  ETA [0-9]+ s$' "$tmp/prog-run.err" \
+    && ! grep -q $'\r' "$tmp/prog-run.err" && ok || bad "run progress off a terminal: $(cat "$tmp/prog-run.err")"
+CCSIM_PROGRESS_LOG_S=0.001 "$ccsim" compare --start 61260 --end 61560 --no-fast-forward --scheds ecmp,ideal \
+    -j 2 -o "$tmp/prog-cmp" >/dev/null 2>"$tmp/prog-cmp.err"
+grep -Eq '^ccsim: compare: [0-9]/2 done,.*ETA [0-9]+ s$' "$tmp/prog-cmp.err" && ok ||
+    bad "compare -j progress off a terminal: $(cat "$tmp/prog-cmp.err")"
 
 # run --progress-file keeps "NOW START END" while running (the sweep's
 # ETA reads it) and removes it at the end

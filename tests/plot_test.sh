@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# plot_test.sh - scripts/plot.py makes every figure, as PNG and SVG, from a
-# sweep folder, a compare folder (one folder per scheduler) and a single run
-# (files exist, are non-empty, PNGs start with the PNG signature), and skips
-# a figure with a note when its input is missing.  Skipped (exit 77) when
-# /usr/bin/python3 has no matplotlib.  Most results come from the fake
-# worker (tests/fake_ccsim_run.sh: several topologies, controlled columns);
-# when the binary has `ccsim run`, a real `ccsim compare` of
-# examples/scenario-4hosts.json is plotted too.  scripts/plot_sensitivity.py
-# draws its figure and tables from a fake sensitivity sweep.
+# plot_test.sh - scripts/plot.py end to end: every figure, as PNG and PDF
+# with the values it draws (NAME.data.csv), from a sweep folder, a compare
+# folder (one folder per scheduler) and a single run; a figure whose input
+# is missing is skipped with a note; a real compare and a real sweep of the
+# examples draw every line.  The values themselves are checked against
+# hand-worked numbers in python/tests/test_figures.py.  Skipped (exit 77)
+# when /usr/bin/python3 lacks matplotlib or pandas.  Fake results come from
+# tests/fake_ccsim_run.sh; scripts/plot_sensitivity.py draws its figure and
+# tables from a fake sensitivity sweep.
 # Usage: tests/plot_test.sh CCSIM_BINARY
 set -euo pipefail
 ccsim=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 plot=$here/../scripts/plot.py
-if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
-    echo "SKIP: /usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)"
+if ! /usr/bin/python3 -c 'import matplotlib, pandas' 2>/dev/null; then
+    echo "SKIP: /usr/bin/python3 lacks matplotlib or pandas (apt-get install python3-matplotlib python3-pandas)"
     exit 77
 fi
 tmp=$(mktemp -d)
@@ -34,7 +34,7 @@ check_figures() { # check_figures FIGDIR FIGURE...
     local dir=$1 f sig
     shift
     for f in "$@"; do
-        for ext in png svg; do
+        for ext in png pdf data.csv; do
             if [ ! -s "$dir/$f.$ext" ]; then
                 echo "FAIL - $dir/$f.$ext missing or empty"
                 failures=$((failures + 1))
@@ -45,11 +45,21 @@ check_figures() { # check_figures FIGDIR FIGURE...
             echo "FAIL - $dir/$f.png is not a PNG ($sig)"
             failures=$((failures + 1))
         fi
+        if [ "$(head -c 5 "$dir/$f.pdf" 2>/dev/null)" != "%PDF-" ]; then
+            echo "FAIL - $dir/$f.pdf is not a PDF"
+            failures=$((failures + 1))
+        fi
     done
 }
 
-/usr/bin/python3 "$plot" sweep > /dev/null
+/usr/bin/python3 "$plot" sweep > /dev/null 2> sweep.err
 check_figures sweep/figures $figures
+# topology and scheduler vary, the seed is averaged: 2 x 2 bars of 2 runs
+if ! grep -q 'groups by topology; mean over 2 runs per value (averaged: seed; seeds 1, 2)' sweep.err \
+    || [ "$(tail -n +2 sweep/figures/util_bars.data.csv | wc -l)" != 4 ]; then
+    echo "FAIL - the fake sweep's grouping: $(cat sweep.err)"
+    failures=$((failures + 1))
+fi
 
 # A compare folder: one run folder per scheduler and a combined summary.
 mkdir compare
@@ -57,7 +67,7 @@ for s in ecmp crux; do
     run=$(awk -F, -v s=$s 'NR > 1 && $2 == "crux-clos2" && $3 == s && $4 == 1 { print $1 }' sweep/summary.csv)
     cp -r "sweep/runs/$run" "compare/$s"
 done
-cp sweep/summary.csv compare/summary.csv
+{ head -1 compare/ecmp/summary.csv; tail -n +2 compare/ecmp/summary.csv; tail -n +2 compare/crux/summary.csv; } > compare/summary.csv
 /usr/bin/python3 "$plot" compare --out compare-figs > /dev/null
 check_figures compare-figs $figures
 
@@ -71,39 +81,27 @@ if [ -e single/figures/link_occupancy.png ] || ! grep -q 'link_occupancy skipped
     failures=$((failures + 1))
 fi
 
-# Real results, when this ccsim can run: a compare of the example.
-if "$ccsim" run --help >/dev/null 2>&1; then
-    "$ccsim" compare --scenario "$here/../examples/scenario-4hosts.json" --out real > /dev/null 2>&1
-    /usr/bin/python3 "$plot" real > /dev/null 2>&1
-    check_figures real/figures $figures
-    # A real sweep with zipped windows: every line has data.
-    "$ccsim" sweep "$here/../examples/sweep-small.json" --out real-sweep -j 2 > /dev/null 2>&1
-    /usr/bin/python3 "$plot" real-sweep > /dev/null 2> real-sweep.err
-    check_figures real-sweep/figures $figures
-    if grep -q 'no data' real-sweep.err; then
-        echo "FAIL - empty lines in the example sweep's figures: $(cat real-sweep.err)"
-        failures=$((failures + 1))
-    fi
-else
-    echo "note: this ccsim has no 'run' yet; only fake results were plotted"
+# Real results: a compare of the example, and a real sweep with zipped
+# windows (each window a group of its own, every line with data).
+"$ccsim" compare --scenario "$here/../examples/scenario-4hosts.json" --out real > /dev/null 2>&1
+/usr/bin/python3 "$plot" real > /dev/null 2>&1
+check_figures real/figures $figures
+"$ccsim" sweep "$here/../examples/sweep-small.json" --out real-sweep -j 2 > /dev/null 2>&1
+/usr/bin/python3 "$plot" real-sweep > /dev/null 2> real-sweep.err
+check_figures real-sweep/figures $figures
+if ! grep -q 'groups by collective_model, sim_start_s, sim_end_s; mean over 2 runs' real-sweep.err; then
+    echo "FAIL - the example sweep's groups: $(cat real-sweep.err)"
+    failures=$((failures + 1))
 fi
 
-# Axis labels from docs/usage.md's column dictionary; tick labels without
-# paths; windows are groups of their own, never averaged together.
-if ! /usr/bin/python3 - "$here/../scripts" <<'PY'
+# Labels from docs/usage.md's column dictionary, tick labels without paths.
+if ! PYTHONPATH=$here/../python /usr/bin/python3 - "$here/../scripts" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
-import plot
-assert plot.label("gpu_util_cluster_frac", 80).startswith("cluster GPU utilization"), plot.LABELS
-assert plot.short_topology("crux-clos2:hosts_from=/a/b/topo.csv.gz") == "crux-clos2:hosts_from=topo"
-class R:
-    def __init__(self, start, sched):
-        self.row = {"run": "x", "scheduler": sched, "seed": "1", "scenario": "s",
-                    "topology": "t", "sim_start_s": start, "sim_end_s": "9"}
-        self.scheduler = sched
-        self.topology = "t"
-groups = plot.by_topology([R("0", "ecmp"), R("5", "ecmp"), R("0", "crux")])
-assert len(groups) == 2, list(groups)
+from ccsim.columns import label
+from ccsim.groups import short_value
+assert label("gpu_util_cluster_frac", 80).startswith("cluster GPU utilization")
+assert short_value("topology", "crux-clos2:hosts_from=/a/b/topo.csv.gz") == "crux-clos2:hosts_from=topo"
 import plot_sensitivity as ps
 # curves equal within 5e-5 at every point share a legend entry
 got = ps.coinciding([("a", [(1, 0.5), (2, 0.6)]), ("b", [(1, 0.50004), (2, 0.6)]),
@@ -112,7 +110,7 @@ assert got == [(0, ["a", "b"]), (2, ["c"])], got
 assert ps.oversub_of("crux-clos2:hosts=9,oversub=2.5") == 2.5 and ps.oversub_of("crux-clos2") == 1
 PY
 then
-    echo "FAIL - labels, tick names or groups"
+    echo "FAIL - labels, tick names or sensitivity helpers"
     failures=$((failures + 1))
 fi
 

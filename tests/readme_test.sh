@@ -21,7 +21,7 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # build/ the real build folder.
 repo=$tmp/repo
 mkdir -p "$repo/traces"
-cp -r "$src/examples" "$src/scripts" "$src/README.md" "$repo/"
+cp -r "$src/examples" "$src/scripts" "$src/python" "$src/docs" "$src/README.md" "$repo/"
 cp -r "$src/traces/data" "$repo/traces/"
 ln -s "$build" "$repo/build"
 cd "$repo" || exit 1

@@ -63,10 +63,11 @@ static bool within_abs(double got, double want, double tol, const char *what, gu
 
 /* Generate, write as CSV text, parse back strictly (every timestamp must
  * parse with the real-file parser), and compare all 41 named fields. */
-static trace_summary *generate(guint32 seed, trace__tables *round)
+static trace_summary *generate(guint32 seed, double scale, trace__tables *round)
 {
     trace_gen_options o = trace_gen_options_default();
     o.seed = seed;
+    o.scale = scale;
     trace__tables t;
     GError *err = NULL;
     CU_ASSERT_FATAL(trace__gen_tables(&t, &o, &err));
@@ -100,10 +101,14 @@ static trace_summary *generate(guint32 seed, trace__tables *round)
 static void acceptance(guint32 seed)
 {
     trace__tables round;
-    g_autoptr(trace_summary) s = generate(seed, &round);
+    g_autoptr(trace_summary) s = generate(seed, 1, &round);
     CU_ASSERT_EQUAL(s->job_rows, 5180);
     within(s->worker_rows, 23742, 0.03, "worker rows", seed);
     CU_ASSERT_EQUAL(s->topo_hosts, 847);
+    /* At scale 1 the generator meets the model and status counts by
+     * construction (gen.c deals out a shuffled list of exactly these), so
+     * these lines only guard that rule; test_gen_scaled_counts checks the
+     * rounding that makes them at another scale against hand-worked counts. */
     for (size_t m = 0; m < G_N_ELEMENTS(model_target); m++)
         within_abs(trace_summary_model_count(s, model_target[m].name), model_target[m].count, 0,
                    model_target[m].name, seed);
@@ -159,6 +164,48 @@ static void acceptance(guint32 seed)
     CU_ASSERT_EQUAL(st->skipped_bad_time, 0);
     CU_ASSERT_EQUAL(st->jobs_loaded + st->skipped_cpu_only + 803 + 9, 5180);
     trace__tables_clear(&round);
+}
+
+/* At scale 0.1 (16 days: f = 0.1, 518 jobs) every count is the design's
+ * times 518/5180, rounded by largest remainder, by hand: the floors of
+ * 279.3 106.7 26.6 20.5 11.8 9.8 9.3 8.3 6.6 5.7 3.9 3.3 3.2 3.0 2.8 2.8
+ * 2.5 2.5 2.2 1.8 1.7 1.0 0.9 0.8 0.6 0.4 sum to 504; the 14 jobs left go
+ * to the largest remainders: .9 (mnist, reward), .8 (ResNet, GPT-3b, GPT,
+ * dota, gpt, concat), .7 (cognitive, 65b, image), .6 (llama, preprocess,
+ * 66b); the .5s (GPT-13b, sidecar, multigen) stay down.  Statuses: 45.3
+ * 29.5 5.5 218.7 118.1 100.0 0.9 (never ran: Stopped, Failed, Succeeded;
+ * ran: Succeeded, Stopped, Failed; Running) floor to 515; the 3 left go
+ * to .9 (Running), .7 (ran Succeeded) and the first .5 (never-ran
+ * Failed).  So Succeeded 5 + 219, Stopped 45 + 118, Failed 30 + 100,
+ * Running 1, never ran 45 + 30 + 5. */
+static void test_gen_scaled_counts(void)
+{
+    static const struct {
+        const char *name;
+        size_t count;
+    } want[] = {
+        {"unknown", 279}, {"cognitive", 107}, {"llama", 27}, {"GPT-13b", 20}, {"ResNet", 12},
+        {"GPT-3b", 10},   {"rl", 9},          {"GPT-7b", 8}, {"preprocess", 7}, {"65b", 6},
+        {"mnist", 4},     {"GPT-13B", 3},     {"llama_30b", 3}, {"DLM", 3},     {"GPT", 3},
+        {"dota", 3},      {"sidecar", 2},     {"multigen", 2}, {"word_embedding", 2},
+        {"gpt", 2},       {"image", 2},       {"130b-infer", 1}, {"reward", 1}, {"concat", 1},
+        {"66b", 1},       {"layer_attn", 0},
+    };
+    trace__tables t;
+    g_autoptr(trace_summary) s = generate(1, 0.1, &t);
+    size_t total = 0;
+    for (size_t m = 0; m < G_N_ELEMENTS(want); m++) {
+        within_abs(trace_summary_model_count(s, want[m].name), want[m].count, 0, want[m].name, 1);
+        total += want[m].count;
+    }
+    CU_ASSERT_EQUAL(total, 518);
+    CU_ASSERT_EQUAL(s->job_rows, 518);
+    within_abs(s->status_succeeded, 224, 0, "Succeeded", 1);
+    within_abs(s->status_stopped, 163, 0, "Stopped", 1);
+    within_abs(s->status_failed, 130, 0, "Failed", 1);
+    within_abs(s->status_running, 1, 0, "Running", 1);
+    within_abs(s->never_ran, 80, 0, "never ran", 1);
+    trace__tables_clear(&t);
 }
 
 static void test_gen_seed1(void) { acceptance(1); }
@@ -520,6 +567,7 @@ static void test_gen_racks(void)
 int main(void)
 {
     CU_TestInfo cases[] = {
+        {"scaled_counts", test_gen_scaled_counts},
         {"acceptance_seed1", test_gen_seed1},
         {"acceptance_seed2", test_gen_seed2},
         {"acceptance_seed3", test_gen_seed3},

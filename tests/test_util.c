@@ -11,14 +11,38 @@
 #include "base/ccs.h"
 #include "ccs-config.h"
 
+/* Is name in the comma-separated list of environment variable var? */
+static bool listed(const char *var, const char *name)
+{
+    const char *v = g_getenv(var);
+    if (!v)
+        return false;
+    g_auto(GStrv) names = g_strsplit(v, ",", -1);
+    return g_strv_contains((const char *const *)names, name);
+}
+
+bool test_selected(const char *case_name)
+{
+    if (g_getenv("CCSIM_TEST_ONLY"))
+        return listed("CCSIM_TEST_ONLY", case_name);
+    return !listed("CCSIM_TEST_EXCLUDE", case_name);
+}
+
 int test_run_suite(const char *suite_name, CU_TestInfo *cases)
 {
     igraph_set_error_handler(igraph_error_handler_ignore);
     igraph_set_warning_handler(igraph_warning_handler_ignore);
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
+    size_t n = 0, kept = 0;
+    while (cases[n].pName)
+        n++;
+    g_autofree CU_TestInfo *chosen = g_new0(CU_TestInfo, n + 1);
+    for (size_t i = 0; i < n; i++)
+        if (test_selected(cases[i].pName))
+            chosen[kept++] = cases[i];
     CU_SuiteInfo suites[] = {
-        {(char *)suite_name, NULL, NULL, NULL, NULL, cases},
+        {(char *)suite_name, NULL, NULL, NULL, NULL, chosen},
         CU_SUITE_INFO_NULL,
     };
     if (CU_register_suites(suites) != CUE_SUCCESS) {

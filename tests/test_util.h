@@ -13,8 +13,15 @@
 #include <stdbool.h>
 
 /* Run one suite of cases (a CU_TestInfo table ending in CU_TEST_INFO_NULL);
- * returns the process exit status. */
+ * returns the process exit status.  Only the cases test_selected() keeps
+ * run. */
 int test_run_suite(const char *suite_name, CU_TestInfo *cases);
+
+/* Is the case to run?  $CCSIM_TEST_ONLY (comma-separated case names), when
+ * set, runs only those; else $CCSIM_TEST_EXCLUDE leaves those out.  So a
+ * case that needs optional data runs alone as its own meson test, which
+ * can say "skipped" (exit 77) when the data is absent. */
+bool test_selected(const char *case_name);
 
 /* Assert |actual - expected| <= rel_eps * max(1, |expected|, |actual|),
  * printing both numbers and the tolerance on failure. */
