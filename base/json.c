@@ -239,7 +239,7 @@ bool ccs_json_number(const cJSON *obj, const char *key, ccs_limit_id id, const c
     if (!v)
         return true;
     g_autofree char *where0 = member_path(path, key);
-    g_autofree char *where = g_strdup_printf("%s: %s", file ? file : "(json)", where0);
+    g_autofree char *where = file ? g_strdup_printf("%s: %s", file, where0) : g_strdup(where0);
     if (!cJSON_IsNumber(v)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a number, got %s", where,
                     ccs_json_type_name(v));

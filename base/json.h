@@ -57,7 +57,8 @@ const char *ccs_json_type_name(const cJSON *v);
 
 /* obj.key as a number inside limit id (base/limits.h): absent leaves *out
  * unchanged and returns true; a non-number is "FILE: PATH.KEY: expected a
- * number, got a string"; out of range the limit's own message. */
+ * number, got a string"; out of range the limit's own message (file NULL:
+ * "PATH.KEY: ..."). */
 bool ccs_json_number(const cJSON *obj, const char *key, ccs_limit_id id, const char *file,
                      const char *path, double *out, GError **error);
 

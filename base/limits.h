@@ -8,7 +8,9 @@
  * and get one message naming the place, the value and the range.  The
  * ranges reach far beyond any realistic case; what they stop is work or
  * output no machine finishes (a 1e-9 s interval, a job ending at 1e308 s).
- * docs/usage.md lists the same table; tests/test_limits.c checks it does.
+ * docs/usage.md lists the same table, as ccs_limit_table_markdown() writes
+ * it (`ccsim list --limits`); tests/test_limits.c checks the two agree
+ * and feeds every limit's ends through the reader of an input it covers.
  */
 #ifndef CCSIM_BASE_LIMITS_H
 #define CCSIM_BASE_LIMITS_H
@@ -37,8 +39,22 @@ typedef enum ccs_limit_id {
     CCS_LIMIT_GEN_DAYS,        /* gen-trace --days */
     CCS_LIMIT_GEN_SCALE,       /* gen-trace --scale */
     CCS_LIMIT_SWEEP_RUNS,      /* runs of one sweep grid */
-    CCS_LIMIT_PARALLEL,        /* sweep/compare -j */
+    CCS_LIMIT_PARALLEL,        /* sweep, compare, optimal-gap -j (0: one per CPU) */
     CCS_LIMIT_INPUT_BYTES,     /* one input file, after decompression */
+    CCS_LIMIT_COMPUTE_S,       /* compute time of one iteration */
+    CCS_LIMIT_OPT_S,           /* optimizer time of one iteration */
+    CCS_LIMIT_COMM_BYTES,      /* bytes a job communicates per iteration */
+    CCS_LIMIT_FRACTION,        /* comm_start_frac */
+    CCS_LIMIT_ITERATIONS,      /* iterations of one job in the window */
+    CCS_LIMIT_SHIFT_S,         /* a scheduler's time shift of a job */
+    CCS_LIMIT_GEN_TILT,        /* gen-trace --gpu-run-tilt */
+    CCS_LIMIT_GEN_SEED,        /* gen-trace --seed, synthetic seed */
+    CCS_LIMIT_GRAPH_OPS,       /* operators of one MDOT graph */
+    CCS_LIMIT_GRAPH_BATCH,     /* batch size of an MDOT graph */
+    CCS_LIMIT_GRAPH_AMOUNT,    /* an operator's FLOPs, bytes, parameters */
+    CCS_LIMIT_OG_CASES,        /* optimal-gap --cases */
+    CCS_LIMIT_OG_WINDOW_S,     /* optimal-gap --window */
+    CCS_LIMIT_OG_LEVELS,       /* optimal-gap --levels */
     CCS_LIMIT_COUNT
 } ccs_limit_id;
 
@@ -47,6 +63,7 @@ typedef struct ccs_limit {
     double min, max;   /* inclusive range (min excluded when min_open) */
     bool min_open;     /* the value must be strictly greater than min */
     bool integer;      /* whole numbers only */
+    bool zero_ok;      /* 0 is accepted too ("none", "off"), below the range */
     const char *unit;  /* "s", "Gbps", "" for counts */
     const char *why;   /* one line: what the bound protects */
 } ccs_limit;
@@ -54,9 +71,13 @@ typedef struct ccs_limit {
 /* The limit id.  (transfer none: static) */
 const ccs_limit *ccs_limit_get(ccs_limit_id id);
 
-/* The range as written in messages and docs: "[1, 64]", "(0, 1e+06]". 
- * (transfer full) */
+/* The range as written in messages and docs: "[1, 64]", "(0, 366]",
+ * "0 or [1, 1000000000000000]".  (transfer full) */
 char *ccs_limit_range_text(ccs_limit_id id);
+
+/* docs/usage.md's "Limits" table, generated from the limits: a header and
+ * one markdown row per limit, in id order.  (transfer full) */
+char *ccs_limit_table_markdown(void);
 
 /* True when v is inside limit id.  Otherwise CCS_ERROR_INVALID:
  * "WHERE: VALUE is out of range RANGE UNIT (WHY)". */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 
 typedef struct fixed_decision {
     int priority;   /* level, or -1 when not given */
@@ -62,11 +63,13 @@ static bool parse_job(fixed_sched *s, const cJSON *v, int levels, GError **error
             }
             d->priority = (int)f->valuedouble;
         } else if (strcmp(f->string, "shift_s") == 0) {
-            if (!cJSON_IsNumber(f) || !isfinite(f->valuedouble) || f->valuedouble < 0) {
-                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                            "scheduler.jobs.%s.shift_s: expected a number >= 0", id);
+            g_autofree char *where = g_strdup_printf("scheduler.jobs.%s.shift_s", id);
+            if (!cJSON_IsNumber(f)) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a number", where);
                 return false;
             }
+            if (!ccs_limit_check(CCS_LIMIT_SHIFT_S, f->valuedouble, where, error))
+                return false;
             d->shift_s = f->valuedouble;
         } else {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,

@@ -108,6 +108,10 @@ typedef struct job_env {
      * before which it may run fast-forwarded (it shares no link with
      * another running job until then), or -INFINITY if it may not */
     double (*ff_until)(void *user, const job *j, double origin_s);
+    /* (nullable) the network refused one of j's transfers (an invariant of
+     * the engine broke): the callee takes error and stops the run; j stays
+     * stuck.  Without it the error is logged as a critical. */
+    void (*failed)(void *user, job *j, GError *error);
 } job_env;
 
 typedef enum job_state {

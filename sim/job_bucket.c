@@ -173,8 +173,16 @@ static void start_step(job *j, double now_s)
         GError *e = NULL;
         if (!net_transfer_start(env->n, &sp, &id, &e)) {
             /* an engine invariant broke (links and sizes come from the
-             * topology): fail loudly rather than hang the job */
-            g_error("job %s: %s", j->spec.id, e->message);
+             * topology, numbers from checked limits): stop the run with the
+             * error rather than hang the job or abort the process */
+            g_prefix_error(&e, "job %s: ", j->spec.id);
+            if (env->failed)
+                env->failed(env->user, j, e);
+            else {
+                g_critical("%s", e->message);
+                g_error_free(e);
+            }
+            return;
         }
         g_array_append_val(j->active, id);
     }

@@ -113,7 +113,7 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
     if (!m) {
         m = catalog_resolve(cat, tj->model, tj->gpus, tj->max_pod_gpus, rng, error);
         if (!m) {
-            g_prefix_error(error, "job %s: ", tj->id);
+            g_prefix_error(error, "%s: job %s: ", trace_source_name(r->tr), tj->id);
             return false;
         }
     }
@@ -153,13 +153,13 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
     out->buckets = r->cfg->sim.buckets > 0 ? r->cfg->sim.buckets : (m->buckets > 0 ? m->buckets : 1);
     if (tj->structure && !structured_spec(r, tj, *jitter, out, error))
         return false;
-    if (!(ccs_positive_finite(out->compute_s))) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "job %s: model %s has no positive compute time for %s", tj->id, m->name,
-                    catalog_gpu_name(gpu));
-        return false;
-    }
-    return true;
+    /* the floor keeps a window's iterations countable (base/limits.h);
+     * jitter may have moved a time inside it outside */
+    g_autofree char *where = g_strdup_printf("%s: job %s: compute time of model %s on %s%s",
+                                             trace_source_name(r->tr), tj->id, m->name,
+                                             catalog_gpu_name(gpu),
+                                             r->cfg->sim.jitter_sigma > 0 ? " after jitter" : "");
+    return ccs_limit_check(CCS_LIMIT_COMPUTE_S, out->compute_s, where, error);
 }
 
 /* Peak concurrent GPU demand of the window (ends before starts at equal
@@ -294,6 +294,18 @@ static bool on_iteration(void *user, job *j, double now_s)
     return true;
 }
 
+/* The engine refused a job's transfer: the run stops with the error
+ * (replay_run checks deferred_error after every event). */
+static void on_job_failed(void *user, job *j, GError *error)
+{
+    (void)j;
+    replay *r = user;
+    if (!r->deferred_error)
+        r->deferred_error = error;
+    else
+        g_error_free(error);
+}
+
 /* A per-job decision (scheduler.jobs, as `fixed` reads it) for a job the
  * trace does not have is a typo, not a no-op: refuse it. */
 static bool check_sched_jobs(const replay *r, const config *cfg, GError **error)
@@ -371,6 +383,44 @@ static bool check_projected_work(double start_s, double end_s, double interval_s
     return true;
 }
 
+/* A window with no time in it, said with the trace and where its ends
+ * came from; a trace without jobs is not a window problem.  lo, hi: the
+ * trace's first start and last end. */
+static bool window_ok(const replay *r, const config *cfg, size_t nj, double lo, double hi,
+                      GError **error)
+{
+    if (r->sim_end_s > r->sim_start_s)
+        return true;
+    const char *src = trace_source_name(r->tr);
+    if (nj == 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: the trace has no jobs (a header and no rows?)", src);
+        return false;
+    }
+    g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                "%s: empty replay window [%g, %g] s (sim.start_s and sim.end_s, or --start and "
+                "--end%s%s; the trace's jobs run in [%g, %g] s)",
+                src, r->sim_start_s, r->sim_end_s, cfg->path ? ", over " : "",
+                cfg->path ? cfg->path : "", lo, hi);
+    return false;
+}
+
+/* A job's iterations in the window, at most its span over its compute
+ * time (communication only lengthens an iteration), inside the limit:
+ * the run's event count stays countable (base/limits.h). */
+static bool iterations_ok(const replay *r, const job *j, GError **error)
+{
+    double n = (j->spec.end_s - j->spec.start_s) / j->spec.compute_s;
+    g_autofree char *where =
+        g_strdup_printf("%s: job %s: iterations in the window (%g s / compute %g s)",
+                        trace_source_name(r->tr), j->spec.id, j->spec.end_s - j->spec.start_s,
+                        j->spec.compute_s);
+    if (ccs_limit_check(CCS_LIMIT_ITERATIONS, ceil(n), where, error))
+        return true;
+    g_prefix_error(error, "refusing to start: ");
+    return false;
+}
+
 replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace *tr,
                    const catalog *cat, GError **error)
 {
@@ -428,13 +478,8 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
             r->cfg->sim.fast_forward = false;
     r->sim_start_s = isnan(cfg->sim.start_s) ? (nj ? lo : 0) : cfg->sim.start_s;
     r->sim_end_s = isnan(cfg->sim.end_s) ? (nj ? hi : 0) : cfg->sim.end_s;
-    if (!(r->sim_end_s > r->sim_start_s)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "empty replay window [%g, %g] s (the trace has %zu jobs; check --start and "
-                    "--end)",
-                    r->sim_start_s, r->sim_end_s, nj);
+    if (!window_ok(r, cfg, nj, lo, hi, error))
         return NULL;
-    }
     if (!check_projected_work(r->sim_start_s, r->sim_end_s, cfg->sim.interval_s, error))
         return NULL;
     size_t total = cluster_gpu_count(r->cl);
@@ -448,6 +493,8 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         }
         j->spec.start_s = fmax(j->spec.start_s, r->sim_start_s);
         j->spec.end_s = fmin(j->spec.end_s, r->sim_end_s);
+        if (!iterations_ok(r, j, error))
+            return NULL;
         if ((size_t)j->spec.gpus > total) {
             if (!cfg->sim.scale_hosts) {
                 g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
@@ -534,6 +581,7 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         .ffwd = on_ffwd,
         .ff_until = replay__steady_until,
         .group_boundary = replay__group_boundary,
+        .failed = on_job_failed,
     };
     return g_steal_pointer(&r);
 }

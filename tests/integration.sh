@@ -207,7 +207,7 @@ PY
 else
     bad "compare -j: $(cat "$tmp/stderr")"
 fi
-expect_fail bad_jobs 2 "-j must be in 0..256" compare --scenario "$ex1" -j -1
+expect_fail bad_jobs 2 "--jobs: -1 is outside 0 or \\[1, 1024\\]" compare --scenario "$ex1" -j -1
 
 # Messages of compare (docs/usage.md): two 8-GPU jobs naming hosts
 # fat-tree:k=4 lacks are placed by locality, each on a host of its own, so

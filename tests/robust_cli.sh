@@ -69,11 +69,56 @@ refuse sweep_syntax 1 '^ccsim: syntax-sweep.json:3: not valid JSON near "' \
     sweep syntax-sweep.json --out left
 refuse sweep_out 1 "grid key '--out': the sweep sets it for every run" sweep out-sweep.json --out left
 refuse sweep_scenario 1 "grid key '--scenario': the sweep sets it" sweep scenario-sweep.json --out left
-refuse sweep_jobs 2 '^ccsim: --jobs: 5000 is outside \[1, 1024\]' sweep -j 5000 out-sweep.json --out left
+refuse sweep_jobs 2 '^ccsim: --jobs: 5000 is outside 0 or \[1, 1024\]' sweep -j 5000 out-sweep.json --out left
 refuse gen_days 2 '^ccsim: gen-trace: --days: 0 is outside \(0, 366\]' gen-trace --days 0 --out left
 refuse gen_scale_neg 2 'gen-trace: --scale: -1 is outside \(0, 100\]' gen-trace --scale -1 --out left
 refuse gen_scale_big 2 'gen-trace: --scale: 1000000000 is outside' gen-trace --scale 1e9 --out left
 refuse gen_hex 2 'gen-trace: --days: expected a decimal number, got "0x10"' gen-trace --days 0x10 --out left
+
+# --- numbers: every one has a lower bound keeping the run's events countable,
+# absurd but finite values refused, sizes that multiply work refused up front
+# (docs/usage.md "Limits"; tests/test_limits_probes.c walks every row) -----
+tiny() { # tiny NAME COMPUTE BYTES: a scenario with one job of that model
+    printf '{"topology": "clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1", "trace": {"jobs": [{"id": "j1", "gpus": 2, "hosts": ["h0", "h2"], "start_s": 0, "end_s": 100, "model": {"compute_s": %s, "comm_bytes": %s}}]}}' "$2" "$3" > "$1.json"
+}
+tiny tiny-both 1e-300 1e-300
+tiny tiny-compute 1e-12 0
+tiny tiny-bytes 1 1e-300
+refuse tiny_both 1 'tiny-both.json: jobs\[0\]: model.compute_s: 1e-300 is outside \[0.0001, 1000000\] s' \
+    run --scenario tiny-both.json -q -o left
+refuse tiny_compute 1 'model.compute_s: 1e-12 is outside' run --scenario tiny-compute.json -q -o left
+refuse tiny_bytes 1 'model.comm_bytes: 1e-300 is outside 0 or \[1, 1e\+15\] bytes' \
+    run --scenario tiny-bytes.json -q -o left
+# a compute time allowed by the model's limit but cut by jitter below it:
+# refused before the run, naming the file, the job and the jitter
+tiny jitter 0.0001 0
+refuse jitter_compute 1 '^ccsim: jitter.json: job j1: compute time of model j1 on a100 after jitter: 7.1[0-9e-]* is outside' \
+    run --scenario jitter.json --jitter 1 --seed 4 -q -o left
+# a job's iterations in its window: span / compute past a billion
+printf '{"topology": "fat-tree:k=4", "trace": {"jobs": [{"id": "j1", "gpus": 1, "start_s": 0, "end_s": 2e6, "model": {"compute_s": 0.001}}]}, "sim": {"interval_s": 1000}}' > iters.json
+refuse iterations 1 'refusing to start: iters.json: job j1: iterations in the window \(2e\+06 s / compute 0.001 s\): 2000000000 is outside \[0, 1000000000\]' \
+    run --scenario iters.json -q -o left
+refuse start_after_end 2 '^ccsim: --start, --end: the window.s end 10 s is not after its start 90 s' \
+    run --start 90 --end 10 -q -o left
+refuse tilt 2 '^ccsim: gen-trace: --gpu-run-tilt: 1e\+300 is outside \[-10, 10\]' \
+    gen-trace --gpu-run-tilt 1e300 --out left
+printf '{"topology": "fat-tree:k=4", "trace": {"synthetic": {"days": 0}}}' > synth.json
+refuse syn_days 1 'synth.json: trace.synthetic.days: 0 is outside \(0, 366\] days' \
+    run --scenario synth.json -q -o left
+refuse og_jobs 2 '^ccsim: optimal-gap: --threads: 100000 is outside 0 or \[1, 1024\]' \
+    optimal-gap -j 100000 --output left
+refuse compare_jobs 2 '^ccsim: --jobs: 5000 is outside 0 or \[1, 1024\]' compare -j 5000 -q -o left
+python3 - <<'PY'
+import json
+ops = [{"type": "relu", "flops": 8, "bytes_read": 4, "bytes_written": 4, "preds": [i - 1] if i else []}
+       for i in range(5001)]
+json.dump({"batch": 2, "ops": ops}, open("big-graph.json", "w"))
+json.dump({"batch": 2, "ops": [{"type": "relu", "flops": 1e308, "bytes_read": 4, "bytes_written": 4,
+                                "preds": []}]}, open("flops-graph.json", "w"))
+PY
+refuse graph_ops 1 'big-graph.json: ops: operators: 5001 is outside \[1, 5000\]' predict big-graph.json
+refuse graph_flops 1 'flops-graph.json: ops\[0\].flops: 1e\+308 is outside \[0, 1e\+18\]' \
+    predict flops-graph.json
 
 # --- JSON read strictly (base/json.h): one value, no duplicate key, no
 # unknown key, no NUL, in every JSON input ---------------------------------

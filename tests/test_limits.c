@@ -9,6 +9,7 @@
 
 #include "base/ccs.h"
 #include "ccs-config.h"
+#include "test_limits.h"
 #include "test_util.h"
 
 /* Inclusive ends pass, one step outside fails; an open minimum excludes
@@ -75,21 +76,35 @@ static void test_limits_escape(void)
     CU_ASSERT_STRING_EQUAL(e, "abc...");
 }
 
-/* docs/usage.md "Limits" has one row per limit with the same name and
- * range as the code. */
+/* docs/usage.md "Limits" holds exactly the table the code generates
+ * (`ccsim list --limits`): same rows, same order, nothing else. */
 static void test_limits_documented(void)
 {
     g_autofree char *path = g_build_filename(CCS_SOURCE_DIR, "docs", "usage.md", NULL);
     g_autofree char *doc = NULL;
     CU_ASSERT_FATAL(g_file_get_contents(path, &doc, NULL, NULL));
-    for (int id = 0; id < CCS_LIMIT_COUNT; id++) {
-        const ccs_limit *l = ccs_limit_get((ccs_limit_id)id);
-        g_autofree char *range = ccs_limit_range_text((ccs_limit_id)id);
-        g_autofree char *row = g_strdup_printf("| %s | `%s` |", l->name, range);
-        if (!strstr(doc, row))
-            fprintf(stderr, "docs/usage.md lacks the row starting %s\n", row);
-        CU_ASSERT_PTR_NOT_NULL(strstr(doc, row));
-    }
+    g_autofree char *want = ccs_limit_table_markdown();
+    const char *start = strstr(doc, "| input | range | unit | why this bound |\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(start);
+    const char *end = start;
+    while (*end == '|')
+        end = strchr(end, '\n') + 1; /* the table's lines all start with '|' */
+    g_autofree char *got = g_strndup(start, (gsize)(end - start));
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "\ndocs/usage.md \"Limits\" differs from `ccsim list --limits`:\n%s\n",
+                want);
+    CU_ASSERT_STRING_EQUAL(got, want);
+}
+
+/* zero_ok: 0 passes below the range, a positive value below it does not. */
+static void test_limits_zero_ok(void)
+{
+    CU_ASSERT_TRUE(ccs_limit_check(CCS_LIMIT_COMM_BYTES, 0, "b", NULL));
+    CU_ASSERT_FALSE(ccs_limit_check(CCS_LIMIT_COMM_BYTES, 1e-300, "b", NULL));
+    CU_ASSERT_FALSE(ccs_limit_check(CCS_LIMIT_COMM_BYTES, 0.5, "b", NULL));
+    CU_ASSERT_TRUE(ccs_limit_check(CCS_LIMIT_COMM_BYTES, 1, "b", NULL));
+    g_autofree char *r = ccs_limit_range_text(CCS_LIMIT_COMM_BYTES);
+    CU_ASSERT_STRING_EQUAL(r, "0 or [1, 1e+15]");
 }
 
 int main(void)
@@ -99,6 +114,8 @@ int main(void)
         {"parse", test_limits_parse},
         {"escape", test_limits_escape},
         {"documented", test_limits_documented},
+        {"zero_ok", test_limits_zero_ok},
+        {"probes", test_limits_probes},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("limits", cases);

@@ -74,8 +74,8 @@ static void test_mdot_bad_graphs(void)
 {
     static const struct { const char *json, *needle; } cases[] = {
         {"{\"batch\":2,\"ops\":[" OP("[1]") "," OP("[0]") "]}", "cycle"},
-        {"{\"batch\":-4,\"ops\":[" OP("[]") "]}", "batch: must be a positive integer"},
-        {"{\"batch\":2.5,\"ops\":[" OP("[]") "]}", "batch: must be a positive integer"},
+        {"{\"batch\":-4,\"ops\":[" OP("[]") "]}", "batch: -4 is outside [1, 1000000]"},
+        {"{\"batch\":2.5,\"ops\":[" OP("[]") "]}", "batch: expected a whole number, got 2.5"},
         {"{\"ops\":[" OP("[]") "]}", "batch: missing"},
         {"{\"batch\":2,\"ops\":[{\"type\":\"relu\",\"bytes_read\":1,\"bytes_written\":1,"
          "\"preds\":[]}]}", "ops[0].flops: missing"},
@@ -84,7 +84,9 @@ static void test_mdot_bad_graphs(void)
         {"{\"batch\":2,\"ops\":[" OP("[]") "," OP("[5]") "]}", "ops[1].preds"},
         {"{\"batch\":2,\"ops\":[" OP("[0]") "]}", "ops[0].preds"},
         {"{\"batch\":2,\"ops\":[{\"type\":\"relu\",\"flops\":-1,\"bytes_read\":1,"
-         "\"bytes_written\":1,\"preds\":[]}]}", "ops[0].flops: must be a finite number >= 0"},
+         "\"bytes_written\":1,\"preds\":[]}]}", "ops[0].flops: -1 is outside [0, 1e+18]"},
+        {"{\"batch\":2,\"ops\":[{\"type\":\"relu\",\"flops\":1e308,\"bytes_read\":1,"
+         "\"bytes_written\":1,\"preds\":[]}]}", "ops[0].flops: 1e+308 is outside [0, 1e+18]"},
         {"{\"batch\":2,\"ops\":[]}", "ops: must be a non-empty array"},
         {"[1]", "expected a JSON object, got an array"},
     };

@@ -99,7 +99,11 @@ void test_topo_json_errors(void)
          " \"switches\": [\"s1\", \"s2\"], \"links\": [{\"a\": \"h1\", \"b\": \"s1\"},"
          " {\"a\": \"h2\", \"b\": \"s2\"}]}", "cannot reach host 'h2'"},
         {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 1}], \"switches\": [\"s1\"],"
-         " \"links\": [{\"a\": \"h1\", \"b\": \"s1\", \"gbps\": 0}]}", "gbps must be positive"},
+         " \"links\": [{\"a\": \"h1\", \"b\": \"s1\", \"gbps\": 0}]}",
+         "links[0].gbps: 0 is outside (0, 1000000] Gbps"},
+        {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 1}], \"switches\": [\"s1\"],"
+         " \"links\": [{\"a\": \"h1\", \"b\": \"s1\"}, {\"a\": \"s1\", \"b\": \"s1\", \"gbps\": 1}]}",
+         "links[1]: a link from 's1' to itself"},
         {"{\"hosts\": [{\"name\": \"h1\", \"nics\": 1}], \"switches\": [\"s1\"],"
          " \"links\": [{\"a\": \"h1\", \"b\": \"s1\", \"nic\": 1}]}", "nic must be an index below"},
     };

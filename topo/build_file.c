@@ -29,33 +29,23 @@
 #include "base/input.h"
 #include "base/json.h"
 
-static bool get_number(const cJSON *obj, const char *key, double def, double *out,
-                       const char *where, GError **error)
+/* obj.key inside limit id (base/limits.h), def when absent or null. */
+static bool get_number(const cJSON *obj, const char *key, ccs_limit_id id, double def,
+                       double *out, const char *where, GError **error)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v || cJSON_IsNull(v)) {
-        *out = def;
+    *out = def;
+    if (cJSON_IsNull(v))
         return true;
-    }
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s must be a non-negative number",
-                    where, key);
-        return false;
-    }
-    *out = v->valuedouble;
-    return true;
+    return ccs_json_number(obj, key, id, NULL, where, out, error);
 }
 
 static bool get_count(const cJSON *obj, const char *key, size_t def, size_t *out,
                       const char *where, GError **error)
 {
     double x;
-    if (!get_number(obj, key, (double)def, &x, where, error))
+    if (!get_number(obj, key, CCS_LIMIT_TOPO_COUNT, (double)def, &x, where, error))
         return false;
-    if (x != floor(x) || x > 1e9) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s must be an integer", where, key);
-        return false;
-    }
     *out = (size_t)x;
     return true;
 }
@@ -84,11 +74,15 @@ static bool parse_host(topo *t, const cJSON *h, size_t i, GError **error)
     if (!get_count(h, "gpus", s.gpus, &s.gpus, where, error) ||
         !get_count(h, "nics", s.nics, &s.nics, where, error) ||
         !get_count(h, "pcie", s.pcie, &s.pcie, where, error) ||
-        !get_number(h, "nic_gbps", ccs_Bps_to_gbps(s.nic_Bps), &nic, where, error) ||
-        !get_number(h, "nvlink_gbps", ccs_Bps_to_gbps(s.nvlink_Bps), &nvl, where, error) ||
-        !get_number(h, "nvlink_GBps", 0, &nvlB, where, error) ||
-        !get_number(h, "pcie_gbps", ccs_Bps_to_gbps(s.pcie_Bps), &pcie, where, error) ||
-        !get_number(h, "host_latency_us", s.host_latency_s * 1e6, &lat, where, error) ||
+        !get_number(h, "nic_gbps", CCS_LIMIT_LINK_GBPS, ccs_Bps_to_gbps(s.nic_Bps), &nic, where,
+                    error) ||
+        !get_number(h, "nvlink_gbps", CCS_LIMIT_LINK_GBPS, ccs_Bps_to_gbps(s.nvlink_Bps), &nvl,
+                    where, error) ||
+        !get_number(h, "nvlink_GBps", CCS_LIMIT_LINK_GBPS, 0, &nvlB, where, error) ||
+        !get_number(h, "pcie_gbps", CCS_LIMIT_LINK_GBPS, ccs_Bps_to_gbps(s.pcie_Bps), &pcie,
+                    where, error) ||
+        !get_number(h, "host_latency_us", CCS_LIMIT_LATENCY_US, s.host_latency_s * 1e6, &lat,
+                    where, error) ||
         !get_count(h, "pod", 0, &pod, where, error))
         return false;
     s.nic_Bps = ccs_gbps_to_Bps(nic);
@@ -207,6 +201,12 @@ static bool parse_link(topo *t, const cJSON *l, size_t i, GHashTable *sw_by_name
     if (!link_end(t, a->valuestring, sw_by_name, nic_next, nic, &na, &ha, where, error) ||
         !link_end(t, b->valuestring, sw_by_name, nic_next, nic, &nb, &hb, where, error))
         return false;
+    if (na == nb) {
+        g_autofree char *shown = ccs_escape(a->valuestring, -1, 80);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: a link from '%s' to itself", where,
+                    shown);
+        return false;
+    }
     if (ha != SIZE_MAX && hb != SIZE_MAX) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                     "%s: links between two hosts are not supported; put a switch between them",
@@ -216,16 +216,12 @@ static bool parse_link(topo *t, const cJSON *l, size_t i, GHashTable *sw_by_name
     size_t hh = ha != SIZE_MAX ? ha : hb;
     double def_gbps = hh != SIZE_MAX ? ccs_Bps_to_gbps(topo__host_get(t, hh)->server.nic_Bps) : -1;
     double gbps, lat;
-    if (!get_number(l, "gbps", def_gbps, &gbps, where, error) ||
-        !get_number(l, "latency_us", 1.0, &lat, where, error))
+    if (!get_number(l, "gbps", CCS_LIMIT_LINK_GBPS, def_gbps, &gbps, where, error) ||
+        !get_number(l, "latency_us", CCS_LIMIT_LATENCY_US, 1.0, &lat, where, error))
         return false;
     if (gbps < 0) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: gbps is required between switches",
                     where);
-        return false;
-    }
-    if (gbps == 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: gbps must be positive", where);
         return false;
     }
     topo_tier tier = hh != SIZE_MAX ? TOPO_TIER_HOST_TOR

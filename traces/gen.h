@@ -34,6 +34,11 @@ typedef struct trace_gen_options {
 
 trace_gen_options trace_gen_options_default(void);
 
+/* The options' numbers inside their limits (base/limits.h: days, scale,
+ * gpu_run_tilt, gpu_cap) and at least one job asked for; CCS_ERROR_INVALID
+ * naming "gen-trace: KEY" otherwise.  The generators call it first. */
+bool trace_gen_options_check(const trace_gen_options *o, GError **error);
+
 /* Generate and write DIR/job.csv, worker.csv, topo.csv (or .csv.gz), each
  * written to a temporary file and renamed.  DIR is created if missing.
  * Errors: CCS_ERROR_INVALID (bad options), CCS_ERROR_IO, and the topo file's

@@ -18,24 +18,27 @@ trace_gen_options trace_gen_options_default(void)
     return o;
 }
 
-bool trace__gen_tables(trace__tables *out, const trace_gen_options *opts, GError **error)
+bool trace_gen_options_check(const trace_gen_options *o, GError **error)
 {
-    trace_gen_options o = opts ? *opts : trace_gen_options_default();
-    memset(out, 0, sizeof *out);
-    if (!ccs_limit_check(CCS_LIMIT_GEN_DAYS, o.days, "gen-trace: days", error) ||
-        !ccs_limit_check(CCS_LIMIT_GEN_SCALE, o.scale, "gen-trace: scale", error))
+    if (!ccs_limit_check(CCS_LIMIT_GEN_DAYS, o->days, "gen-trace: days", error) ||
+        !ccs_limit_check(CCS_LIMIT_GEN_SCALE, o->scale, "gen-trace: scale", error) ||
+        !ccs_limit_check(CCS_LIMIT_GEN_TILT, o->gpu_run_tilt, "gen-trace: gpu_run_tilt", error) ||
+        !ccs_limit_check(CCS_LIMIT_JOB_GPUS, o->gpu_cap, "gen-trace: gpu_cap", error))
         return false;
-    if (!isfinite(o.gpu_run_tilt) || !(o.gpu_cap >= 1)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "gen-trace: gpu_run_tilt must be finite and gpu_cap at least 1 (got %g, %g)",
-                    o.gpu_run_tilt, (double)o.gpu_cap);
-        return false;
-    }
-    if (lround(GEN_JOBS * o.scale * o.days / 16.0) < 1) {
+    if (lround(GEN_JOBS * o->scale * o->days / 16.0) < 1) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                     "gen-trace: days x scale too small for a single job");
         return false;
     }
+    return true;
+}
+
+bool trace__gen_tables(trace__tables *out, const trace_gen_options *opts, GError **error)
+{
+    trace_gen_options o = opts ? *opts : trace_gen_options_default();
+    memset(out, 0, sizeof *out);
+    if (!trace_gen_options_check(&o, error))
+        return false;
     out->jobs = g_ptr_array_new_with_free_func((GDestroyNotify)trace__row_free);
     out->workers = g_ptr_array_new_with_free_func((GDestroyNotify)trace__row_free);
     out->topo = g_ptr_array_new_with_free_func((GDestroyNotify)trace__row_free);

@@ -9,6 +9,7 @@
 
 #include "base/ccs.h"
 #include "base/json.h"
+#include "base/limits.h"
 #include "mdot-private.h"
 
 static const char *const CONFIG_KEYS[] = {"k", "s", "g", "cin", "cout", "in", "out"};
@@ -25,13 +26,15 @@ static bool read_number(const cJSON *obj, const char *key, bool required, double
                         key);
         return !required;
     }
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: %s.%s: must be a finite number >= 0", name, where, key);
-        return false;
-    }
-    *out = v->valuedouble;
-    return true;
+    return ccs_json_number(obj, key, CCS_LIMIT_GRAPH_AMOUNT, name, where, out, error);
+}
+
+/* A product of dimensions inside the limit of one operator's amounts. */
+static bool product_ok(double p, const char *name, const char *where, const char *key,
+                       GError **error)
+{
+    g_autofree char *at = g_strdup_printf("%s: %s.config.%s (product)", name, where, key);
+    return ccs_limit_check(CCS_LIMIT_GRAPH_AMOUNT, p, at, error);
 }
 
 /* Product of a config array's numbers (1 for an empty one), or its first
@@ -54,7 +57,7 @@ static bool array_product(const cJSON *arr, int take, double *out, const char *n
     if (take > 0 && i < take)
         goto bad;
     *out = p;
-    return true;
+    return product_ok(p, name, where, key, error);
 bad:
     g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                 "%s: %s.config.%s: must be an array of numbers >= 0%s", name, where, key,
@@ -214,26 +217,21 @@ static bool sort_ops(mdot_graph *g, GError **error)
 
 static bool read_header(const cJSON *obj, mdot_graph *g, GError **error)
 {
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(obj, "batch");
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(obj, "name");
-    const cJSON *pa = cJSON_GetObjectItemCaseSensitive(obj, "params");
-    if (!b || !cJSON_IsNumber(b) || b->valuedouble < 1 || b->valuedouble > 1e9 ||
-        b->valuedouble != floor(b->valuedouble)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: batch: %s", g->name, b ? "must be a positive integer" : "missing");
+    double batch = NAN, params = -1;
+    if (!ccs_json_number(obj, "batch", CCS_LIMIT_GRAPH_BATCH, g->name, NULL, &batch, error) ||
+        !ccs_json_number(obj, "params", CCS_LIMIT_GRAPH_AMOUNT, g->name, NULL, &params, error))
+        return false;
+    if (isnan(batch)) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: batch: missing", g->name);
         return false;
     }
-    g->batch = (int64_t)b->valuedouble;
+    g->batch = (int64_t)batch;
+    g->params = params;
     if (cJSON_IsString(nm) && *nm->valuestring) {
         g_free(g->name);
         g->name = g_strdup(nm->valuestring);
     }
-    if (pa && (!cJSON_IsNumber(pa) || !(pa->valuedouble >= 0))) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: params: must be a number >= 0",
-                    g->name);
-        return false;
-    }
-    g->params = pa ? pa->valuedouble : -1;
     return true;
 }
 
@@ -254,6 +252,10 @@ mdot_graph *mdot_graph_from_cjson(const cJSON *obj, const char *name, GError **e
                     ops ? "must be a non-empty array" : "missing");
         return NULL;
     }
+    /* prediction cost grows with the square of the count: refused up front */
+    g_autofree char *at = g_strdup_printf("%s: ops: operators", g->name);
+    if (!ccs_limit_check(CCS_LIMIT_GRAPH_OPS, cJSON_GetArraySize(ops), at, error))
+        return NULL;
     g->n = (size_t)cJSON_GetArraySize(ops);
     g->ops = g_new0(mdot__op, g->n);
     const char *file = g->name; /* errors name the file, not the graph's "name" */
@@ -282,11 +284,9 @@ mdot_graph *mdot_graph_load(const char *path, GError **error)
 
 mdot_graph *mdot_graph_with_batch(const mdot_graph *g, int64_t batch, GError **error)
 {
-    if (batch < 1 || batch > 1000000000) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: batch %" G_GINT64_FORMAT ": must be a positive integer", g->name, batch);
+    g_autofree char *at = g_strdup_printf("%s: batch", g->name);
+    if (!ccs_limit_check(CCS_LIMIT_GRAPH_BATCH, (double)batch, at, error))
         return NULL;
-    }
     double f = (double)batch / (double)g->batch;
     mdot_graph *c = g_new0(mdot_graph, 1);
     *c = *g;

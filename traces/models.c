@@ -133,22 +133,6 @@ typedef struct ctx {
 } ctx;
 
 /* An optional number: *out is left alone when the key is absent. */
-static bool opt_number(const cJSON *o, const char *key, double lo, double hi, double *out,
-                       const char *name, GError **error)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!v)
-        return true;
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo ||
-        v->valuedouble > hi) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s: expected a number in [%g, %g]",
-                    name, key, lo, hi);
-        return false;
-    }
-    *out = v->valuedouble;
-    return true;
-}
-
 static bool get_number(const cJSON *o, const char *key, double lo, double hi, double *out,
                        const ctx *x, GError **error)
 {
@@ -183,8 +167,9 @@ static bool get_int(const cJSON *o, const char *key, int lo, int hi, int *out, c
     return true;
 }
 
-static bool get_per_gpu(const cJSON *o, const char *key, double lo, double out[], const ctx *x,
-                        GError **error)
+/* {"a100": s, "h100": s}, each inside limit id. */
+static bool get_per_gpu(const cJSON *o, const char *key, ccs_limit_id id, double out[],
+                        const ctx *x, GError **error)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!cJSON_IsObject(v)) {
@@ -192,16 +177,16 @@ static bool get_per_gpu(const cJSON *o, const char *key, double lo, double out[]
                     "%s: %s: %s: expected {\"a100\": s, \"h100\": s}", x->file, x->entry, key);
         return false;
     }
+    g_autofree char *path = g_strdup_printf("%s: %s", x->entry, key);
     for (int g = 0; g < CATALOG_GPU_COUNT; g++) {
-        g_autofree char *k = g_strdup_printf("%s.%s", key, gpu_names[g]);
-        ctx y = {x->file, x->entry};
-        const cJSON *e = cJSON_GetObjectItemCaseSensitive(v, gpu_names[g]);
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble < lo) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s: %s: expected a number >= %g",
-                        y.file, y.entry, k, lo);
+        out[g] = NAN;
+        if (!ccs_json_number(v, gpu_names[g], id, x->file, path, &out[g], error))
+            return false;
+        if (isnan(out[g])) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: %s.%s: missing", x->file, path,
+                        gpu_names[g]);
             return false;
         }
-        out[g] = e->valuedouble;
     }
     return true;
 }
@@ -294,8 +279,8 @@ static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
         !get_number(o, "grad_params", 0, 1e13, &m->grad_params, x, error) ||
         !get_number(o, "bytes_per_value", 1, 8, &m->bytes_per_value, x, error) ||
         !get_number(o, "grad_bytes", 0, 1e14, &m->grad_bytes, x, error) ||
-        !get_per_gpu(o, "compute_s", 1e-9, m->compute_s, x, error) ||
-        !get_per_gpu(o, "opt_s", 0, m->opt_s, x, error) ||
+        !get_per_gpu(o, "compute_s", CCS_LIMIT_COMPUTE_S, m->compute_s, x, error) ||
+        !get_per_gpu(o, "opt_s", CCS_LIMIT_OPT_S, m->opt_s, x, error) ||
         !get_number(o, "fwd_frac", 0, 1, &m->fwd_frac, x, error) ||
         !get_int(o, "tp", 1, 1024, &m->tp, x, error) ||
         !get_int(o, "pp", 1, 1024, &m->pp, x, error) ||
@@ -304,10 +289,9 @@ static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
         !get_int(o, "buckets", 1, 100000, &m->buckets, x, error))
         return NULL;
     m->comm_start_frac = m->fwd_frac;
-    if (!opt_number(o, "comm_start_frac", 0, 1, &m->comm_start_frac, m->name, error)) {
-        g_prefix_error(error, "%s: ", x->file);
+    if (!ccs_json_number(o, "comm_start_frac", CCS_LIMIT_FRACTION, x->file, m->name,
+                         &m->comm_start_frac, error))
         return NULL;
-    }
     if (!catalog_collective_parse(coll, &m->collective, error)) {
         g_prefix_error(error, "%s: %s: ", x->file, x->entry);
         return NULL;
@@ -426,12 +410,8 @@ static bool graph_compute(const cJSON *obj, const char *name, double *compute_s,
                     "%s: graph and device: expected file and device names", name);
         return false;
     }
-    if (!opt_number(obj, "batch", 1, 1e9, &batch, name, error))
+    if (!ccs_json_number(obj, "batch", CCS_LIMIT_GRAPH_BATCH, NULL, name, &batch, error))
         return false;
-    if (batch != floor(batch)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: batch: expected an integer", name);
-        return false;
-    }
     const char *device = dev ? dev->valuestring : NULL;
     *compute_s = mdot_predict_file_s(g->valuestring, (int64_t)batch, device, params, error);
     if (*compute_s < 0) {
@@ -466,19 +446,20 @@ catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GErr
     if (has_graph && !graph_compute(obj, name, &compute, &params, &source, error))
         return NULL;
     comm = 4 * params; /* fp32 gradients of a graph model; 0 otherwise */
-    if (!opt_number(obj, "compute_s", 0, 1e9, &compute, name, error) ||
-        !opt_number(obj, "comm_bytes", 0, 1e15, &comm, name, error) ||
-        !opt_number(obj, "comm_start_frac", 0, 1, &start, name, error) ||
-        !opt_number(obj, "opt_s", 0, 1e9, &opt, name, error) ||
-        !opt_number(obj, "buckets", 1, 1e5, &buckets, name, error) ||
-        !opt_number(obj, "tp", 1, 1024, &tp, name, error) ||
-        !opt_number(obj, "pp", 1, 1024, &pp, name, error) ||
-        !opt_number(obj, "a2a_bytes", 0, 1e15, &a2a, name, error) ||
-        !opt_number(obj, "pp_bytes", 0, 1e15, &ppb, name, error))
+    if (!ccs_json_number(obj, "compute_s", CCS_LIMIT_COMPUTE_S, NULL, name, &compute, error) ||
+        !ccs_json_number(obj, "comm_bytes", CCS_LIMIT_COMM_BYTES, NULL, name, &comm, error) ||
+        !ccs_json_number(obj, "comm_start_frac", CCS_LIMIT_FRACTION, NULL, name, &start,
+                         error) ||
+        !ccs_json_number(obj, "opt_s", CCS_LIMIT_OPT_S, NULL, name, &opt, error) ||
+        !ccs_json_number(obj, "buckets", CCS_LIMIT_BUCKETS, NULL, name, &buckets, error) ||
+        !ccs_json_number(obj, "tp", CCS_LIMIT_TOPO_COUNT, NULL, name, &tp, error) ||
+        !ccs_json_number(obj, "pp", CCS_LIMIT_TOPO_COUNT, NULL, name, &pp, error) ||
+        !ccs_json_number(obj, "a2a_bytes", CCS_LIMIT_COMM_BYTES, NULL, name, &a2a, error) ||
+        !ccs_json_number(obj, "pp_bytes", CCS_LIMIT_COMM_BYTES, NULL, name, &ppb, error))
         return NULL;
-    if (buckets != floor(buckets) || tp != floor(tp) || pp != floor(pp)) {
+    if (buckets < 1 || tp < 1 || pp < 1) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: buckets, tp and pp must be integers", name);
+                    "%s: buckets, tp and pp must be at least 1", name);
         return NULL;
     }
     catalog_collective coll = CATALOG_COLL_ALLREDUCE;

@@ -21,21 +21,6 @@ static char *resolve(const char *base_dir, const char *path)
     return g_build_filename(base_dir, path, NULL);
 }
 
-static bool number(const cJSON *o, const char *key, double lo, double hi, double *out,
-                   const char *name, GError **error)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!v)
-        return true;
-    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi)) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: trace.synthetic.%s: expected a number in [%g, %g]", name, key, lo, hi);
-        return false;
-    }
-    *out = v->valuedouble;
-    return true;
-}
-
 /* trace.synthetic.KEY, one of two words: *out = it is yes_word (unchanged
  * when absent). */
 static bool spec_word(const cJSON *o, const char *key, const char *yes_word, const char *no_word,
@@ -77,17 +62,14 @@ trace *trace_load_spec(const cJSON *spec, const char *base_dir, const char *name
             return NULL;
         trace_gen_options o = trace_gen_options_default();
         double seed = o.seed;
-        if (!number(sy, "seed", 0, 4294967295.0, &seed, name, error) ||
-            !number(sy, "days", 1e-3, 366, &o.days, name, error) ||
-            !number(sy, "scale", 1e-3, 100, &o.scale, name, error) ||
-            !number(sy, "gpu_run_tilt", -10, 10, &o.gpu_run_tilt, name, error) ||
-            !number(sy, "gpu_cap", 1, 1e9, &o.gpu_cap, name, error))
+        const char *at = "trace.synthetic";
+        if (!ccs_json_number(sy, "seed", CCS_LIMIT_GEN_SEED, name, at, &seed, error) ||
+            !ccs_json_number(sy, "days", CCS_LIMIT_GEN_DAYS, name, at, &o.days, error) ||
+            !ccs_json_number(sy, "scale", CCS_LIMIT_GEN_SCALE, name, at, &o.scale, error) ||
+            !ccs_json_number(sy, "gpu_run_tilt", CCS_LIMIT_GEN_TILT, name, at, &o.gpu_run_tilt,
+                             error) ||
+            !ccs_json_number(sy, "gpu_cap", CCS_LIMIT_JOB_GPUS, name, at, &o.gpu_cap, error))
             return NULL;
-        if (seed != floor(seed)) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: trace.synthetic.seed: expected an integer", name);
-            return NULL;
-        }
         o.seed = (guint32)seed;
         const cJSON *ta = cJSON_GetObjectItemCaseSensitive(sy, "topo_aware");
         if (ta && !cJSON_IsBool(ta)) {

@@ -224,21 +224,23 @@ static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **
                         "%s: jobs[%zu]: host_gpus: expected an array as long as hosts", name, i);
             return NULL;
         }
-        int sum = 0;
-        for (size_t k = 0; k < n; k++) {
-            const cJSON *e = cJSON_GetArrayItem(hgj, (int)k);
-            if (!cJSON_IsNumber(e) || e->valuedouble < 1 || e->valuedouble != (int)e->valuedouble) {
-                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                            "%s: jobs[%zu]: host_gpus[%zu]: expected a whole number >= 1", name,
-                            i, k);
+        int64_t sum = 0;
+        const cJSON *e = hgj->child;
+        for (size_t k = 0; k < n; k++, e = e->next) {
+            g_autofree char *where = g_strdup_printf("%s: jobs[%zu].host_gpus[%zu]", name, i, k);
+            if (!cJSON_IsNumber(e)) {
+                g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a number", where);
                 return NULL;
             }
+            if (!ccs_limit_check(CCS_LIMIT_JOB_GPUS, e->valuedouble, where, error))
+                return NULL;
             hg[k] = (int)e->valuedouble;
             sum += hg[k];
         }
         if (sum != g) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: jobs[%zu]: host_gpus add up to %d, gpus is %d", name, i, sum, g);
+                        "%s: jobs[%zu]: host_gpus add up to %" G_GINT64_FORMAT ", gpus is %d",
+                        name, i, sum, g);
             return NULL;
         }
     } else {

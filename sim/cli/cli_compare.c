@@ -219,11 +219,8 @@ int cli_compare_main(int argc, char **argv)
     GError *e = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &e))
         return fail(&o, e, CLI_EXIT_USAGE);
-    if (o.jobs < 0 || o.jobs > 256) {
-        cli_error("compare: -j must be in 0..256, got %d", o.jobs);
-        cli_sim_opts_clear(&o);
-        return CLI_EXIT_USAGE;
-    }
+    if (!ccs_limit_check(CCS_LIMIT_PARALLEL, o.jobs, "--jobs", &e))
+        return fail(&o, e, CLI_EXIT_USAGE);
     if (o.jobs == 0)
         o.jobs = (int)MAX(1, g_get_num_processors());
     if (argc > 1) {

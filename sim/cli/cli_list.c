@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "cli.h"
 #include "schedulers/registry.h"
 #include "topo/topo.h"
@@ -115,8 +116,10 @@ static bool list_models(GError **error)
 
 int cli_list_main(int argc, char **argv)
 {
-    gboolean s_only = FALSE, t_only = FALSE, m_only = FALSE;
+    gboolean s_only = FALSE, t_only = FALSE, m_only = FALSE, limits = FALSE;
     GOptionEntry entries[] = {
+        {"limits", 0, 0, G_OPTION_ARG_NONE, &limits,
+         "only the input limits, as docs/usage.md's \"Limits\" table (markdown)", NULL},
         {"schedulers", 0, 0, G_OPTION_ARG_NONE, &s_only, "only the schedulers", NULL},
         {"topologies", 0, 0, G_OPTION_ARG_NONE, &t_only, "only the topology builders", NULL},
         {"models", 0, 0, G_OPTION_ARG_NONE, &m_only, "only the catalog models", NULL},
@@ -129,6 +132,11 @@ int cli_list_main(int argc, char **argv)
         cli_error("list: %s", e->message);
         g_error_free(e);
         return CLI_EXIT_USAGE;
+    }
+    if (limits) {
+        g_autofree char *table = ccs_limit_table_markdown();
+        fputs(table, stdout);
+        return CLI_EXIT_OK;
     }
     bool all = !s_only && !t_only && !m_only;
     if (all || s_only)

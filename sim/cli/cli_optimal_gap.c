@@ -101,11 +101,12 @@ int cli_optimal_gap_main(int argc, char **argv)
         cli_error("optimal-gap: %s", err->message);
         g_error_free(err);
         status = CLI_EXIT_USAGE;
-    } else if (argc != 1 || o.cases < 1 || !ccs_positive_finite(o.window_s) || o.levels < 1 ||
-               o.levels > 8 || o.threads < 0 || !ccs_positive_finite(o.link_gbps) ||
-               (o.resume && !o.output)) {
-        cli_error("optimal-gap: expected no arguments, --cases >= 1, --window > 0, "
-                  "--levels in 1..8, --threads >= 0, --link-gbps > 0, --resume with --output");
+    } else if (argc != 1 || (o.resume && !o.output)) {
+        cli_error("optimal-gap: expected no arguments, and --resume with --output");
+        status = CLI_EXIT_USAGE;
+    } else if (!og_opts_check(&o, &err)) {
+        cli_error("optimal-gap: %s", err->message);
+        g_error_free(err);
         status = CLI_EXIT_USAGE;
     } else {
         if (o.threads == 0)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "cli.h"
 #include "traces/mdot.h"
 
@@ -46,8 +47,9 @@ int cli_predict_main(int argc, char **argv)
         cli_error("predict: needs exactly one GRAPH file (see `ccsim predict --help`)");
         return CLI_EXIT_USAGE;
     }
-    if (batch != G_MININT64 && batch < 1) {
-        cli_error("predict: --batch: must be a positive integer");
+    if (batch != G_MININT64 && !ccs_limit_check(CCS_LIMIT_GRAPH_BATCH, (double)batch, "--batch", &e)) {
+        cli_error("predict: %s", e->message);
+        g_error_free(e);
         return CLI_EXIT_USAGE;
     }
     g_autoptr(mdot_model) m = mdot_model_load_default(device, &e);

@@ -131,6 +131,15 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
             *usage = true;
             return NULL;
         }
+    if (!isnan(c->sim.start_s) && !isnan(c->sim.end_s) && !(c->sim.end_s > c->sim.start_s)) {
+        /* an empty window is a usage error when an option made it */
+        *usage = o->start || o->end;
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s%s: the window's end %g s is not after its start %g s",
+                    *usage ? "--start, --end" : o->scenario,
+                    *usage ? "" : ": sim.start_s, sim.end_s", c->sim.end_s, c->sim.start_s);
+        return NULL;
+    }
     if (o->scale_hosts)
         config_set_option(c, "scale_hosts", "true", NULL);
     if (o->gzip)

@@ -183,7 +183,7 @@ int cli_sweep_main(int argc, char **argv)
         cli_error("sweep: expected one sweep file (see `ccsim sweep --help`)");
     else if (a.shard && !parse_shard(a.shard, &shard_index, &shard_count))
         cli_error("--shard: expected I/N with 0 <= I < N, got '%s'", a.shard);
-    else if (a.jobs != 0 && !ccs_limit_check(CCS_LIMIT_PARALLEL, a.jobs, "--jobs", &error))
+    else if (!ccs_limit_check(CCS_LIMIT_PARALLEL, a.jobs, "--jobs", &error))
         cli_error("%s", error->message);
     else if (!a.dry_run && a.out == NULL)
         cli_error("sweep: --out DIR is required");

@@ -6,32 +6,41 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "cli_sim.h"
+
+/* One side of "S:E": empty is open (-inf or +inf), else a strict decimal
+ * number inside the time limit. */
+static bool span_side(const char *text, size_t n, double open, double *out, GError **error)
+{
+    g_autofree char *v = g_strndup(text, n);
+    if (!*v) {
+        *out = open;
+        return true;
+    }
+    if (!ccs_parse_double(v, out)) {
+        g_autofree char *shown = ccs_escape(v, -1, 80);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "--timeline-span: expected a decimal number, got \"%s\"", shown);
+        return false;
+    }
+    return ccs_limit_check(CCS_LIMIT_TIME_S, *out, "--timeline-span", error);
+}
 
 /* "S:E" in trace seconds, either side may be empty (open). */
 static bool parse_span(const char *text, double *a, double *b, GError **error)
 {
     const char *colon = strchr(text, ':');
-    char *end = NULL;
-    *a = -INFINITY;
-    *b = INFINITY;
-    if (colon && colon != text) {
-        *a = g_ascii_strtod(text, &end);
-        if (end != colon)
-            goto bad;
-    }
-    if (colon && colon[1]) {
-        *b = g_ascii_strtod(colon + 1, &end);
-        if (*end)
-            goto bad;
-    }
-    if (colon && !isnan(*a) && !isnan(*b) && *a < *b)
+    if (colon && span_side(text, (size_t)(colon - text), -INFINITY, a, error) &&
+        span_side(colon + 1, strlen(colon + 1), INFINITY, b, error) && *a < *b)
         return true;
-bad:
+    if (error && *error)
+        return false;
+    g_autofree char *shown = ccs_escape(text, -1, 80);
     g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                 "--timeline-span: expected START:END in trace seconds with START < END, got "
                 "\"%s\"",
-                text);
+                shown);
     return false;
 }
 
@@ -78,6 +87,11 @@ static bool from_scenario(const config *cfg, timeline_options *out, GError **err
             out->end_s = ok && cJSON_IsNumber(e) ? e->valuedouble : INFINITY;
             if (!ok || !(out->start_s < out->end_s))
                 return bad(error, where, k, "expected [START, END] in trace seconds, START < END");
+            g_autofree char *at = g_strdup_printf("%s: timeline.span", where);
+            if ((isfinite(out->start_s) &&
+                 !ccs_limit_check(CCS_LIMIT_TIME_S, out->start_s, at, error)) ||
+                (isfinite(out->end_s) && !ccs_limit_check(CCS_LIMIT_TIME_S, out->end_s, at, error)))
+                return false;
         } else {
             return bad(error, where, k, "unknown key (expected file, jobs, span or flows)");
         }

@@ -51,28 +51,34 @@ static bool gen_numbers(const gen_args *a, trace_gen_options *o, GError **error)
     struct {
         const char *opt, *text;
         double *out;
-        int limit;
+        ccs_limit_id limit;
     } v[] = {{"--days", a->days, &o->days, CCS_LIMIT_GEN_DAYS},
              {"--scale", a->scale, &o->scale, CCS_LIMIT_GEN_SCALE},
-             {"--gpu-run-tilt", a->tilt, &o->gpu_run_tilt, -1}};
+             {"--gpu-run-tilt", a->tilt, &o->gpu_run_tilt, CCS_LIMIT_GEN_TILT}};
     for (size_t i = 0; i < G_N_ELEMENTS(v); i++) {
         if (!v[i].text)
             continue;
         if (!ccs_parse_double(v[i].text, v[i].out)) {
             g_autofree char *shown = ccs_escape(v[i].text, -1, 80);
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: expected a decimal number, got \"%s\"", v[i].opt, shown);
+                        "gen-trace: %s: expected a decimal number, got \"%s\"", v[i].opt, shown);
             return false;
         }
-        if (v[i].limit >= 0 &&
-            !ccs_limit_check((ccs_limit_id)v[i].limit, *v[i].out, v[i].opt, error))
+        if (!ccs_limit_check(v[i].limit, *v[i].out, v[i].opt, error)) {
+            g_prefix_error(error, "gen-trace: ");
             return false;
+        }
     }
-    return gen_choice("--topo-aware", a->topo_aware, "yes", "no", &o->topo_aware, error) &&
+    if (!trace_gen_options_check(o, error))
+        return false; /* "gen-trace: ..." already */
+    bool ok = gen_choice("--topo-aware", a->topo_aware, "yes", "no", &o->topo_aware, error) &&
            gen_choice("--spill", a->spill, "whole-racks", "leftovers", &o->spill_whole_racks,
                       error) &&
            gen_choice("--small-pods", a->small_pods, "most-allocated", "first-fit",
                       &o->small_most_allocated, error);
+    if (!ok)
+        g_prefix_error(error, "gen-trace: ");
+    return ok;
 }
 
 /* After SIGINT/SIGTERM: remove the three tables gen-trace just wrote into
@@ -132,11 +138,12 @@ int cli_gen_trace_main(int argc, char **argv)
         cli_error("gen-trace: %s (see `ccsim gen-trace --help`)",
                   a.out ? "unexpected argument" : "--out DIR is required");
         status = CLI_EXIT_USAGE;
-    } else if (a.seed < 0) {
-        cli_error("gen-trace: --seed must be >= 0");
+    } else if (!ccs_limit_check(CCS_LIMIT_GEN_SEED, a.seed, "--seed", &e)) {
+        cli_error("gen-trace: %s", e->message);
+        g_error_free(e);
         status = CLI_EXIT_USAGE;
     } else if (!gen_numbers(&a, &d, &e)) {
-        cli_error("gen-trace: %s", e->message);
+        cli_error("%s", e->message);
         g_error_free(e);
         status = CLI_EXIT_USAGE;
     } else {

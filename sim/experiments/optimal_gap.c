@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "schedulers/registry.h"
 #include "sim/config.h"
 #include "sim/output.h"
@@ -439,9 +440,20 @@ bool og_bench_report(og_bench *sh, og_row_fn row_fn, void *user, GError **error)
     return true;
 }
 
+bool og_opts_check(const og_opts *o, GError **error)
+{
+    return ccs_limit_check(CCS_LIMIT_OG_CASES, o->cases, "--cases", error) &&
+           ccs_limit_check(CCS_LIMIT_OG_WINDOW_S, o->window_s, "--window", error) &&
+           ccs_limit_check(CCS_LIMIT_OG_LEVELS, o->levels, "--levels", error) &&
+           ccs_limit_check(CCS_LIMIT_PARALLEL, o->threads, "--threads", error) &&
+           ccs_limit_check(CCS_LIMIT_LINK_GBPS, o->link_gbps, "--link-gbps", error);
+}
+
 og_bench *og_bench_new(const og_opts *o, GError **error)
 {
-    g_return_val_if_fail(o != NULL && o->cases >= 1, NULL);
+    g_return_val_if_fail(o != NULL, NULL);
+    if (!og_opts_check(o, error))
+        return NULL;
     g_autoptr(catalog) cat = catalog_load_default(error);
     if (!cat)
         return NULL;

@@ -48,6 +48,12 @@ typedef struct og_bench og_bench;
  * (CCS_ERROR_INVALID).  o is borrowed and must outlive the bench.
  * (transfer full) */
 og_bench *og_bench_new(const og_opts *o, GError **error);
+
+/* The options' numbers inside their limits (base/limits.h): cases,
+ * window, levels, threads (0: one per CPU), link speed; each multiplies
+ * the work.  CCS_ERROR_INVALID naming the option ("--cases: ...").
+ * og_bench_new checks them first. */
+bool og_opts_check(const og_opts *o, GError **error);
 void og_bench_free(og_bench *b);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(og_bench, og_bench_free)
 

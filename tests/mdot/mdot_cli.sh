@@ -38,7 +38,7 @@ bad unknown "{\"batch\":2,\"ops\":[$(op warp_drive '[]')]}" 1 \
   "ops[0].type: unknown operator type 'warp_drive'"
 bad missing '{"batch":2,"ops":[{"type":"relu","flops":1,"bytes_read":1,"preds":[]}]}' 1 \
   "ops[0].bytes_written: missing"
-bad negative "{\"batch\":-2,\"ops\":[$(op relu '[]')]}" 1 "batch: must be a positive integer"
+bad negative "{\"batch\":-2,\"ops\":[$(op relu '[]')]}" 1 "batch: -2 is outside [1, 1000000]"
 printf '{"batch":' >"$tmp/notjson.json"
 "$ccsim" predict "$tmp/notjson.json" >/dev/null 2>"$tmp/err"; st=$?
 check "notjson exits 1" [ "$st" -eq 1 ]
@@ -46,7 +46,7 @@ check "notjson names file and line" grep -qF "ccsim: $tmp/notjson.json:1: not va
 
 "$ccsim" predict "$tmp/ok.json" --batch -3 >/dev/null 2>"$tmp/err"; st=$?
 check "--batch -3 exits 2" [ "$st" -eq 2 ]
-check "--batch -3 message" grep -q "^ccsim: predict: --batch: must be a positive integer" "$tmp/err"
+check "--batch -3 message" grep -q "^ccsim: predict: --batch: -3 is outside \\[1, 1000000\\]" "$tmp/err"
 "$ccsim" predict "$tmp/ok.json" --device tpu9 >/dev/null 2>"$tmp/err"; st=$?
 check "unknown device exits 2" [ "$st" -eq 2 ]
 check "unknown device lists the known" grep -q "known: cpu1" "$tmp/err"
@@ -71,6 +71,6 @@ check "isolated iteration = predicted compute ($iso vs $t16)" \
 sed 's/"batch": 16/"batch": -1/' "$tmp/scenario.json" >"$tmp/bad-scenario.json"
 "$ccsim" run --scenario "$tmp/bad-scenario.json" --out "$tmp/bad" >/dev/null 2>"$tmp/err"; st=$?
 check "graph model with batch -1 exits 1" [ "$st" -eq 1 ]
-check "graph model batch message" grep -q "model: batch: expected a number" "$tmp/err"
+check "graph model batch message" grep -q "model.batch: -1 is outside \\[1, 1000000\\]" "$tmp/err"
 check "no output folder after the failure" [ ! -e "$tmp/bad" ]
 exit $fail
