@@ -149,6 +149,8 @@ typedef struct job_graph_net {
     double alpha_s;          /* startup latency per lock-step */
     GArray *active;          /* net_transfer_id of the running transfers, kept by the run */
     const int *level;        /* the level its transfers start at, read at each start (NULL: 0) */
+    const int *class_level;  /* per traffic class, a level that overrides *level when >= 0
+                              * (JOB_GRAPH_CLASS_COUNT entries, read likewise), or NULL */
     const double *tag;       /* their tag (net.h), read likewise (NULL: 0) */
     void *xfer_user;         /* the user of its transfers (net.h: observers such as the
                               * timeline see it), or NULL: the run itself */
@@ -164,6 +166,11 @@ void job_graph_run_free(job_graph_run *r);
 /* Communication tasks take dur_s[task] instead of running on the network
  * (the ideal scheduler; dur_s borrowed, one per task), or NULL. */
 void job_graph_run_set_ideal(job_graph_run *r, const double *dur_s);
+/* The traffic class of r's transfer id in flight (-1 if it is not r's). */
+int job_graph_run_xfer_class(const job_graph_run *r, net_transfer_id id);
+/* The level a transfer of class cls starts at now (nt's level pointers). */
+int job_graph_run_class_level(const job_graph_run *r, job_graph_class cls);
+
 /* Transfer id of r completed at now_s (for an nt->xfer_done callback). */
 void job_graph_run_xfer_done(job_graph_run *r, net_transfer_id id, double now_s);
 /* Start an iteration at now_s (none may be running). */

@@ -88,6 +88,20 @@ static void push(job_graph_run *r, double t, uint32_t task, int kind)
     evq_push(r->nt.q, t, handler, r, arg);
 }
 
+int job_graph_run_class_level(const job_graph_run *r, job_graph_class cls)
+{
+    if (r->nt.class_level && r->nt.class_level[cls] >= 0)
+        return r->nt.class_level[cls];
+    return r->nt.level ? *r->nt.level : 0;
+}
+
+int job_graph_run_xfer_class(const job_graph_run *r, net_transfer_id id)
+{
+    gint64 key = (gint64)id;
+    uint32_t task = GPOINTER_TO_UINT(g_hash_table_lookup(r->xfer_task, &key));
+    return task ? (int)job_graph_task_get(r->g, task - 1)->cls : -1;
+}
+
 void job_graph_run_xfer_done(job_graph_run *r, net_transfer_id id, double now_s)
 {
     gint64 key = (gint64)id;
@@ -132,7 +146,7 @@ static void start_step(job_graph_run *r, uint32_t task, double now_s)
             .links = lv,
             .mult = (const uint32_t *)(void *)r->mult->data,
             .n_links = r->links->len,
-            .prio = r->nt.level ? *r->nt.level : 0,
+            .prio = job_graph_run_class_level(r, t->cls),
             .weight = 1.0,
             .startup_s = coll_xfer_startup_s(r->plan, x, r->nt.alpha_s),
             .tag = r->nt.tag ? *r->nt.tag : 0.0,

@@ -9,6 +9,7 @@
  * alpha = 0 unless a case says otherwise, one NCCL channel: a transfer
  * alone takes bytes / its slowest link's share.
  */
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -418,6 +419,47 @@ static void test_jobgraph_alone_trace(void)
     g_array_free(tr.bytes, TRUE);
 }
 
+/* The plain job is the structure of one stage and one bucket: a DP job
+ * of 8 GPUs on two hosts of 4 (two NICs each, NCCL's channels, alpha 5
+ * us), C = 0.3 s then an all-reduce of 4e9 bytes then 0.01 s of optimizer,
+ * against {dp 8, fwd 0.1, bwd 0.2, grad_bytes 4e9, opt 0.01}: the DP
+ * group is the job's GPUs in the same order, so the same transfers on the
+ * same flows (the same ECMP hashes): every output agrees. */
+static void test_jobgraph_plain_special_case(void)
+{
+    static const char *const fmt =
+        "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=4,nics=2,pcie=2\","
+        " \"trace\": {\"jobs\": [{\"id\": \"j\", \"gpus\": 8, \"hosts\": [\"h0\", \"h2\"],"
+        " \"start_s\": 0, \"end_s\": 5.05, \"model\": %s}]}, \"sim\": {\"interval_s\": 1}}";
+    g_autofree char *plain = g_strdup_printf(
+        fmt, "{\"compute_s\": 0.3, \"comm_bytes\": 4e9, \"comm_start_frac\": 1, \"opt_s\": 0.01}");
+    g_autofree char *structured = g_strdup_printf(
+        fmt, "{\"structure\": {\"dp\": 8, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+             " \"grad_bytes\": 4e9, \"opt_s\": 0.01}}");
+    g_autofree char *tmp = g_dir_make_tmp("ccsim-jobgraph-XXXXXX", NULL);
+    g_autofree char *d1 = g_build_filename(tmp, "plain", NULL);
+    g_autofree char *d2 = g_build_filename(tmp, "structured", NULL);
+    test_run x, y;
+    CU_ASSERT_FATAL(test_run_text(&x, plain, false, d1));
+    CU_ASSERT_FATAL(test_run_text(&y, structured, false, d2));
+    replay_job_result a, b;
+    replay_job_get(x.r, 0, &a);
+    replay_job_get(y.r, 0, &b);
+    CU_ASSERT(a.iterations > 10);
+    CU_ASSERT_EQUAL(a.iterations, b.iterations);
+    TEST_ASSERT_CLOSE(b.isolated_iter_s, a.isolated_iter_s, 1e-12);
+    TEST_ASSERT_CLOSE(b.mean_iter_s, a.mean_iter_s, 1e-12);
+    TEST_ASSERT_CLOSE(b.busy_gpu_s, a.busy_gpu_s, 1e-12);
+    static const char *const files[] = {"jobs.csv", "timeseries.csv", "links.csv"};
+    for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
+        test_run_assert_csv_close(d1, d2, files[i], 1e-12);
+    test_run_clear(&x);
+    test_run_clear(&y);
+    test_run_remove_outputs(d1);
+    test_run_remove_outputs(d2);
+    g_rmdir(tmp);
+}
+
 /* A TP group larger than any host, not allowed: the replay refuses the job
  * before it starts, naming it. */
 static void test_jobgraph_tp_too_wide(void)
@@ -450,6 +492,7 @@ int main(void)
         {"ranks", test_jobgraph_ranks},
         {"alone_call", test_jobgraph_alone_call},
         {"alone_trace", test_jobgraph_alone_trace},
+        {"plain_special_case", test_jobgraph_plain_special_case},
         {"tp_too_wide", test_jobgraph_tp_too_wide},
         CU_TEST_INFO_NULL,
     };
