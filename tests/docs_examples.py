@@ -6,7 +6,9 @@ running it (tests/docs_test.sh --examples):
    `$ COMMAND` lines, each followed by the output it prints) is run again
    in a scratch copy of the repository and its output (stdout and stderr)
    compared line by line; only wall-clock times are masked (the `wall_s`
-   column of a table, "X s wall");
+   column of a table, "X s wall"); so is every block of the other docs
+   whose commands are all `build/ccsim ...` and which elides nothing
+   (shown as "Example 0");
 2. every column table of "## Output files" (summary.csv, jobs.csv,
    timeseries.csv with its TIER_ rows, links.csv, flows.csv) lists the
    columns of the header a real run writes, in order, and compare's
@@ -36,6 +38,25 @@ def examples(text):
             elif steps:
                 steps[-1][1].append(line)
         out.append((int(m.group(1)), steps))
+    return out
+
+
+def other_examples(text):
+    """[(0, [(command, expected lines)])] of the other docs' fenced blocks
+    whose every command is build/ccsim's and which elide nothing ("...")."""
+    out = []
+    for m in re.finditer(r"^```[a-z]*\n(\$ build/ccsim .*?)^```", text, re.M | re.S):
+        lines = m.group(1).splitlines()
+        if "..." in lines or any(l.startswith("$ ") and not l.startswith("$ build/ccsim ")
+                                 for l in lines):
+            continue
+        steps = []
+        for line in lines:
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            else:
+                steps[-1][1].append(line)
+        out.append((0, steps))
     return out
 
 
@@ -69,14 +90,14 @@ def scratch(src, ccsim):
     return d
 
 
-def check_examples(text, d):
+def check_examples(text, d, others=()):
     fails = 0
     found = examples(text)
     numbers = [n for n, _ in found]
     if numbers != list(range(1, len(found) + 1)) or not found:
         print(f"FAIL: examples numbered {numbers}, expected 1..{len(found)}")
         fails += 1
-    for n, steps in found:
+    for n, steps in found + list(others):
         for cmd, want in steps:
             p = subprocess.run(["bash", "-c", cmd], cwd=d, capture_output=True, text=True)
             got = (p.stdout + p.stderr).splitlines()
@@ -134,7 +155,12 @@ def main(src, ccsim):
         text = f.read()
     d = scratch(os.path.realpath(src), os.path.realpath(ccsim))
     try:
-        fails = check_examples(text, d)
+        others = []
+        for name in sorted(os.listdir(os.path.join(src, "docs"))):
+            if name.endswith(".md") and name != "usage.md":
+                with open(os.path.join(src, "docs", name), encoding="utf-8") as f:
+                    others += other_examples(f.read())
+        fails = check_examples(text, d, others)
         fails += check_columns(text, d)
     finally:
         subprocess.run(["rm", "-rf", d])

@@ -152,6 +152,16 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
         config_set_topology(c, o->topo);
     if (o->trace)
         config_set_trace(c, o->trace);
+    if (o->trace && !o->scenario) {
+        /* the user's trace, not the bundled default: name the runs after it
+         * ("mytrace" for results/mytrace or mytrace.json) */
+        g_autofree char *base = g_path_get_basename(o->trace);
+        char *dot = strchr(base, '.');
+        if (dot && dot != base)
+            *dot = '\0';
+        g_free(c->name);
+        c->name = g_strdup(base);
+    }
     return g_steal_pointer(&c);
 }
 
