@@ -100,6 +100,21 @@ def _panel_title(plan, cols, key):
     return describe(cols, key) if cols else ""
 
 
+def _label_panel(ax, plan, key, xlabel, ylabel):
+    ax.set_title(_panel_title(plan, plan.groups, key), fontsize=8)
+    ax.set_xlabel(xlabel, fontsize=7)
+    ax.set_ylabel(ylabel, fontsize=7)
+    ax.tick_params(labelsize=7)
+
+
+def _finish(fig, axes, plan, title):
+    """One legend, the title, the caption, the layout; (fig, data) follow."""
+    legend(fig, axes[0], plan)
+    fig.suptitle(title, fontsize=9)
+    caption(fig, plan)
+    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+
+
 # ---- util_bars -------------------------------------------------------------
 
 def util_bars(res, plan, metric="gpu_util_cluster_frac", baseline="ecmp"):
@@ -158,10 +173,7 @@ def util_bars(res, plan, metric="gpu_util_cluster_frac", baseline="ecmp"):
         ax.set_ylim(0, top * 1.25 if top > 0 else 1)
         ax.set_ylabel(label(metric, 30), fontsize=8)
         ax.set_title(_panel_title(plan, plan.facet, key), fontsize=8)
-    legend(fig, axes[0], plan)
-    fig.suptitle(f"{label(metric, 80)}; labels: gain over {baseline}", fontsize=9)
-    caption(fig, plan)
-    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+    _finish(fig, axes, plan, f"{label(metric, 80)}; labels: gain over {baseline}")
     return fig, stats
 
 
@@ -208,14 +220,8 @@ def util_time(res, plan, baseline="ecmp"):
                              mean=float(line.mean()), t0_s=float(line.index.min()),
                              t1_s=float(line.index.max())))
         ax.set_ylim(bottom=0)
-        ax.set_title(_panel_title(plan, plan.groups, key), fontsize=8)
-        ax.set_xlabel(label("t_s"), fontsize=7)
-        ax.set_ylabel(label("gpu_util_cluster_frac", 28), fontsize=7)
-        ax.tick_params(labelsize=7)
-    legend(fig, axes[0], plan)
-    fig.suptitle("cluster GPU utilization over time", fontsize=9)
-    caption(fig, plan)
-    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+        _label_panel(ax, plan, key, label("t_s"), label("gpu_util_cluster_frac", 28))
+    _finish(fig, axes, plan, "cluster GPU utilization over time")
     return fig, pd.DataFrame(rows)
 
 
@@ -259,14 +265,8 @@ def slowdown_cdf(res, plan, baseline="ecmp"):
         lo, hi = ax.get_xlim()
         if hi - lo < 0.01:  # every job at its isolated time: a readable range around it
             ax.set_xlim(lo - 0.005, lo + 0.02)
-        ax.set_title(_panel_title(plan, plan.groups, key), fontsize=8)
-        ax.set_xlabel(label("slowdown", 32), fontsize=7)
-        ax.set_ylabel("fraction of jobs (CDF)", fontsize=7)
-        ax.tick_params(labelsize=7)
-    legend(fig, axes[0], plan)
-    fig.suptitle("job slowdown, jobs pooled over the averaged runs", fontsize=9)
-    caption(fig, plan)
-    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+        _label_panel(ax, plan, key, label("slowdown", 32), "fraction of jobs (CDF)")
+    _finish(fig, axes, plan, "job slowdown, jobs pooled over the averaged runs")
     return fig, pd.DataFrame(rows)
 
 
