@@ -385,7 +385,9 @@ const sched_ops sched_cassini_ops = {
     .destroy = cassini_destroy,
     .reschedule = cassini_reschedule,
     .on_comm = cassini_on_comm,
-    /* a job sharing no link gets no target: the hook returns at once */
-    .on_comm_ignores_isolated = true,
-    .on_comm_ignores = cassini_on_comm_ignores,
+    .comm_hints = {
+        /* a job sharing no link gets no target: the hook returns at once */
+        .ignores_isolated = true,
+        .ignores = cassini_on_comm_ignores,
+    },
 };

@@ -4,8 +4,8 @@
  * No real scheduler can do better than giving every job its isolated
  * iteration time, so this is the bound the others are measured against.
  * It is not reachable by decisions through sched_ctx (paths, priorities and
- * shifts cannot remove contention), so the engine implements it: when the
- * scheduler is named "ideal", the replay does not put a job's communication
+ * shifts cannot remove contention), so the engine implements it: for a
+ * scheduler with sched_ops.ideal_network, the replay does not put a job's communication
  * on the shared network at all; each communication phase takes exactly the
  * time it took when the job was simulated alone on a fresh network
  * (job isolated time, sim/job.h), and compute is unchanged.  Iterations,
@@ -34,6 +34,7 @@ const sched_ops sched_ideal_ops = {
     .name = "ideal",
     .summary = "upper bound: every job's communication as if it were alone in the cluster",
     .unlimited_levels = false,
+    .ideal_network = true,
     .create = ideal_create,
     .destroy = ideal_destroy,
     .reschedule = ideal_reschedule,

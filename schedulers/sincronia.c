@@ -509,14 +509,16 @@ const sched_ops sched_sincronia_online_ops = {
     .destroy = sincronia_destroy,
     .reschedule = sincronia_reschedule,
     .on_comm = sincronia_on_comm,
-    /* a job sharing no link is never a contending member (keep_contending) */
-    .on_comm_ignores_isolated = true,
-    /* nor is one whose link-sharing jobs are all out of their
-     * communication phase: its phases then change no count and no level */
-    .on_comm_local = true,
-    /* levels per component of the communicating members (component_levels),
-     * which lies inside one group; the counts follow the phases */
-    .on_comm_grouped = true,
-    /* it only sets levels, from which jobs are in their phase */
-    .on_comm_levels_only = true,
+    .comm_hints = {
+        /* a job sharing no link is never a contending member (keep_contending) */
+        .ignores_isolated = true,
+        /* nor is one whose link-sharing jobs are all out of their
+         * communication phase: its phases then change no count and no level */
+        .local = true,
+        /* levels per component of the communicating members (component_levels),
+         * which lies inside one group; the counts follow the phases */
+        .grouped = true,
+        /* it only sets levels, from which jobs are in their phase */
+        .levels_only = true,
+    },
 };

@@ -54,10 +54,6 @@ void job_free(job *j)
     job_graph_run_free(j->grun);
     job_graph_free(j->graph);
     g_free(j->ideal_task_s);
-    if (j->link_bounds)
-        g_array_free(j->link_bounds, TRUE);
-    if (j->tight_peers)
-        g_ptr_array_free(j->tight_peers, TRUE);
     g_array_free(j->active, TRUE);
     g_free(j);
 }

@@ -71,12 +71,6 @@
 
 typedef struct job job;
 
-/* The most a job can ever put on one link of its plan (steady.c). */
-typedef struct link_bound {
-    uint32_t link;
-    double Bps;
-} link_bound;
-
 /* What a fast-forwarded job tells the metrics (job_env.ffwd). */
 typedef enum job_ffwd_event {
     JOB_FFWD_START,  /* the periodic pattern starts at origin_s */
@@ -102,7 +96,7 @@ typedef struct job_env {
     void (*ffwd)(void *user, job *j, job_ffwd_event ev, double origin_s, double now_s);
     /* (nullable) j ended an iteration at now_s and its next would start at
      * origin_s: how much later it starts (0: not at all; the steady-state
-     * fast path, which has moved j's whole group by that delay) */
+     * wing, sim/steady/, which has moved j's whole group by that delay) */
     double (*group_boundary)(void *user, job *j, double origin_s, double now_s);
     /* (nullable) j's next iteration would start at origin_s: the time
      * before which it may run fast-forwarded (it shares no link with
@@ -154,30 +148,15 @@ struct job {
                                 * collisions included (>= isolated_iter_s) */
     double intensity;          /* I = n C / max_e M_e / B_e (0 without traffic) */
     int priority;              /* its scheduler level (jobs.csv) */
-    int net_level;             /* the net level its transfers take (sched_levels.c) */
-    guint level_group;         /* the replay's group of jobs sharing links with it, and */
-    uint64_t level_epoch;      /* when it was computed (sched_levels.c) */
+    int net_level;             /* the net level its transfers take (set by the levels,
+                                * sim/steady/steady_levels.c) */
     double pending_shift_s;    /* delay of the next iteration start (consumed) */
     double total_shift_s;      /* sum of the shifts applied */
     int64_t target_iters;      /* work mode: iterations to run (0 = unbounded) */
     bool placed_by_policy;     /* recorded hosts missing or full */
     ffwd_profile *ffwd;        /* set: fast-forwarded (owned; job_ffwd_prepare) */
     uint32_t ffwd_handle;      /* the replay's handle for it (written by env->ffwd) */
-    bool isolated;             /* runs as alone: every link it shares with another running
-                                * job can never saturate (the replay's, steady.c) */
-    bool shares_links;         /* it does share a link with another running job (the replay's) */
-    GArray *link_bounds;       /* link_bound per link of its plan (the replay's; NULL: stale) */
     bool old_path_xfers;       /* transfers in flight from before its last path change */
-    GPtrArray *tight_peers;    /* job*: running jobs sharing a link with it that can saturate
-                                * (the replay's, steady.c) */
-    size_t steady_slot;        /* the replay's index of its links (steady.c) */
-    bool prio_deferred;        /* its running transfers not all at its net level: no level
-                                * changes its rates while isolated (sched_levels.c) */
-    bool levels_free;          /* it and every job linked to it through shared links run as
-                                * alone: no level there changes a rate (sched_ctx.c) */
-    struct steady_group *steady_group; /* the replay's group of jobs sharing links with it, or NULL */
-    double approx_iter_bound;  /* iterations its approximate jumps may be off by (§5d) */
-    double approx_frac;        /* the fraction of an iteration they have not added yet */
     ffwd_profile *ff_cache;    /* stretch profile on the current paths (owned; NULL: none yet) */
     /* a structured job (spec.structure, job_structured.c): */
     job_graph *graph;          /* its iteration (owned while running; plan holds its operations) */
@@ -281,7 +260,48 @@ void job_paths_changed(job *j);
  * progress at now_s, where it consumes it. */
 void job_set_shift(job *j, double shift_s, double now_s);
 
-/* ---- The steady-state fast path for groups (docs/engine.md §5c) ---- */
+/* ---- What the steady-state wing asks of a job (sim/steady/steady.h) ----
+ *
+ * The wing (docs/engine.md §5b-§5d) reads a job's iteration only through
+ * the functions below: the plans its communication runs, its transfers in
+ * flight, whether it computes or communicates now, its phase as a list of
+ * values (job_phase_capture), its counters, and the delay that moves it
+ * whole (job_phase_delay).  A job whose iteration is richer (a dependency
+ * graph of compute and transfers, several collectives at once) answers the
+ * same questions: its plans that may run at one time, its transfers, a
+ * phase capture whose values repeat when its state does and a delay that
+ * walks the capture again.  Besides these the wing reads only the job's
+ * record: uid, spec.end_s, isolated_iter_s, priority. */
+
+/* The collective plans of j's communication (0 without a plan; a job has
+ * one today).  Any operation of any of them may run at the same time as
+ * the others, each with at most one instance in flight, one step at a
+ * time (coll_plan_op_*: a flat job's plan has one operation, a structured
+ * job's several): the wing bounds j's load on a link by the sum over the
+ * operations of each one's largest step.  (transfer none) */
+size_t job_comm_plan_count(const job *j);
+const coll_plan *job_comm_plan(const job *j, size_t i);
+
+/* j's transfers in flight (the steps it runs now). */
+size_t job_transfer_count(const job *j);
+net_transfer_id job_transfer_get(const job *j, size_t i);
+
+/* A transfer of j in flight started before its last path change (it keeps
+ * its old links until its step ends). */
+bool job_old_paths_in_flight(const job *j);
+
+/* j runs on the event path: running, not fast-forwarded. */
+bool job_on_event_path(const job *j);
+
+/* j is in its communication phase: its first bucket has started and its
+ * last is not done. */
+bool job_in_comm_phase(const job *j);
+
+/* GPUs of j busy now (0 or all of them). */
+int job_busy_gpus(const job *j);
+
+/* Busy GPU-seconds of one iteration of j: n (C + T_opt). */
+double job_busy_gpu_s_per_iter(const job *j);
 
 /* What a phase value is, for skips modulo long transfers (§5c): a value
  * that must repeat, a time offset from the snapshot (of a coming event,

@@ -121,9 +121,6 @@ static ffwd_profile *stretch_profile_new(job *j, GError **error)
 
 void job_paths_changed(job *j)
 {
-    if (j->link_bounds)
-        g_array_free(j->link_bounds, TRUE);
-    j->link_bounds = NULL;
     if (j->active->len > 0) /* they keep their old links until their step ends */
         j->old_path_xfers = true;
     if (j->ff_stretch)

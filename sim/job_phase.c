@@ -1,6 +1,7 @@
-/* job_phase.c - a job's phase as the steady-state detector sees it, and
- * its delay by whole periods (docs/engine.md §5c).  Not here: the groups,
- * the detection and the skip (steady_group.c).
+/* job_phase.c - what the steady-state wing asks of a job (job.h): its
+ * plans, transfers and state, its phase as the wing's detector sees it,
+ * and its delay by whole periods (docs/engine.md §5b-§5d).  Not here: the
+ * groups, the detection and the skip (sim/steady/).
  */
 #include "job.h"
 
@@ -159,4 +160,50 @@ double job_next_comm_s(const job *j, double now_s)
      * before the first, at its start (>= now) */
     double next = started ? fmax(now_s, t0 + C + j->spec.opt_s) : now_s;
     return next + s * C;
+}
+
+size_t job_comm_plan_count(const job *j)
+{
+    return j->plan ? 1 : 0;
+}
+
+const coll_plan *job_comm_plan(const job *j, size_t i)
+{
+    g_return_val_if_fail(i < job_comm_plan_count(j), NULL);
+    return j->plan;
+}
+
+size_t job_transfer_count(const job *j)
+{
+    return j->active->len;
+}
+
+net_transfer_id job_transfer_get(const job *j, size_t i)
+{
+    return g_array_index(j->active, net_transfer_id, i);
+}
+
+bool job_old_paths_in_flight(const job *j)
+{
+    return j->old_path_xfers;
+}
+
+bool job_on_event_path(const job *j)
+{
+    return !j->ffwd && j->state == JOB_RUNNING;
+}
+
+bool job_in_comm_phase(const job *j)
+{
+    return j->buckets_started > 0 && j->buckets_done < j->spec.buckets;
+}
+
+int job_busy_gpus(const job *j)
+{
+    return isnan(j->busy_since_s) ? 0 : j->spec.gpus;
+}
+
+double job_busy_gpu_s_per_iter(const job *j)
+{
+    return j->spec.gpus * (j->spec.compute_s + j->spec.opt_s);
 }

@@ -13,6 +13,7 @@
 #include "net.h"
 #include "replay.h"
 #include "scheduler.h"
+#include "sim/steady/steady.h"
 
 typedef enum replay_job_status {
     REPLAY_JOB_OK,
@@ -51,33 +52,7 @@ struct replay {
     size_t jobs_ran, jobs_skipped_window, jobs_skipped_capacity, jobs_by_policy;
     size_t jobs_ffwd;          /* jobs run fast-forwarded (docs/engine.md) */
     contention *risk;          /* the contention risk of the jobs that ran, keyed by uid */
-    /* stretches of jobs that share no link (steady.c, docs/engine.md §5b) */
-    bool steady_stale;         /* paths changed since the isolation was computed */
-    uint32_t *level_first;     /* per link: scratch of replay__levels_groups (all UINT32_MAX) */
-    uint64_t level_epoch;      /* the last replay__levels_groups */
-    bool level_groups_stale;   /* a path changed since (sched_levels.c) */
-    uint32_t *link_jobs;       /* per link: running jobs using it (as of the last update) */
-    double *link_bound_sum;    /* per link: the sum of their link bounds (idem) */
-    double *bound_acc;         /* 4 x links of zeroed scratch (plan_bounds) */
-    uint32_t *bound_cnt;       /* 2 x links of zeroed scratch (plan_bounds) */
-    GArray *steady_links;      /* uint32: the running jobs' links, job after job */
-    GArray *steady_off;        /* guint: where running job i's links start in it */
-    GArray *share_pairs;       /* (link, slot) uint32 pairs of the links two or more running
-                                * jobs use, by link then slot (only under sched_ops.on_comm_local) */
-    double end_min1, end_min2; /* the two earliest recorded ends of running jobs */
-    const job *end_min1_job;   /* the job with end_min1 */
-    struct steady_groups *groups; /* groups of jobs sharing links (steady_group.c, §5c) */
-    uint64_t group_repeats;    /* anchor boundaries at which a group repeated */
-    uint64_t group_fallbacks;  /* groups that found no repeat within the budget */
-    uint64_t group_skips;      /* skips of whole periods */
-    uint64_t group_skip_iters; /* member iterations skipped */
-    uint64_t group_drift_skips; /* of the skips, those modulo long transfers */
-    uint64_t approx_jumps;      /* approximate jumps (--steady approx, §5d) */
-    uint64_t approx_iters;      /* member iterations added by them */
-    double approx_iter_bound;   /* the largest of the jobs' approx_iter_bound */
-    double approx_busy_bound;   /* busy GPU-seconds they may be off by, summed */
-    uint64_t approx_change_windows; /* first windows opened at a change (§5d) */
-    uint64_t approx_change_kept; /* of those, the ones that agreed with the next */
+    steady *steady;            /* the steady-state wing (sim/steady/; made by replay_run) */
     double next_tick_s;        /* the pending interval tick */
     size_t ff_stretches;       /* stretches run, by jobs that ended */
     uint64_t ff_stretch_iters; /* iterations in them */
@@ -107,32 +82,10 @@ struct replay {
  * scheduler called (replay_run.c). */
 void replay__job_end(struct replay *r, job *j, double now_s);
 
-/* Call the scheduler's reschedule (sched_ctx.c). */
+/* Call the scheduler's reschedule, then update the wing (sched_ctx.c). */
 void replay__reschedule(struct replay *r);
-/* After a reschedule: which running jobs share no link with another
- * (job.isolated), and the earliest ends (steady.c). */
-void replay__steady_update(struct replay *r);
-/* job_env.ff_until (steady.c). */
-double replay__steady_until(void *user, const job *j, double origin_s);
-/* When the next job arrives (INFINITY if none is left; steady.c). */
-double replay__next_arrival_s(const struct replay *r);
-
-/* Rebuild the groups of running jobs that share links, after
- * replay__steady_update (steady_group.c). */
-void replay__groups_update(struct replay *r);
-void replay__groups_free(struct steady_groups *sg);
-/* job_env.group_boundary (steady_group.c). */
-double replay__group_boundary(void *user, job *j, double origin_s, double now_s);
-
-/* Call on_comm if the scheduler has it. */
+/* Call on_comm if the scheduler has it (sched_ctx.c). */
 void replay__on_comm(struct replay *r, job *j, bool starting);
-/* Give the running transfers the levels the scheduler set, where they
- * change a rate: isolated jobs' may wait (wait: unless a path is about to
- * change), and the net's levels may be relabeled (sched_levels.c). */
-void replay__levels_commit(struct replay *r, bool wait);
-/* The groups of running jobs linked through shared links (job.level_group),
- * after replay__steady_update (sched_levels.c). */
-void replay__levels_groups(struct replay *r);
 
 /* Outputs (replay_output.c). */
 bool replay__open_streams(struct replay *r, output_dir *d, GError **error);

@@ -44,18 +44,7 @@ void replay_free(replay *r)
     g_clear_error(&r->deferred_error);
     g_free(r->trace_digest);
     g_free(r->first_unknown_host);
-    g_free(r->link_jobs);
-    g_free(r->link_bound_sum);
-    g_free(r->level_first);
-    g_free(r->bound_acc);
-    g_free(r->bound_cnt);
-    if (r->steady_links)
-        g_array_free(r->steady_links, TRUE);
-    if (r->steady_off)
-        g_array_free(r->steady_off, TRUE);
-    if (r->share_pairs)
-        g_array_free(r->share_pairs, TRUE);
-    replay__groups_free(r->groups);
+    steady_free(r->steady);
     config_free(r->cfg);
     g_free(r);
 }
@@ -281,6 +270,18 @@ static void on_ffwd(void *user, job *j, job_ffwd_event ev, double origin_s, doub
         metrics_ffwd_remove(r->m, j->ffwd_handle, now_s);
         break;
     }
+}
+
+static double on_ff_until(void *user, const job *j, double origin_s)
+{
+    replay *r = user;
+    return steady_until(r->steady, j, origin_s);
+}
+
+static double on_group_boundary(void *user, job *j, double origin_s, double now_s)
+{
+    replay *r = user;
+    return steady_boundary(r->steady, j, origin_s, now_s);
 }
 
 static bool on_iteration(void *user, job *j, double now_s)
@@ -573,14 +574,14 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         .n = r->n,
         .t = t,
         .alpha_s = ccs_us_to_s(cfg->sim.alpha_us),
-        .ideal = strcmp(r->ops->name, "ideal") == 0,
+        .ideal = r->ops->ideal_network,
         .user = r,
         .busy_changed = on_busy,
         .comm_phase = on_comm,
         .iteration_done = on_iteration,
         .ffwd = on_ffwd,
-        .ff_until = replay__steady_until,
-        .group_boundary = replay__group_boundary,
+        .ff_until = on_ff_until,
+        .group_boundary = on_group_boundary,
         .failed = on_job_failed,
     };
     return g_steal_pointer(&r);

@@ -47,7 +47,7 @@ void replay__job_end(replay *r, job *j, double now_s)
     j->grun = NULL;
     job_graph_free(j->graph);
     j->graph = NULL;
-    job_paths_changed(j); /* its link bounds go with its plan */
+    steady_job_end(r->steady, j); /* its link bounds go with its plan */
     /* the metrics let go of it in job_stop; a stretch's ended there */
     ffwd_profile_free(j->ffwd);
     j->ffwd = NULL;
@@ -201,6 +201,54 @@ static void handler(void *ctx, uint64_t arg, double now_s)
     }
 }
 
+/* The wing's view of the replay (steady_env). */
+static bool sched_ignores(void *user, size_t slot)
+{
+    replay *r = user;
+    return r->ops->comm_hints.ignores(r->sched, &r->ctx, slot);
+}
+
+static double next_arrival_s(void *user)
+{
+    const replay *r = user;
+    if (r->next_start >= r->start_order->len)
+        return INFINITY;
+    guint idx = g_array_index(r->start_order, guint, r->next_start);
+    const job *next = g_ptr_array_index(r->jobs, idx);
+    return next->spec.start_s;
+}
+
+static double tick_at_s(void *user)
+{
+    return ((const replay *)user)->next_tick_s;
+}
+
+/* The steady-state wing, fed by r. */
+static void steady_start(replay *r)
+{
+    steady_env e = {
+        .t = r->t,
+        .n = r->n,
+        .q = r->q,
+        .m = r->m,
+        .running = r->running,
+        .levels = r->levels,
+        .fast_forward = r->cfg->sim.fast_forward,
+        .window_mode = r->cfg->sim.mode == CONFIG_MODE_WINDOW,
+        .ideal = r->env.ideal,
+        .approx = r->cfg->sim.steady == CONFIG_STEADY_APPROX,
+        .end_s = r->sim_end_s,
+        .hook = r->ops->on_comm != NULL,
+        .hints = r->ops->comm_hints,
+        .user = r,
+        .ignores = r->ops->comm_hints.ignores ? sched_ignores : NULL,
+        .next_arrival_s = next_arrival_s,
+        .next_tick_s = tick_at_s,
+    };
+    steady_free(r->steady);
+    r->steady = steady_new(&e);
+}
+
 static int64_t peak_rss_bytes(void)
 {
     struct rusage ru;
@@ -219,6 +267,7 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
         return false;
     /* the queue starts at 0; the window may start later (or earlier: shift) */
     r->m = metrics_new(r->t, r->n, cluster_gpu_count(r->cl), r->sim_start_s);
+    steady_start(r);
     r->run_end_s = r->sim_start_s;
     /* events before 0 cannot be pushed: the queue's clock starts at 0, so
      * a window starting before 0 is handled by the evq only if >= 0 */
@@ -348,8 +397,11 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->busy_gpu_s = busy;
     s->gpu_util_cluster_frac = span > 0 && s->gpus_total ? busy / (s->gpus_total * span) : NAN;
     s->gpu_util_allocated_frac = alloc > 0 ? busy / alloc : NAN;
+    steady_counters c = {0};
+    if (r->steady)
+        steady_get_counters(r->steady, &c);
     s->approx_util_bound =
-        span > 0 && s->gpus_total ? r->approx_busy_bound / (s->gpus_total * span) : 0;
+        span > 0 && s->gpus_total ? c.approx_busy_bound / (s->gpus_total * span) : 0;
     g_autoptr(GArray) sl = g_array_new(FALSE, FALSE, sizeof(double));
     for (guint i = 0; i < r->jobs->len; i++) {
         replay_job_result jr;
@@ -375,16 +427,16 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->jobs_fast_forwarded = r->jobs_ffwd;
     s->ffwd_stretches = r->ff_stretches;
     s->ffwd_stretch_iterations = r->ff_stretch_iters;
-    s->group_repeats = r->group_repeats;
-    s->group_fallbacks = r->group_fallbacks;
-    s->group_skips = r->group_skips;
-    s->group_skip_iterations = r->group_skip_iters;
-    s->group_drift_skips = r->group_drift_skips;
-    s->approx_jumps = r->approx_jumps;
-    s->approx_iterations = r->approx_iters;
-    s->approx_iteration_bound = r->approx_iter_bound;
-    s->approx_busy_gpu_s_bound = r->approx_busy_bound;
-    s->approx_change_windows = r->approx_change_windows;
-    s->approx_change_windows_kept = r->approx_change_kept;
+    s->group_repeats = c.group_repeats;
+    s->group_fallbacks = c.group_fallbacks;
+    s->group_skips = c.group_skips;
+    s->group_skip_iterations = c.group_skip_iters;
+    s->group_drift_skips = c.group_drift_skips;
+    s->approx_jumps = c.approx_jumps;
+    s->approx_iterations = c.approx_iters;
+    s->approx_iteration_bound = c.approx_iter_bound;
+    s->approx_busy_gpu_s_bound = c.approx_busy_bound;
+    s->approx_change_windows = c.approx_change_windows;
+    s->approx_change_windows_kept = c.approx_change_kept;
     s->peak_rss_bytes = peak_rss_bytes();
 }

@@ -8,7 +8,8 @@
  * transfer of the flow (a running lock-step transfer keeps its link set
  * until its step ends, at most one collective step later); a shift delays
  * the job's next iteration start.  A level reaches the running transfers
- * at the end of the call, where it changes a rate (sched_levels.c).
+ * at the end of the call, where it changes a rate (the wing's
+ * steady_levels_commit, sim/steady/steady_levels.c).
  */
 #include "replay-private.h"
 
@@ -105,14 +106,8 @@ void sched_set_path(sched_ctx *ctx, size_t j, size_t f, size_t p)
     if (coll_plan_flow(jb->plan, f)->path == p)
         return;
     GError *e = NULL;
-    /* the isolation is unknown until the next update: no level waits,
-     * and no job counts as free of levels until the next reschedule */
-    replay__levels_commit(ctx->r, false);
-    for (guint i = 0; i < ctx->r->running->len; i++)
-        ((job *)g_ptr_array_index(ctx->r->running, i))->levels_free = false;
+    steady_paths_changing(ctx->r->steady, jb);
     job_paths_changed(jb);
-    ctx->r->steady_stale = true;
-    ctx->r->level_groups_stale = true;
     if (!coll_plan_set_path(jb->plan, ctx->r->t, f, p, &e)) {
         g_debug("sched_set_path: %s", e->message);
         g_error_free(e);
@@ -120,7 +115,7 @@ void sched_set_path(sched_ctx *ctx, size_t j, size_t f, size_t p)
 }
 
 /* Recorded; the running transfers get it at the end of the call
- * (replay__levels_commit, sched_levels.c). */
+ * (steady_levels_commit). */
 void sched_set_priority(sched_ctx *ctx, size_t j, int level)
 {
     job *jb = ctx_job(ctx, j);
@@ -135,46 +130,10 @@ void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s)
     job_set_shift(jb, shift_s, evq_now(ctx->r->q));
 }
 
-static guint uf_find(guint *uf, guint x)
-{
-    while (uf[x] != x)
-        x = uf[x] = uf[uf[x]];
-    return x;
-}
-
-/* job.levels_free of every running job, after the isolation is updated:
- * the components of the running jobs linked by shared links (the (link,
- * slot) pairs of replay.share_pairs, kept under on_comm_local), free when
- * every member runs as alone. */
-static void levels_free_update(struct replay *r)
-{
-    guint n = r->running->len;
-    for (guint i = 0; i < n; i++)
-        ((job *)g_ptr_array_index(r->running, i))->levels_free = false;
-    if (!r->ops->on_comm_levels_only || !r->ops->on_comm_local || !r->share_pairs)
-        return;
-    g_autofree guint *uf = g_new(guint, n + 1);
-    g_autofree bool *tight = g_new0(bool, n + 1); /* per root: a member that is not alone */
-    for (guint i = 0; i < n; i++)
-        uf[i] = i;
-    const uint32_t *pv = (const uint32_t *)(void *)r->share_pairs->data;
-    for (guint p = 1; p < r->share_pairs->len; p++)
-        if (pv[2 * p] == pv[2 * p - 2])
-            uf[uf_find(uf, pv[2 * p + 1])] = uf_find(uf, pv[2 * p - 1]);
-    for (guint i = 0; i < n; i++)
-        if (!((const job *)g_ptr_array_index(r->running, i))->isolated)
-            tight[uf_find(uf, i)] = true;
-    for (guint i = 0; i < n; i++)
-        ((job *)g_ptr_array_index(r->running, i))->levels_free = !tight[uf_find(uf, i)];
-}
-
 void replay__reschedule(struct replay *r)
 {
     r->ops->reschedule(r->sched, &r->ctx);
-    replay__steady_update(r);
-    replay__levels_groups(r);
-    replay__levels_commit(r, true);
-    levels_free_update(r);
+    steady_after_reschedule(r->steady);
     if (r->decision_fn && !r->stopped && !r->decision_fn(r->decision_user, &r->ctx))
         r->stopped = true;
 }
@@ -186,7 +145,7 @@ void replay__on_comm(struct replay *r, job *j, bool starting)
     for (guint i = 0; i < r->running->len; i++)
         if (g_ptr_array_index(r->running, i) == j) {
             r->ops->on_comm(r->sched, &r->ctx, i, starting);
-            replay__levels_commit(r, true);
+            steady_levels_commit(r->steady, true);
             return;
         }
 }

@@ -39,10 +39,57 @@ typedef struct sched_options {
                               from the scenario (`"scheduler": {...}`) */
 } sched_options;
 
+/* What an on_comm hook promises the engine's fast path (docs/engine.md
+ * §5b, §5c), so that the fast path may leave phases unseen by the hook.
+ * Every field is a promise about the hook; all false (the zero default,
+ * what a scheduler that leaves the struct out gets) promises nothing and is
+ * always safe: every phase of a job sharing a link with another then runs
+ * on the event path, seen by the hook.  A promise the hook does not keep
+ * silently gives wrong results (the fast path skips calls the hook would
+ * have acted on): give each one a test against --no-fast-forward
+ * (scripts/check-steady.sh).  A scheduler without a hook needs none. */
+typedef struct sched_comm_hints {
+    /* on_comm changes nothing that matters when job j shares no link with
+     * any other running job (it may still set j's own level): such a job
+     * may then run fast-forwarded, its phases unseen (docs/engine.md §5b) */
+    bool ignores_isolated;
+    /* Optional (NULL: false), for a hook that ignores isolated jobs: asked
+     * about running job j that shares links (docs/engine.md §5b).  True:
+     * until the next reschedule on_comm does nothing for j and reads
+     * nothing j's phases set, so j may run fast-forwarded as it would
+     * without a hook. */
+    bool (*ignores)(void *self, sched_ctx *ctx, size_t j);
+    /* For a hook that ignores isolated jobs: what the phases of a job j
+     * change through on_comm (everyone's levels, shifts, what later calls
+     * read) depends on j's phases only while a running job sharing a link
+     * with j is in its communication phase (on_comm's start to its end);
+     * j may then run fast-forwarded while none is (docs/engine.md §5b). */
+    bool local;
+    /* What on_comm decides for a job depends only on the phases of the
+     * running jobs linked to it through shared links (its group,
+     * docs/engine.md §5c), and whatever else it reads is a function of
+     * those phases: a group may then skip whole repeats, the calls of its
+     * members' phases in the skipped periods unmade. */
+    bool grouped;
+    /* For a local hook: on_comm sets levels and nothing else (no path, no
+     * shift), and what it reads of the phases is whether each job is in
+     * one.  A job all of whose link-sharing jobs, transitively, run as
+     * alone (their shared links can never saturate, docs/engine.md §5b)
+     * then runs fast-forwarded as without a hook: no level there changes a
+     * rate, and the levels are again those of the event path once its
+     * stretch has ended (docs/engine.md §5b). */
+    bool levels_only;
+} sched_comm_hints;
+
 typedef struct sched_ops {
     const char *name;      /* as typed on the command line: "crux" */
     const char *summary;   /* one line for `ccsim list` */
     bool unlimited_levels; /* wants as many levels as running jobs (crux-pa, crux-ps-pa) */
+    /* Communication as if every job were alone in the cluster: a bucket
+     * takes its isolated time T_b without touching the shared network
+     * (the `ideal` upper bound, docs/model.md §6); the scheduler then
+     * decides nothing that matters. */
+    bool ideal_network;
     void *(*create)(const sched_options *opts, GError **error);
     void (*destroy)(void *self);
     /* Every job start and end: decide for all running jobs. */
@@ -50,36 +97,8 @@ typedef struct sched_ops {
     /* Optional (NULL): job j starts (starting = true) or finishes its
      * communication phase of an iteration. */
     void (*on_comm)(void *self, sched_ctx *ctx, size_t j, bool starting);
-    /* on_comm changes nothing that matters when job j shares no link with
-     * any other running job (it may still set j's own level): such a job
-     * may then run fast-forwarded, its phases unseen (docs/engine.md §5b) */
-    bool on_comm_ignores_isolated;
-    /* Optional (NULL: false), for a hook that ignores isolated jobs: asked
-     * about running job j that shares links (docs/engine.md §5b).  True:
-     * until the next reschedule on_comm does nothing for j and reads
-     * nothing j's phases set, so j may run fast-forwarded as it would
-     * without a hook. */
-    bool (*on_comm_ignores)(void *self, sched_ctx *ctx, size_t j);
-    /* For a hook that ignores isolated jobs: what the phases of a job j
-     * change through on_comm (everyone's levels, shifts, what later calls
-     * read) depends on j's phases only while a running job sharing a link
-     * with j is in its communication phase (on_comm's start to its end);
-     * j may then run fast-forwarded while none is (docs/engine.md §5b). */
-    bool on_comm_local;
-    /* What on_comm decides for a job depends only on the phases of the
-     * running jobs linked to it through shared links (its group,
-     * docs/engine.md §5c), and whatever else it reads is a function of
-     * those phases: a group may then skip whole repeats, the calls of its
-     * members' phases in the skipped periods unmade. */
-    bool on_comm_grouped;
-    /* For an on_comm_local hook: on_comm sets levels and nothing else (no
-     * path, no shift), and what it reads of the phases is whether each job
-     * is in one.  A job all of whose link-sharing jobs, transitively, run
-     * as alone (their shared links can never saturate, docs/engine.md §5b)
-     * then runs fast-forwarded as without a hook: no level there changes a
-     * rate, and the levels are again those of the event path once its
-     * stretch has ended (docs/engine.md §5b). */
-    bool on_comm_levels_only;
+    /* What on_comm promises the fast path (above; zero: nothing). */
+    sched_comm_hints comm_hints;
     /* The keys of the scenario's "scheduler" object it reads besides
      * "name" (NULL-terminated; NULL: none).  The engine refuses any other
      * key before create() (base/json.h: every reader declares its keys). */

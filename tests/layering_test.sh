@@ -24,7 +24,7 @@ ko() {
 make_fixture() {
     d=$1
     mkdir -p "$d/base" "$d/topo" "$d/traces" "$d/sim/cli" "$d/sim/experiments" \
-        "$d/schedulers" "$d/tests"
+        "$d/sim/steady" "$d/schedulers" "$d/tests"
     printf '#include <glib.h>\n' >"$d/base/ccs.h"
     printf '#include "base/ccs.h"\n' >"$d/topo/topo.h"
     printf '#include "base/ccs.h"\n' >"$d/traces/trace.h"
@@ -32,6 +32,10 @@ make_fixture() {
     printf '#include "net.h"\n' >"$d/sim/net-private.h"
     printf '#include "net-private.h"\n#include "ccs-config.h"\n' >"$d/sim/net.c"
     printf '#include "sim/net.h"\n' >"$d/sim/scheduler.h"
+    printf '#include "sim/net.h"\n' >"$d/sim/steady/steady.h"
+    printf '#include "steady.h"\n' >"$d/sim/steady/steady-private.h"
+    printf '#include "steady-private.h"\n#include "sim/scheduler.h"\n' >"$d/sim/steady/steady.c"
+    printf '#include "sim/steady/steady.h"\n' >"$d/sim/replay.c"
     printf '#include "sim/scheduler.h"\n' >"$d/schedulers/registry.h"
     printf '#include "schedulers/registry.h"\n' >"$d/sim/experiments/sweep.h"
     printf '#include "sim/experiments/sweep.h"\n' >"$d/sim/cli/cli.h"
@@ -78,6 +82,10 @@ expect_fail experiments_to_cli sim/experiments/sweep.h '#include "sim/cli/cli.h"
     'sim/experiments/sweep.h:2: #include "sim/cli/cli.h"'
 expect_fail private_across sim/cli/cli.h '#include "sim/net-private.h"' \
     'sim/cli/cli.h:2: #include "sim/net-private.h": a private header of sim/'
+expect_fail wing_private sim/replay.c '#include "sim/steady/steady-private.h"' \
+    'sim/replay.c:2: #include "sim/steady/steady-private.h": a private header of sim/steady/'
+expect_fail engine_private_from_wing sim/steady/steady.c '#include "sim/net-private.h"' \
+    'sim/steady/steady.c:3: #include "sim/net-private.h": a private header of sim/'
 expect_fail dotdot sim/cli/cli.h '#include "../net.h"' \
     'sim/cli/cli.h:2: #include "../net.h": name other folders'
 expect_fail unknown_header sim/net.c '#include "nope.h"' \

@@ -1,5 +1,5 @@
 /* test_sched_levels.c - suite "sched_levels": when a scheduler's new level
- * reaches a job's running transfers (sim/sched_levels.c, docs/engine.md
+ * reaches a job's running transfers (sim/steady/steady_levels.c, docs/engine.md
  * §4), and which jobs no level touches (docs/engine.md §5b).
  * Not here: the schedulers' decisions (test_schedulers.c).
  *
@@ -196,7 +196,7 @@ static void wrap_on_comm(void *self, sched_ctx *ctx, size_t j, bool starting)
         sched_set_priority(ctx, job_index(ctx, 'q'), 0);
         sched_set_priority(ctx, job_index(ctx, 'p'), 1);
     }
-    replay__levels_commit(ctx->r, true); /* as the engine does after the call */
+    steady_levels_commit(ctx->r->steady, true); /* as the engine does after the call */
     if (c) {
         look(ctx, c->after);
         c->order_ok = order_ok(c->after);

@@ -373,9 +373,9 @@ static void test_steady_rails_do_not_cover(void)
  * links a shared link only if its jobs' Up demands (bytes per iteration
  * over the standalone communication time, 1e10 B / 1 s each) exceed its
  * capacity: 2e10 < 3e10, so neither job gets a target, its hook ignores
- * both (sched_ops.on_comm_ignores) and they run as under ecmp: 2
+ * both (sched_ops.comm_hints.ignores) and they run as under ecmp: 2
  * stretches, 77 iterations.  sincronia-online counts any sharing, but
- * it only sets levels (sched_ops.on_comm_levels_only) and both jobs run as
+ * it only sets levels (sched_ops.comm_hints.levels_only) and both jobs run as
  * alone: no level changes a rate, so they run as under ecmp too, each
  * stretch stopping before its own end (100, as b's end, so the same k:
  * 2.5 + 2.5 x 38 = 97.5 < 100).  Outputs equal the event path's either
@@ -447,7 +447,7 @@ static void test_steady_peer_window(void)
 /* The jobs of peer_window under sincronia-online: a job runs a stretch
  * only while the other is out of its communication phase (one bucket
  * each here: the phase is the ring), until the other's next phase
- * (sched_ops.on_comm_local).  When both rings move, BSSI puts b last (the
+ * (sched_ops.comm_hints.local).  When both rings move, BSSI puts b last (the
  * most loaded ports, 2 s each: an uplink, a 1e10/1.5e10 + b 2e10/1.5e10,
  * and b's NIC links, 2e10/1e10; b has the larger demand on either), so a
  * has strict priority: a's ring always takes 1 s at 1e10, a's iterations

@@ -103,7 +103,7 @@ static void test_group_two_jobs(void)
     test_run_assert_same(text, 1e-9, NULL, NULL);
 }
 
-/* The same two jobs under sincronia-online (on_comm_grouped): when both
+/* The same two jobs under sincronia-online (comm_hints.grouped): when both
  * communicate, BSSI's bottleneck is a NIC link both use (0.5 + 0.8 s of
  * demand), where b has the larger demand and goes last: a on level 0, b
  * on 1, as under PRIO_AB; when one communicates alone it is no contending

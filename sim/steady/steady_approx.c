@@ -1,12 +1,11 @@
 /* steady_approx.c - the approximate mode for groups of jobs sharing links
  * (--steady approx, docs/engine.md §5d): converged mean rates extrapolated
- * with an error bound.  Not here: exact repeats and the jump itself
- * (steady_group.c).
+ * with an error bound.  Not here: exact repeats (steady_group.c), the jump
+ * itself (steady_snap.c).
  */
 #include <math.h>
 #include <string.h>
 
-#include "replay-private.h"
 #include "steady-private.h"
 
 static bool same_array(const GArray *a, const GArray *b)
@@ -15,8 +14,6 @@ static bool same_array(const GArray *a, const GArray *b)
            memcmp(a->data, b->data, (size_t)a->len * g_array_get_element_size((GArray *)a)) == 0;
 }
 
-/* The group g was before this change (the same members, levels and links):
- * its rates ring carries on (--steady approx, §5d). */
 void steady__keep_rates(group *g, GPtrArray *old)
 {
     for (guint i = 0; i < old->len; i++) {
@@ -64,14 +61,6 @@ static bool converged(const job_counters *d1, const job_counters *d2)
     return fabs(m2 - m1) <= fmax(APPROX_EPS, APPROX_PHASE / n) * m2;
 }
 
-/* The next change for an approximate jump: as next_change but across
- * interval ticks (the busy time is spread over the jump; docs/engine.md
- * §5d says what that does to the per-interval figures). */
-static double next_change_approx(const struct replay *r)
-{
-    return fmin(fmin(r->end_min1, r->sim_end_s), replay__next_arrival_s(r));
-}
-
 /* What a jump of dt adds to member m (d1, d2 its increments over the two
  * windows): iterations at the mean iteration time of both windows (the
  * fraction carried to its next jump; whole > 0: the fast member, whose
@@ -81,20 +70,21 @@ static double next_change_approx(const struct replay *r)
  * over the jump, plus 1 for the phase the jump leaves m in and 1 for the
  * fraction carried) and adds that many iterations' busy time to
  * *busy_bound (docs/engine.md §5d). */
-static double approx_add(job *m, const job_counters *d1, const job_counters *d2, double dt,
-                         int64_t whole, job_counters *add, double *busy_bound)
+static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
+                         const job_counters *d2, double dt, int64_t whole, job_counters *add,
+                         double *busy_bound)
 {
     double mean = (d1->iter_time_sum_s + d2->iter_time_sum_s) /
                   (double)(d1->iterations + d2->iterations);
     double m1 = d1->iter_time_sum_s / (double)d1->iterations;
     double m2 = d2->iter_time_sum_s / (double)d2->iterations;
-    double busy_iter = m->spec.gpus * (m->spec.compute_s + m->spec.opt_s);
+    double busy_iter = job_busy_gpu_s_per_iter(m);
     if (whole > 0) { /* the jump's unit: exactly whole of its mean iterations */
         add->iterations = whole;
     } else {
-        double n = m->approx_frac + dt / mean;
+        double n = rm->approx_frac + dt / mean;
         add->iterations = (int64_t)floor(n);
-        m->approx_frac = n - (double)add->iterations;
+        rm->approx_frac = n - (double)add->iterations;
     }
     add->iter_time_sum_s = (double)add->iterations * mean;
     add->busy_gpu_s = (double)add->iterations * busy_iter;
@@ -104,27 +94,22 @@ static double approx_add(job *m, const job_counters *d1, const job_counters *d2,
 }
 
 /* The members' and group links' counters now, as the newest rates record. */
-static void rates_record(const struct replay *r, group *g, double now_s, bool at_change)
+static void rates_record(const steady *st, group *g, double now_s, bool at_change)
 {
     g->rates_fresh = true;
     snap *s = steady__snap_new();
-    s->t = now_s;
     s->at_change = at_change;
-    g_array_set_size(s->ctr, g->members->len);
-    for (guint i = 0; i < g->members->len; i++)
-        job_phase_counters(g_ptr_array_index(g->members, i), now_s,
-                           &g_array_index(s->ctr, job_counters, i));
-    steady__capture_links(r, g, s);
+    steady__capture_counters(g, now_s, s);
+    steady__capture_links(st, g, s);
     steady__ring_push(&g->rates, s);
 }
 
-/* The counters and link counters at an anchor boundary, for the rates. */
-void steady__rates_push(const struct replay *r, group *g, double now_s)
+void steady__rates_push(steady *s, group *g, double now_s)
 {
     if (++g->rates_count < MAX(1, g->rates_stride))
         return;
     g->rates_count = 0;
-    rates_record(r, g, now_s, false);
+    rates_record(s, g, now_s, false);
 }
 
 /* A group formed at this change: its first window opens now, not at the
@@ -132,10 +117,10 @@ void steady__rates_push(const struct replay *r, group *g, double now_s)
  * iteration a member ends in that window may have started before the
  * change; if that keeps the two windows from agreeing, the record is
  * dropped (steady__approx_step). */
-void steady__rates_open(struct replay *r, group *g, double now_s)
+void steady__rates_open(steady *s, group *g, double now_s)
 {
-    rates_record(r, g, now_s, true);
-    r->approx_change_windows++;
+    rates_record(s, g, now_s, true);
+    s->c.approx_change_windows++;
 }
 
 /* Drop the oldest record (the one taken at the change). */
@@ -172,7 +157,7 @@ static void rates_widen(group *g)
  * to the next arrival or end, every counter advanced at the two windows'
  * mean rates (approx_add; the links' counters at their mean rates over
  * both windows).  Returns the jump's length, or 0. */
-double steady__approx_step(struct replay *r, group *g, double now_s)
+double steady__approx_step(steady *s, group *g, double now_s)
 {
     ring *rg = &g->rates;
     bool fresh = g->rates_fresh;
@@ -209,40 +194,41 @@ double steady__approx_step(struct replay *r, group *g, double now_s)
      * of them short of the next change */
     double P = (d1[fast].iter_time_sum_s + d2[fast].iter_time_sum_s) /
                (double)(d1[fast].iterations + d2[fast].iterations);
-    int64_t k = steady__periods_before(now_s, P, next_change_approx(r));
+    int64_t k = steady__periods_before(now_s, P, steady__next_change(s, false));
     if (k < 1)
         return 0;
     double dt = (double)k * P;
     if (a->at_change) { /* counted once: the record moves on with the jump */
         a->at_change = false;
-        r->approx_change_kept++;
+        s->c.approx_change_kept++;
     }
     g_autoptr(GArray) tc = g_array_new(FALSE, TRUE, sizeof(job_counters));
     g_autoptr(GArray) tl = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
     g_array_set_size(tc, g->members->len);
     g_array_set_size(tl, g->links->len);
     for (guint i = 0; i < g->members->len; i++) {
-        job *m = g_ptr_array_index(g->members, i);
+        const job *m = g_ptr_array_index(g->members, i);
+        steady_job *rm = steady__rec(s, m);
         job_counters *add = &g_array_index(tc, job_counters, i);
-        m->approx_iter_bound +=
-            approx_add(m, &d1[i], &d2[i], dt, i == fast ? k : 0, add, &r->approx_busy_bound);
-        r->approx_iter_bound = fmax(r->approx_iter_bound, m->approx_iter_bound);
-        r->approx_iters += (uint64_t)add->iterations;
+        rm->approx_iter_bound += approx_add(m, rm, &d1[i], &d2[i], dt, i == fast ? k : 0, add,
+                                            &s->c.approx_busy_bound);
+        s->c.approx_iter_bound = fmax(s->c.approx_iter_bound, rm->approx_iter_bound);
+        s->c.approx_iters += (uint64_t)add->iterations;
     }
     for (guint i = 0; i < g->links->len; i++)
-        steady__lst_add(&g_array_index(tl, net_link_stats, i), &g_array_index(l1, net_link_stats, i),
-                dt / T);
+        steady__lst_add(&g_array_index(tl, net_link_stats, i),
+                        &g_array_index(l1, net_link_stats, i), dt / T);
     for (guint i = 0; i < g->links->len; i++)
-        steady__lst_add(&g_array_index(tl, net_link_stats, i), &g_array_index(l2, net_link_stats, i),
-                dt / T);
-    steady__jump(r, g, dt, now_s, (const job_counters *)(void *)tc->data,
+        steady__lst_add(&g_array_index(tl, net_link_stats, i),
+                        &g_array_index(l2, net_link_stats, i), dt / T);
+    steady__jump(s, g, dt, now_s, (const job_counters *)(void *)tc->data,
          (const net_link_stats *)(void *)tl->data, c, NULL, NULL);
     /* the windows stay measured ones: every snapshot moves with the group;
      * the phase snapshots describe a past the group no longer has */
     steady__ring_shift(rg, 0, dt, 1.0, tc, tl);
     steady__ring_clear(&g->slow);
     steady__ring_clear(&g->quick);
-    r->approx_jumps++;
+    s->c.approx_jumps++;
     return dt;
 }
 
