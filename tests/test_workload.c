@@ -68,13 +68,15 @@ static void test_workload_megatron_eq3(void)
                             "\"seq\": 2048, \"vocab\": 51200}, \"micro_batch_size\": 16, "
                             "\"global_batch\": 512, \"recompute\": \"full\"}",
                             &err);
-    workload_figures f;
-    CU_ASSERT_FATAL(workload_resolve(&s, 32, 8, CATALOG_GPU_A100, &f, &err));
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 32, 8, CATALOG_GPU_A100, "j", &rep, &err);
     TEST_ASSERT_NO_ERROR(err);
-    CU_ASSERT_EQUAL(f.dp, 32);
-    CU_ASSERT_EQUAL(f.micro_batches, 1);
-    TEST_ASSERT_CLOSE(f.flops_iter, 1.5466830068e16, 1e-10);
-    workload_figures_clear(&f);
+    CU_ASSERT_FATAL(f != NULL);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_EQUAL(f->dp, 32);
+    CU_ASSERT_EQUAL(f->micro_batches, 1);
+    TEST_ASSERT_CLOSE(rep.flops_iter, 1.5466830068e16, 1e-10);
+    structure_free(f);
 }
 
 /* GPT-3 Medium on 8 GPUs, tp 2, pp 2 (dp 2), b 1, B 8: m = 8 / (2 x 1) = 4;
@@ -98,25 +100,26 @@ static void test_workload_gpt_tp_pp(void)
     s.par.tp = 2;
     s.par.pp = 2;
     s.par.global_batch = 8;
-    workload_figures f;
-    CU_ASSERT_FATAL(workload_resolve(&s, 8, 8, CATALOG_GPU_A100, &f, &err));
-    CU_ASSERT_EQUAL(f.dp, 2);
-    CU_ASSERT_EQUAL(f.micro_batches, 4);
-    CU_ASSERT_EQUAL(f.layers_per_stage, 12);
-    TEST_ASSERT_CLOSE(f.tp_bytes, 4194304.0, 1e-15);
-    CU_ASSERT_EQUAL(f.tp_colls_fwd, 24);
-    CU_ASSERT_EQUAL(f.tp_colls_bwd, 24);
-    TEST_ASSERT_CLOSE(f.act_bytes, 4194304.0, 1e-15);
-    CU_ASSERT(f.act_split);
-    TEST_ASSERT_CLOSE(f.fwd_s[0], 3.0096121198e-3, 1e-9);
-    TEST_ASSERT_CLOSE(f.fwd_s[1], 3.7933652760e-3, 1e-9);
-    TEST_ASSERT_CLOSE(f.bwd_s[1], 2 * 3.7933652760e-3, 1e-9);
-    TEST_ASSERT_CLOSE(f.grad_bytes[0], 822722560.0, 1e-15);
-    TEST_ASSERT_CLOSE(f.grad_bytes[1], 814342144.0, 1e-15);
-    CU_ASSERT_EQUAL(f.buckets, 1);
-    CU_ASSERT(!f.overlap);
-    TEST_ASSERT_CLOSE(f.opt_s, 1.0731403271e-3, 1e-9);
-    workload_figures_clear(&f);
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 8, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(f->dp, 2);
+    CU_ASSERT_EQUAL(f->micro_batches, 4);
+    CU_ASSERT_EQUAL(f->stages[0].layers, 12);
+    TEST_ASSERT_CLOSE(f->tp_bytes, 4194304.0, 1e-15);
+    CU_ASSERT_EQUAL(f->tp_colls_fwd, 2);
+    CU_ASSERT_EQUAL(f->tp_colls_bwd, 2);
+    TEST_ASSERT_CLOSE(f->act_bytes, 4194304.0, 1e-15);
+    TEST_ASSERT_CLOSE(f->stages[0].fwd_s, 3.0096121198e-3, 1e-9);
+    TEST_ASSERT_CLOSE(f->stages[1].fwd_s, 3.7933652760e-3, 1e-9);
+    TEST_ASSERT_CLOSE(f->stages[1].bwd_s, 2 * 3.7933652760e-3, 1e-9);
+    TEST_ASSERT_CLOSE(f->stages[0].grad_bytes, 822722560.0, 1e-15);
+    TEST_ASSERT_CLOSE(f->stages[1].grad_bytes, 814342144.0, 1e-15);
+    CU_ASSERT_EQUAL(f->buckets, 1);
+    CU_ASSERT(!f->overlap_grad_reduce);
+    TEST_ASSERT_CLOSE(f->opt_s, 1.0731403271e-3, 1e-9);
+    structure_free(f);
 }
 
 /* Full recompute: the backward re-runs the layers' forward (not the
@@ -132,11 +135,13 @@ static void test_workload_recompute(void)
     s.par.pp = 2;
     s.par.micro_batches = 4;
     s.par.recompute = WORKLOAD_RECOMPUTE_FULL;
-    workload_figures f;
-    CU_ASSERT_FATAL(workload_resolve(&s, 4, 8, CATALOG_GPU_A100, &f, &err));
-    TEST_ASSERT_CLOSE(f.bwd_s[0], 3 * f.fwd_s[0], 1e-12);
-    CU_ASSERT_EQUAL(f.tp_colls_bwd, 48);
-    workload_figures_clear(&f);
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 4, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    TEST_ASSERT_CLOSE(f->stages[0].bwd_s, 3 * f->stages[0].fwd_s, 1e-12);
+    CU_ASSERT_EQUAL(f->tp_colls_bwd, 4);
+    structure_free(f);
 }
 
 /* The issue's DP case pinned: fwd 0.1 s, bwd 0.2 s, 2 GB, 4 buckets, DDP:
@@ -147,19 +152,21 @@ static void test_workload_pins(void)
     workload_spec s = parse("{\"framework\": \"ddp\", \"fwd_s\": 0.1, \"bwd_s\": 0.2, "
                             "\"grad_bytes\": 2e9, \"buckets\": 4, \"opt_s\": 0}",
                             &err);
-    workload_figures f;
-    CU_ASSERT_FATAL(workload_resolve(&s, 2, 1, CATALOG_GPU_A100, &f, &err));
-    CU_ASSERT_EQUAL(f.dp, 2);
-    CU_ASSERT_EQUAL(f.pp, 1);
-    TEST_ASSERT_CLOSE(f.fwd_s[0], 0.1, 0);
-    TEST_ASSERT_CLOSE(f.bwd_s[0], 0.2, 0);
-    TEST_ASSERT_CLOSE(f.grad_bytes[0], 2e9, 0);
-    CU_ASSERT_EQUAL(f.buckets, 4);
-    CU_ASSERT(f.overlap);
-    TEST_ASSERT_CLOSE(f.opt_s, 0, 0);
-    TEST_ASSERT_CLOSE(f.act_bytes, 0, 0);
-    CU_ASSERT_EQUAL(f.tp_colls_fwd, 0);
-    workload_figures_clear(&f);
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 2, 1, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(f->dp, 2);
+    CU_ASSERT_EQUAL(f->pp, 1);
+    TEST_ASSERT_CLOSE(f->stages[0].fwd_s, 0.1, 0);
+    TEST_ASSERT_CLOSE(f->stages[0].bwd_s, 0.2, 0);
+    TEST_ASSERT_CLOSE(f->stages[0].grad_bytes, 2e9, 0);
+    CU_ASSERT_EQUAL(f->buckets, 4);
+    CU_ASSERT(f->overlap_grad_reduce);
+    TEST_ASSERT_CLOSE(f->opt_s, 0, 0);
+    TEST_ASSERT_CLOSE(f->act_bytes, 0, 0);
+    CU_ASSERT_EQUAL(f->tp_colls_fwd, 0);
+    structure_free(f);
 }
 
 /* The 1F1B case: p 4, m 8, fwd 0.01, bwd 0.02, nothing else. */
@@ -170,14 +177,16 @@ static void test_workload_pipeline_pins(void)
                             "\"fwd_s\": 0.01, \"bwd_s\": 0.02, \"act_bytes\": 0, "
                             "\"grad_bytes\": 0, \"buckets\": 1, \"opt_s\": 0}",
                             &err);
-    workload_figures f;
-    CU_ASSERT_FATAL(workload_resolve(&s, 4, 8, CATALOG_GPU_A100, &f, &err));
-    CU_ASSERT_EQUAL(f.micro_batches, 8);
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 4, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(f->micro_batches, 8);
     for (int k = 0; k < 4; k++) {
-        TEST_ASSERT_CLOSE(f.fwd_s[k], 0.01, 0);
-        TEST_ASSERT_CLOSE(f.bwd_s[k], 0.02, 0);
+        TEST_ASSERT_CLOSE(f->stages[k].fwd_s, 0.01, 0);
+        TEST_ASSERT_CLOSE(f->stages[k].bwd_s, 0.02, 0);
     }
-    workload_figures_clear(&f);
+    structure_free(f);
 }
 
 /* Bucket counts.  DDP: BERT-large's fp32 gradients 1,340,697,832 B / 25 MiB
@@ -191,20 +200,24 @@ static void test_workload_buckets(void)
     workload_spec s = parse("{\"framework\": \"ddp\", \"fwd_s\": 0.02, \"bwd_s\": 0.04, "
                             "\"grad_bytes\": 1340697832}",
                             &err);
-    workload_figures f;
-    CU_ASSERT_FATAL(workload_resolve(&s, 16, 8, CATALOG_GPU_A100, &f, &err));
-    CU_ASSERT_EQUAL(f.buckets, 52);
-    workload_figures_clear(&f);
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 16, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(f->buckets, 52);
+    structure_free(f);
     s = parse("{\"fwd_s\": 1, \"bwd_s\": 2, \"grad_bytes\": 4e9, "
               "\"overlap_grad_reduce\": true}",
               &err);
-    CU_ASSERT_FATAL(workload_resolve(&s, 64, 8, CATALOG_GPU_A100, &f, &err));
-    CU_ASSERT_EQUAL(f.buckets, 16);
-    workload_figures_clear(&f);
+    f = workload_structure_build(&s, 64, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(f->buckets, 16);
+    structure_free(f);
     s.fw.overlap_grad_reduce = false; /* Megatron's default: one bucket */
-    CU_ASSERT_FATAL(workload_resolve(&s, 64, 8, CATALOG_GPU_A100, &f, &err));
-    CU_ASSERT_EQUAL(f.buckets, 1);
-    workload_figures_clear(&f);
+    f = workload_structure_build(&s, 64, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(f->buckets, 1);
+    structure_free(f);
 }
 
 /* MoE: 4 layers, every 2nd an MoE layer of 8 experts, top-2, ep 2, dp 4:
@@ -223,11 +236,13 @@ static void test_workload_moe(void)
                       17179869184.0 + 17179869184.0 + 68719476736.0 + 33554432.0, 1e-15);
     CU_ASSERT(!workload_layer_is_moe(&s.arch, 0));
     CU_ASSERT(workload_layer_is_moe(&s.arch, 1));
-    workload_figures f;
-    CU_ASSERT_FATAL(workload_resolve(&s, 4, 8, CATALOG_GPU_A100, &f, &err));
-    CU_ASSERT_EQUAL(f.moe_layers, 2);
-    TEST_ASSERT_CLOSE(f.a2a_bytes, 8388608.0, 1e-15);
-    workload_figures_clear(&f);
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 4, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(f->stages[0].moe_layers, 2);
+    TEST_ASSERT_CLOSE(f->moe_a2a_bytes, 8388608.0, 1e-15);
+    structure_free(f);
 }
 
 /* FSDP: one unit per layer plus the root; each unit's parameters in bf16:
@@ -240,12 +255,14 @@ static void test_workload_fsdp(void)
     s.arch = gpt_medium();
     s.fw = workload_framework_defaults(WORKLOAD_FW_FSDP);
     s.par.zero = 3;
-    workload_figures f;
-    CU_ASSERT_FATAL(workload_resolve(&s, 16, 8, CATALOG_GPU_A100, &f, &err));
-    CU_ASSERT_EQUAL(f.fsdp_units, 25);
-    TEST_ASSERT_CLOSE(f.fsdp_unit_bytes, 356837376.0 * 2 / 25, 1e-12);
-    CU_ASSERT_EQUAL(f.dp, 16);
-    workload_figures_clear(&f);
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 16, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(f->fsdp_units, 25);
+    TEST_ASSERT_CLOSE(f->stages[0].param_bytes / f->fsdp_units, 356837376.0 * 2 / 25, 1e-12);
+    CU_ASSERT_EQUAL(f->dp, 16);
+    structure_free(f);
 }
 
 /* Bad input: each a clear CCS_ERROR_INVALID naming what is wrong. */
@@ -290,16 +307,44 @@ static void test_workload_errors(void)
         GError *err = NULL;
         g_autoptr(cJSON) o = cJSON_Parse(bad[i].json);
         CU_ASSERT_FATAL(o != NULL);
-        workload_spec s = workload_spec_default();
-        workload_figures f = {0};
-        bool ok = workload_spec_from_cjson(o, NULL, "s", &s, &err) &&
-                  workload_resolve(&s, bad[i].gpus, bad[i].per_host, CATALOG_GPU_A100, &f, &err);
-        CU_ASSERT(!ok);
+        job_structure *st = workload_structure_from_cjson(o, NULL, bad[i].gpus, bad[i].per_host,
+                                                          CATALOG_GPU_A100, "j", NULL, &err);
+        CU_ASSERT_PTR_NULL(st);
+        structure_free(st);
         if (err && !strstr(err->message, bad[i].says))
             fprintf(stderr, "case %zu: \"%s\" lacks \"%s\"\n", i, err->message, bad[i].says);
-        CU_ASSERT(err && strstr(err->message, bad[i].says));
+        CU_ASSERT(err && strstr(err->message, bad[i].says) && g_str_has_prefix(err->message, "j: "));
         TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
     }
+}
+
+/* Pins laid over an architecture: a per-stage fwd_s array replaces the
+ * derived compute, a scalar grad_bytes every stage's; the structure's own
+ * parser still refuses a key nobody knows. */
+static void test_workload_overlay(void)
+{
+    GError *err = NULL;
+    g_autoptr(cJSON) o = cJSON_Parse(
+        "{\"arch\": {\"layers\": 4, \"hidden\": 64, \"heads\": 4, \"seq\": 8, "
+        "\"vocab\": 10}, \"pp\": 2, \"micro_batches\": 4, \"fwd_s\": [0.5, 0.25], "
+        "\"grad_bytes\": 1000}");
+    g_autoptr(job_structure) st =
+        workload_structure_from_cjson(o, NULL, 2, 8, CATALOG_GPU_A100, "j", NULL, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(st != NULL);
+    TEST_ASSERT_CLOSE(st->stages[0].fwd_s, 0.5, 0);
+    TEST_ASSERT_CLOSE(st->stages[1].fwd_s, 0.25, 0);
+    TEST_ASSERT_CLOSE(st->stages[1].grad_bytes, 1000, 0);
+    CU_ASSERT_EQUAL(st->stages[0].layers, 2);
+    CU_ASSERT(workload_cjson_is_description(o));
+    g_autoptr(cJSON) bad = cJSON_Parse("{\"framework\": \"ddp\", \"fwd_s\": 1, \"bwd_s\": 1, "
+                                       "\"bogus\": 1}");
+    CU_ASSERT_PTR_NULL(
+        workload_structure_from_cjson(bad, NULL, 2, 8, CATALOG_GPU_A100, "j", NULL, &err));
+    CU_ASSERT(err && strstr(err->message, "bogus"));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_autoptr(cJSON) pinned = cJSON_Parse("{\"fwd_s\": 1, \"bwd_s\": 1}");
+    CU_ASSERT(!workload_cjson_is_description(pinned));
 }
 
 static const catalog_model *entry(const catalog *c, const char *name)
@@ -330,10 +375,12 @@ static void test_workload_trace_recipe(void)
                                                 &s));
     CU_ASSERT(s.par.tp == 8 && s.par.pp == 1 && s.par.micro_batch == 8 &&
               s.par.micro_batches == 4 && s.par.recompute == WORKLOAD_RECOMPUTE_FULL);
-    workload_figures f;
-    CU_ASSERT_FATAL(workload_resolve(&s, 16, 8, CATALOG_GPU_A100, &f, &err));
-    CU_ASSERT_EQUAL(f.dp, 2);
-    workload_figures_clear(&f);
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 16, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(f->dp, 2);
+    structure_free(f);
     CU_ASSERT_FATAL(workload_spec_for_trace_job(entry(c, "LLaMA-65B"), 48, 8,
                                                 CATALOG_GPU_A100, &s));
     CU_ASSERT(s.par.tp == 8 && s.par.pp == 2 && s.par.micro_batches == 28 && s.par.vpp == 8);
@@ -373,6 +420,7 @@ int main(void)
         {"moe", test_workload_moe},
         {"fsdp", test_workload_fsdp},
         {"errors", test_workload_errors},
+        {"overlay", test_workload_overlay},
         {"trace_recipe", test_workload_trace_recipe},
         CU_TEST_INFO_NULL,
     };

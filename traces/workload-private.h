@@ -8,6 +8,40 @@
 
 /* Parameters of the final norm and, unless tied, the output layer. */
 double workload__head_params(const workload_arch *a);
+/* Parameters of the experts of one MoE layer (all E of them, no router). */
+double workload__expert_params(const workload_arch *a);
+
+/* The resolved figures of one iteration, before they become a
+ * job_structure (workload_structure.c); per GPU unless said otherwise. */
+typedef struct workload_figures {
+    int tp, pp, dp, ep, vpp;  /* degrees; tp * pp * dp = GPUs */
+    int micro_batches;        /* m per pipeline per iteration */
+    int micro_batch;          /* b, sequences per micro-batch */
+    int layers_per_stage;     /* transformer layers per stage (0 without an architecture) */
+    int experts;              /* experts per MoE layer (0: dense) */
+    double *fwd_s, *bwd_s;    /* [pp] one micro-batch through stage k (bwd: recompute included) */
+    double *grad_bytes;       /* [pp] dense gradients of stage k of one replica, all TP ranks */
+    double *expert_grad_bytes; /* [pp] expert gradients of stage k held by one EP rank */
+    double *param_bytes;      /* [pp] parameters of stage k per replica, gathered dtype */
+    int *moe_layers;          /* [pp] MoE layers of stage k */
+    int tp_colls_fwd, tp_colls_bwd; /* TP collectives per layer and pass */
+    double tp_bytes;          /* one TP collective */
+    bool tp_sp;               /* sequence parallel */
+    double act_bytes;         /* per micro-batch per stage boundary, all TP ranks */
+    int buckets;              /* gradient buckets per stage */
+    bool overlap;             /* buckets during the last backward */
+    int zero;                 /* ZeRO stage (3: FSDP) */
+    int fsdp_units;           /* ZeRO-3 units per stage */
+    double a2a_bytes;         /* one MoE all-to-all per GPU */
+    double opt_s;             /* optimizer step */
+    workload_report rep;      /* for reports */
+} workload_figures;
+
+/* Resolve spec into f (workload__figures_clear frees it); errors as
+ * workload_structure_build's, without the "WHERE: structure: " prefix. */
+bool workload__resolve(const workload_spec *spec, int gpus, int gpus_per_host, catalog_gpu gpu,
+                       workload_figures *f, GError **error);
+void workload__figures_clear(workload_figures *f);
 
 /* One MiB, the unit of PyTorch DDP's bucket_cap_mb. */
 #define WORKLOAD_MIB (1024.0 * 1024.0)

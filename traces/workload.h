@@ -11,8 +11,8 @@
  *   - the framework's behaviour: the dtype of the gradient reduction, its
  *     overlap with the backward pass, the bucket size, pipeline
  *     scatter/gather.
- * workload_resolve() turns them into the figures the engine runs
- * (workload_figures): per micro-batch and pipeline stage the forward and
+ * workload_structure_build() turns them into the structure the engine runs
+ * (structure.h): per micro-batch and pipeline stage the forward and
  * backward compute (FLOPs from the dimensions divided by ONE achieved rate
  * per GPU type, workload_gpu_flops), and the bytes of every traffic class:
  * tensor-parallel collectives, pipeline activations, data-parallel
@@ -28,6 +28,7 @@
 #include <stdbool.h>
 
 #include "catalog.h"
+#include "structure.h"
 
 /* A transformer by its dimensions.  Counts are per model, not per GPU. */
 typedef struct workload_arch {
@@ -66,6 +67,8 @@ typedef enum workload_framework_kind {
 typedef struct workload_parallel {
     int tp, pp, dp, ep;          /* tensor, pipeline, data, expert parallel degrees */
     int vpp;                     /* model chunks per stage (interleaved 1F1B when > 1) */
+    int experts;                 /* experts per MoE layer without an architecture (e.g. the
+                                  * embedding shards of a recommendation model: one per rank) */
     int zero;                    /* 0 none; 1-2 sharded optimizer (reduce-scatter the gradients,
                                   * all-gather the parameters after the step); 3 FSDP / ZeRO-3 */
     int micro_batch;             /* b: sequences per micro-batch */
@@ -104,45 +107,14 @@ typedef struct workload_spec {
     double tflops;            /* achieved rate override (FLOP/s / 1e12), < 0: the GPU's */
 } workload_spec;
 
-/* The resolved figures of one iteration (per GPU unless said otherwise). */
-typedef struct workload_figures {
-    int tp, pp, dp, ep;      /* degrees; tp * pp * dp = GPUs */
-    int vpp;                 /* model chunks per stage (interleaved 1F1B when > 1) */
-    int micro_batches;       /* m per pipeline per iteration */
-    int layers_per_stage;    /* transformer layers per stage (0 without an architecture) */
-    double *fwd_s;           /* [pp] one micro-batch forward through stage k */
-    double *bwd_s;           /* [pp] its backward (recompute included) */
-    /* tensor parallelism, per micro-batch per stage */
-    int tp_colls_fwd;        /* TP collectives in one forward pass of a stage */
-    int tp_colls_bwd;        /* in one backward pass (recompute included) */
-    double tp_bytes;         /* bytes of one TP collective (b s h values) */
-    bool tp_sp;              /* sequence parallel: all-gather + reduce-scatter per collective */
-    /* pipeline parallelism */
-    double act_bytes;        /* per micro-batch per direction between adjacent stages */
-    bool act_split;          /* each TP rank sends act_bytes / tp (scatter/gather or SP) */
-    /* data parallelism, per stage */
-    double *grad_bytes;      /* [pp] gradients of stage k held by one DP replica (all its TP
-                              * ranks); each TP rank reduces grad_bytes / tp with its peers */
-    int buckets;             /* gradient buckets per stage */
-    bool overlap;            /* bucket b ready when (b+1)/buckets of the stage's last backward
-                              * is done; false: all after that backward */
-    bool dp_sharded;         /* ZeRO-1/2: reduce-scatter the gradients, all-gather the
-                              * parameters (param_bytes) after the step */
-    double *param_bytes;     /* [pp] parameters of stage k per DP replica in the gathered dtype */
-    /* FSDP / ZeRO-3 */
-    int fsdp_units;          /* units per stage (0: not FSDP); each all-gathered before its
-                              * forward and its backward, its gradients reduce-scattered after */
-    double fsdp_unit_bytes;  /* parameters of one unit (gathered dtype) */
-    /* mixture of experts */
-    int moe_layers;          /* MoE layers per stage */
-    double a2a_bytes;        /* one all-to-all per MoE layer per micro-batch per GPU
-                              * (dispatch; the combine is another): 2 fwd, 2 bwd */
-    double opt_s;            /* optimizer step after the stage's DP reduction */
-    /* for reports */
-    double params;           /* model parameters */
-    double flops_iter;       /* FLOPs of one iteration, whole job (recompute included) */
-    double gpu_flops;        /* the achieved rate used (FLOP/s) */
-} workload_figures;
+/* What the resolution used, for reports (`ccsim workload explain`). */
+typedef struct workload_report {
+    double params;        /* model parameters (0 without an architecture) */
+    double flops_iter;    /* FLOPs of one iteration, whole job (recompute included) */
+    double gpu_flops;     /* the achieved rate used, FLOP/s */
+    int micro_batch;      /* sequences per micro-batch */
+    int layers_per_stage; /* transformer layers per stage (0 without an architecture) */
+} workload_report;
 
 /* ---- the architecture ---------------------------------------------- */
 
@@ -194,19 +166,35 @@ bool workload_spec_from_cjson(const cJSON *o, const catalog *cat, const char *na
 
 /* ---- resolution ----------------------------------------------------- */
 
-/* Resolve spec for a job of gpus GPUs of type gpu, at most
- * gpus_per_host of them on one host (0: unknown, no check) into *out
- * (workload_figures_clear frees it).  Checks (CCS_ERROR_INVALID, the
- * message says which): tp pp dp != gpus; pp > layers or layers not a
- * multiple of pp; heads not a multiple of tp; global batch not a multiple
- * of dp x micro-batch; experts not a multiple of ep, ep not dividing dp;
+/* Resolve spec for a job of gpus GPUs of type gpu, at most gpus_per_host
+ * of them on one host (0: unknown, no check), into the job's structure
+ * (structure.h; every figure resolved, the pins applied); where names the
+ * job in messages.  rep (nullable) receives what the resolution used.
+ * Checks (CCS_ERROR_INVALID, "WHERE: structure: ..." saying which): tp pp
+ * dp != gpus; pp > layers or layers not a multiple of pp (or a stage's
+ * layers of vpp); heads not a multiple of tp; global batch not a multiple
+ * of dp x micro-batch; micro-batches not a multiple of pp for the
+ * interleaved schedule; experts not a multiple of ep, ep not dividing dp;
  * tp > gpus_per_host unless tp_across_hosts; ZeRO-3 with pp > 1; no
- * architecture and no fwd_s / bwd_s pinned. */
-bool workload_resolve(const workload_spec *spec, int gpus, int gpus_per_host, catalog_gpu gpu,
-                      workload_figures *out, GError **error);
+ * architecture and no fwd_s / bwd_s pinned.  (transfer full) */
+job_structure *workload_structure_build(const workload_spec *spec, int gpus, int gpus_per_host,
+                                        catalog_gpu gpu, const char *where, workload_report *rep,
+                                        GError **error);
 
-/* Free the arrays of f (not f itself); the struct is zeroed. */
-void workload_figures_clear(workload_figures *f);
+/* A scenario job's "structure" object (docs/usage.md) that carries a
+ * description (any of the keys of workload_spec_from_cjson: "arch",
+ * "framework", "recompute", ...): resolved as workload_structure_build
+ * does, then every figure key the object pins ("fwd_s", "grad_bytes",
+ * per-stage arrays, ...) replaces the derived one, and structure_parse()
+ * checks the whole.  (transfer full) NULL + CCS_ERROR_INVALID. */
+job_structure *workload_structure_from_cjson(const cJSON *obj, const catalog *cat, int gpus,
+                                             int gpus_per_host, catalog_gpu gpu,
+                                             const char *where, workload_report *rep,
+                                             GError **error);
+
+/* Whether a "structure" object carries a description (then resolve it
+ * with workload_structure_from_cjson), rather than only pinned figures. */
+bool workload_cjson_is_description(const cJSON *obj);
 
 /* ---- trace jobs ----------------------------------------------------- */
 

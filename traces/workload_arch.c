@@ -101,6 +101,11 @@ double workload_model_params(const workload_arch *a)
 
 double workload__head_params(const workload_arch *a) { return head_params(a); }
 
+double workload__expert_params(const workload_arch *a)
+{
+    return (double)a->experts * mlp_params(a, a->moe_ffn);
+}
+
 /* ---- constants ------------------------------------------------------- */
 
 /* A100: Narayanan et al. SC'21 Table 1, first row (GPT 1.7 B, 32 A100-80GB,

@@ -257,6 +257,7 @@ static bool spec_parallel(const cJSON *o, const char *name, workload_spec *s, GE
            opt_int(o, "pp", 1, 1 << 16, &p->pp, name, error) &&
            opt_int(o, "dp", 1, 1 << 20, &p->dp, name, error) &&
            opt_int(o, "ep", 1, 1 << 16, &p->ep, name, error) &&
+           opt_int(o, "experts", 0, 1 << 20, &p->experts, name, error) &&
            opt_int(o, "vpp", 1, 1024, &p->vpp, name, error) &&
            opt_int(o, "zero", 0, 3, &p->zero, name, error) &&
            opt_int(o, "micro_batch_size", 1, 1 << 20, &p->micro_batch, name, error) &&
@@ -312,15 +313,29 @@ static bool spec_framework(const cJSON *o, const char *name, workload_spec *s, G
     return true;
 }
 
+/* A pinned figure: a number is used by the resolution; an array (one
+ * value per stage) is left to structure_parse() but counts as pinned (0
+ * here, replaced when the figures are overlaid). */
+static bool opt_pin(const cJSON *o, const char *key, double *out, const char *name,
+                    GError **error)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (v && cJSON_IsArray(v)) {
+        *out = 0;
+        return true;
+    }
+    return opt_num(o, key, 0, 1e15, out, name, error);
+}
+
 static bool spec_pins(const cJSON *o, const char *name, workload_spec *s, GError **error)
 {
-    return opt_num(o, "fwd_s", 0, 1e9, &s->fwd_s, name, error) &&
-           opt_num(o, "bwd_s", 0, 1e9, &s->bwd_s, name, error) &&
-           opt_num(o, "act_bytes", 0, 1e15, &s->act_bytes, name, error) &&
-           opt_num(o, "grad_bytes", 0, 1e15, &s->grad_bytes, name, error) &&
-           opt_num(o, "tp_bytes", 0, 1e15, &s->tp_bytes, name, error) &&
-           opt_num(o, "moe_a2a_bytes", 0, 1e15, &s->a2a_bytes, name, error) &&
-           opt_num(o, "opt_s", 0, 1e9, &s->opt_s, name, error) &&
+    return opt_pin(o, "fwd_s", &s->fwd_s, name, error) &&
+           opt_pin(o, "bwd_s", &s->bwd_s, name, error) &&
+           opt_pin(o, "act_bytes", &s->act_bytes, name, error) &&
+           opt_pin(o, "grad_bytes", &s->grad_bytes, name, error) &&
+           opt_pin(o, "tp_bytes", &s->tp_bytes, name, error) &&
+           opt_pin(o, "moe_a2a_bytes", &s->a2a_bytes, name, error) &&
+           opt_pin(o, "opt_s", &s->opt_s, name, error) &&
            opt_num(o, "tflops", 1e-6, 1e9, &s->tflops, name, error) &&
            opt_int(o, "buckets", 1, 100000, &s->buckets, name, error);
 }

@@ -95,7 +95,7 @@ static void fsdp_spec(const catalog_model *m, int gpus, workload_spec *s)
 
 /* Entries without dimensions: the catalog's compute split at its forward
  * share, its gradients in 25 MiB buckets overlapped with the backward. */
-static void ddp_spec(const catalog_model *m, catalog_gpu gpu, workload_spec *s)
+static void ddp_spec(const catalog_model *m, int gpus, catalog_gpu gpu, workload_spec *s)
 {
     double c = m->compute_s[gpu];
     s->fw = workload_framework_defaults(WORKLOAD_FW_DDP);
@@ -106,8 +106,10 @@ static void ddp_spec(const catalog_model *m, catalog_gpu gpu, workload_spec *s)
     s->opt_s = m->opt_s[gpu];
     s->grad_bytes = m->grad_params * m->bytes_per_value;
     if (m->collective == CATALOG_COLL_ALLTOALL) {
-        /* the embedding exchange of one iteration, forward and backward */
+        /* the embedding exchange of one iteration, forward and backward,
+         * among all the job's GPUs (one table shard each) */
         s->a2a_bytes = m->a2a_bytes / 2;
+        s->par.ep = s->par.experts = gpus;
     }
 }
 
@@ -124,7 +126,7 @@ bool workload_spec_for_trace_job(const catalog_model *m, int gpus, int max_pod_g
     else if (m->arch && strcmp(fw, "fsdp") == 0)
         fsdp_spec(m, gpus, &s);
     else
-        ddp_spec(m, gpu, &s);
+        ddp_spec(m, gpus, gpu, &s);
     *out = s;
     return true;
 }

@@ -2,7 +2,7 @@
  * one iteration (docs/models.md "Structured jobs"): degrees, compute per
  * micro-batch and stage, bytes of every traffic class, checks.
  * Not here: the FLOP and parameter counts (workload_arch.c), parsing
- * (workload_parse.c).
+ * (workload_parse.c), the job_structure they become (workload_structure.c).
  */
 #include "workload.h"
 #include "workload-private.h"
@@ -13,14 +13,16 @@
 
 #include "base/ccs.h"
 
-void workload_figures_clear(workload_figures *f)
+void workload__figures_clear(workload_figures *f)
 {
     if (!f)
         return;
     g_free(f->fwd_s);
     g_free(f->bwd_s);
     g_free(f->grad_bytes);
+    g_free(f->expert_grad_bytes);
     g_free(f->param_bytes);
+    g_free(f->moe_layers);
     memset(f, 0, sizeof *f);
 }
 
@@ -37,7 +39,7 @@ static bool fail(GError **error, const char *fmt, ...)
     return false;
 }
 
-/* tp, pp, dp, ep from the spec and the job's GPUs. */
+/* tp, pp, dp, ep, vpp from the spec and the job's GPUs. */
 static bool degrees(const workload_spec *s, int gpus, int per_host, workload_figures *f,
                     GError **error)
 {
@@ -90,35 +92,27 @@ static bool arch_checks(const workload_spec *s, const workload_figures *f, GErro
 }
 
 /* m from micro_batches, or global batch / (dp x micro-batch). */
-static bool micro_batches(const workload_spec *s, workload_figures *f, int *b, GError **error)
+static bool micro_batches(const workload_spec *s, workload_figures *f, GError **error)
 {
-    *b = s->par.micro_batch > 0 ? s->par.micro_batch : 1;
+    int b = f->micro_batch = s->par.micro_batch > 0 ? s->par.micro_batch : 1;
     int B = s->par.global_batch;
     if (s->par.micro_batches > 0) {
         f->micro_batches = s->par.micro_batches;
-        if (B > 0 && (long)f->micro_batches * f->dp * *b != B)
+        if (B > 0 && (long)f->micro_batches * f->dp * b != B)
             return fail(error, "micro_batches %d x dp %d x micro_batch %d != global_batch %d",
-                        f->micro_batches, f->dp, *b, B);
-        return true;
-    }
-    if (B > 0) {
-        if (B % ((long)f->dp * *b))
+                        f->micro_batches, f->dp, b, B);
+    } else if (B > 0) {
+        if (B % ((long)f->dp * b))
             return fail(error,
                         "global_batch %d is not a multiple of dp x micro_batch = %d x %d: the "
                         "micro-batches per iteration must be a whole number",
-                        B, f->dp, *b);
-        f->micro_batches = (int)(B / ((long)f->dp * *b));
-        return true;
-    }
-    if (f->pp > 1)
+                        B, f->dp, b);
+        f->micro_batches = (int)(B / ((long)f->dp * b));
+    } else if (f->pp > 1) {
         return fail(error, "pp %d > 1 needs \"micro_batches\" or \"global_batch\"", f->pp);
-    f->micro_batches = 1;
-    return true;
-}
-
-/* The interleaved schedule takes micro-batches in groups of pp. */
-static bool schedule_checks(const workload_figures *f, GError **error)
-{
+    } else {
+        f->micro_batches = 1;
+    }
     if (f->vpp > 1 && f->micro_batches % f->pp)
         return fail(error,
                     "the interleaved schedule (vpp %d) needs a multiple of pp = %d "
@@ -129,15 +123,25 @@ static bool schedule_checks(const workload_figures *f, GError **error)
 
 /* ---- per stage -------------------------------------------------------- */
 
-/* Parameters of stage k: its layers, the embeddings on the first, the
- * final norm and output layer on the last (Megatron keeps a copy of tied
- * word embeddings there when pp > 1 and reduces its gradients too). */
-static double stage_params(const workload_arch *a, int pp, int k)
+/* Parameters of stage k, dense and expert: its layers, the embeddings on
+ * the first, the final norm and output layer on the last (Megatron keeps a
+ * copy of tied word embeddings there when pp > 1 and reduces its
+ * gradients too); *experts the experts' parameters, all E of each MoE
+ * layer, and *moe the stage's MoE layers. */
+static double stage_params(const workload_arch *a, int pp, int k, double *experts, int *moe)
 {
     int L = a->layers / pp;
     double p = 0;
-    for (int i = k * L; i < (k + 1) * L; i++)
-        p += workload_layer_params(a, workload_layer_is_moe(a, i));
+    *experts = 0;
+    *moe = 0;
+    for (int i = k * L; i < (k + 1) * L; i++) {
+        bool m = workload_layer_is_moe(a, i);
+        p += workload_layer_params(a, m);
+        if (m) {
+            *experts += workload__expert_params(a);
+            (*moe)++;
+        }
+    }
     if (k == 0)
         p += workload_embedding_params(a);
     if (k == pp - 1) {
@@ -167,56 +171,58 @@ static void stage_flops(const workload_spec *s, int pp, int k, int b, double *fw
         *fwd += workload_logit_fwd_flops(a, b);
 }
 
-/* fwd_s, bwd_s, grad_bytes, param_bytes per stage; flops_iter. */
-static void stages(const workload_spec *s, int b, workload_figures *f)
+/* fwd_s, bwd_s, gradient and parameter bytes per stage; flops_iter. */
+static void stages(const workload_spec *s, workload_figures *f)
 {
     int pp = f->pp;
+    double R = f->rep.gpu_flops, gv = s->fw.grad_value_bytes;
     f->fwd_s = g_new0(double, pp);
     f->bwd_s = g_new0(double, pp);
     f->grad_bytes = g_new0(double, pp);
+    f->expert_grad_bytes = g_new0(double, pp);
     f->param_bytes = g_new0(double, pp);
+    f->moe_layers = g_new0(int, pp);
     for (int k = 0; k < pp; k++) {
-        double fwd = 0, rec = 0, p = 0;
+        double fwd = 0, rec = 0, p = 0, ex = 0;
         if (s->has_arch) {
-            stage_flops(s, pp, k, b, &fwd, &rec);
-            p = stage_params(&s->arch, pp, k);
+            stage_flops(s, pp, k, f->micro_batch, &fwd, &rec);
+            p = stage_params(&s->arch, pp, k, &ex, &f->moe_layers[k]);
         }
-        f->flops_iter += (3.0 * fwd + rec) * f->micro_batches * f->dp;
-        f->fwd_s[k] = s->fwd_s >= 0 ? s->fwd_s : fwd / f->tp / f->gpu_flops;
-        f->bwd_s[k] = s->bwd_s >= 0 ? s->bwd_s : (2.0 * fwd + rec) / f->tp / f->gpu_flops;
-        f->grad_bytes[k] = s->grad_bytes >= 0 ? s->grad_bytes : p * s->fw.grad_value_bytes;
-        f->param_bytes[k] = p * s->fw.param_value_bytes;
+        f->rep.flops_iter += (3.0 * fwd + rec) * f->micro_batches * f->dp;
+        f->fwd_s[k] = s->fwd_s >= 0 ? s->fwd_s : fwd / f->tp / R;
+        f->bwd_s[k] = s->bwd_s >= 0 ? s->bwd_s : (2.0 * fwd + rec) / f->tp / R;
+        /* an EP rank holds experts / ep of each MoE layer's experts */
+        f->grad_bytes[k] = s->grad_bytes >= 0 ? s->grad_bytes : (p - ex) * gv;
+        f->expert_grad_bytes[k] = ex / f->ep * gv;
+        f->param_bytes[k] = (p - ex + ex / f->ep) * s->fw.param_value_bytes;
     }
 }
 
 /* ---- traffic classes ---------------------------------------------------- */
 
-static void tensor_parallel(const workload_spec *s, int b, workload_figures *f)
+static void tensor_parallel(const workload_spec *s, workload_figures *f)
 {
     f->tp_sp = f->tp > 1 && s->par.sequence_parallel;
-    if (f->tp == 1)
-        return;
-    if (s->has_arch) {
-        int L = f->layers_per_stage;
-        f->tp_colls_fwd = 2 * L; /* after attention and after the MLP (the g operator) */
-        f->tp_colls_bwd = 2 * L; /* the f operator's all-reduces */
+    if (f->tp > 1) {
+        f->tp_colls_fwd = 2; /* per layer: after attention and after the MLP (the g operator) */
+        f->tp_colls_bwd = 2; /* the f operator's */
         if (s->par.recompute == WORKLOAD_RECOMPUTE_FULL)
-            f->tp_colls_bwd += 2 * L; /* the recomputed forward's */
-        f->tp_bytes = (double)b * s->arch.seq * s->arch.hidden * s->fw.act_value_bytes;
-    } else {
-        f->tp_colls_fwd = f->tp_colls_bwd = 1; /* a pinned total per pass */
+            f->tp_colls_bwd += 2; /* the recomputed forward's */
+        if (s->has_arch)
+            f->tp_bytes = (double)f->micro_batch * s->arch.seq * s->arch.hidden *
+                          s->fw.act_value_bytes;
     }
     if (s->tp_bytes >= 0)
         f->tp_bytes = s->tp_bytes;
 }
 
-static void pipeline(const workload_spec *s, int b, workload_figures *f)
+static void pipeline(const workload_spec *s, workload_figures *f)
 {
     if (f->pp > 1 && s->has_arch)
-        f->act_bytes = (double)b * s->arch.seq * s->arch.hidden * s->fw.act_value_bytes;
+        f->act_bytes =
+            (double)f->micro_batch * s->arch.seq * s->arch.hidden * s->fw.act_value_bytes;
     if (s->act_bytes >= 0)
         f->act_bytes = s->act_bytes;
-    f->act_split = f->tp > 1 && (s->par.sequence_parallel || s->fw.pp_scatter_gather);
 }
 
 /* Gradient buckets of one stage: pinned, or the framework's bucket size
@@ -233,41 +239,43 @@ static int bucket_count(const workload_spec *s, const workload_figures *f)
         size = fmax(40e6, 1e6 * f->dp) * s->fw.grad_value_bytes;
     if (size <= 0)
         return 1;
-    double per_rank = f->grad_bytes[0] / f->tp;
-    for (int k = 1; k < f->pp; k++)
-        per_rank = fmax(per_rank, f->grad_bytes[k] / f->tp);
+    double per_rank = 0;
+    for (int k = 0; k < f->pp; k++)
+        per_rank = fmax(per_rank, (f->grad_bytes[k] + f->expert_grad_bytes[k]) / f->tp);
     return (int)fmax(1.0, ceil(per_rank / size));
 }
 
 static void data_parallel(const workload_spec *s, workload_figures *f)
 {
     f->overlap = s->fw.overlap_grad_reduce;
-    f->dp_sharded = s->par.zero == 1 || s->par.zero == 2;
-    if (s->par.zero == 3 || s->fw.kind == WORKLOAD_FW_FSDP) {
+    f->zero = s->fw.kind == WORKLOAD_FW_FSDP ? 3 : s->par.zero;
+    if (f->zero == 3) {
         /* one unit per layer plus the root (embeddings, head), as FSDP's
          * transformer auto-wrap policy builds them */
         f->fsdp_units = s->has_arch ? s->arch.layers + 1 : 1;
-        f->fsdp_unit_bytes = f->param_bytes[0] / f->fsdp_units;
         f->buckets = f->fsdp_units;
         f->overlap = true;
         return;
     }
+    f->fsdp_units = 1;
     f->buckets = bucket_count(s, f);
 }
 
-static void experts(const workload_spec *s, int b, workload_figures *f)
+static void experts(const workload_spec *s, workload_figures *f)
 {
     if (!s->has_arch && s->a2a_bytes >= 0) {
         /* a pinned exchange without dimensions: one dispatch/combine pair */
-        f->moe_layers = 1;
+        f->moe_layers[0] = 1;
+        f->experts = s->par.experts > 0 ? s->par.experts : f->ep;
         f->a2a_bytes = s->a2a_bytes;
+        return;
     }
     if (!s->has_arch || s->arch.experts == 0)
         return;
-    for (int i = 0; i < f->layers_per_stage; i++)
-        f->moe_layers += workload_layer_is_moe(&s->arch, i);
+    f->experts = s->arch.experts;
     /* each GPU dispatches its tokens' hidden states to top_k experts */
-    f->a2a_bytes = (double)b * s->arch.seq * s->arch.top_k * s->arch.hidden * s->fw.act_value_bytes;
+    f->a2a_bytes = (double)f->micro_batch * s->arch.seq * s->arch.top_k * s->arch.hidden *
+                   s->fw.act_value_bytes;
     if (f->tp_sp)
         f->a2a_bytes /= f->tp;
     if (s->a2a_bytes >= 0)
@@ -286,33 +294,32 @@ static void optimizer(const workload_spec *s, catalog_gpu gpu, workload_figures 
     for (int k = 0; k < f->pp; k++)
         p = fmax(p, f->param_bytes[k] / s->fw.param_value_bytes);
     p /= f->tp;
-    if (s->par.zero >= 1 || s->fw.kind == WORKLOAD_FW_FSDP)
+    if (f->zero >= 1)
         p /= f->dp;
     f->opt_s = p * workload_opt_s_per_param(gpu);
 }
 
-bool workload_resolve(const workload_spec *spec, int gpus, int gpus_per_host, catalog_gpu gpu,
-                      workload_figures *out, GError **error)
+bool workload__resolve(const workload_spec *spec, int gpus, int gpus_per_host, catalog_gpu gpu,
+                       workload_figures *out, GError **error)
 {
     g_return_val_if_fail(spec != NULL && out != NULL, false);
     workload_figures f = {0};
-    int b = 1;
     if (gpus < 1)
         return fail(error, "a structured job needs at least one GPU");
     if (!degrees(spec, gpus, gpus_per_host, &f, error) ||
-        (spec->has_arch && !arch_checks(spec, &f, error)) || !micro_batches(spec, &f, &b, error) ||
-        !schedule_checks(&f, error))
+        (spec->has_arch && !arch_checks(spec, &f, error)) || !micro_batches(spec, &f, error))
         return false;
     if (!spec->has_arch && (spec->fwd_s < 0 || spec->bwd_s < 0))
         return fail(error, "a structure needs \"arch\" or both \"fwd_s\" and \"bwd_s\"");
-    f.gpu_flops = spec->tflops > 0 ? spec->tflops * 1e12 : workload_gpu_flops(gpu);
-    f.layers_per_stage = spec->has_arch ? spec->arch.layers / f.pp : 0;
-    f.params = spec->has_arch ? workload_model_params(&spec->arch) : 0;
-    stages(spec, b, &f);
-    tensor_parallel(spec, b, &f);
-    pipeline(spec, b, &f);
+    f.rep.gpu_flops = spec->tflops > 0 ? spec->tflops * 1e12 : workload_gpu_flops(gpu);
+    f.rep.micro_batch = f.micro_batch;
+    f.layers_per_stage = f.rep.layers_per_stage = spec->has_arch ? spec->arch.layers / f.pp : 0;
+    f.rep.params = spec->has_arch ? workload_model_params(&spec->arch) : 0;
+    stages(spec, &f);
+    tensor_parallel(spec, &f);
+    pipeline(spec, &f);
     data_parallel(spec, &f);
-    experts(spec, b, &f);
+    experts(spec, &f);
     optimizer(spec, gpu, &f);
     *out = f;
     return true;
