@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""validate-workloads.py - structured jobs against published measurements.
+
+Every case of docs/validation.md "Structured jobs against published
+measurements": its exact setup as the paper (or its published scripts)
+gives it, written as a scenario file in examples/validation/, the
+published number, and how ccsim's number is read.  With --write the
+scenario files are (re)written from the table below; otherwise they are
+run with the ccsim binary and a Markdown table (published, ccsim, error)
+is printed, and with --docs FILE it replaces the block between the
+markers of FILE.
+
+Single-job cases are measured by `ccsim workload explain SCENARIO --csv`
+(one iteration of the job alone on the engine); two-job cases by `ccsim
+run` (the mean iteration time of jobs.csv).  Nothing here is fitted: the
+only rate is the A100's, set once from Narayanan et al. Table 1's first
+row (docs/models.md), which is therefore listed as the calibration row.
+
+Usage: validate-workloads.py [--ccsim BUILD/ccsim] [--write] [--docs FILE]
+                             [--only PREFIX] [--out DIR]
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CASES_DIR = os.path.join(ROOT, "examples", "validation")
+BEGIN = "<!-- BEGIN validate-workloads table (scripts/validate-workloads.py --docs) -->"
+END = "<!-- END validate-workloads table -->"
+
+# Selene (Narayanan et al. §5): DGX A100 nodes, 8 GPUs on NVSwitch, eight
+# 200 Gb/s HDR NICs each, a non-blocking fat tree.  One ToR per 8 hosts.
+def selene(hosts):
+    tors = max(1, (hosts + 7) // 8)
+    per_tor = min(hosts, 8)
+    return f"clos2:tors={tors},aggs=8,hosts_per_tor={per_tor},nics=8,nic_gbps=200"
+
+
+def gpt(layers, hidden, heads):
+    return {"layers": layers, "hidden": hidden, "heads": heads, "seq": 2048, "vocab": 51200}
+
+
+def megatron_job(name, gpus, arch, tp, pp, gbs, mbs, vpp=1, ddp="local", zero=0):
+    """A Megatron-LM run of examples/sc21: fp16 (--fp16: fp16 gradients,
+    no fp32 accumulation), full recomputation (--recompute-method uniform),
+    --DDP-impl torch (PyTorch DDP, overlapped 25 MB buckets) or local
+    (one reduction after the backward)."""
+    st = {"arch": arch, "framework": "ddp" if ddp == "torch" else "megatron",
+          "grad_dtype": "fp16", "tp": tp, "pp": pp, "global_batch": gbs,
+          "micro_batch_size": mbs, "recompute": "full"}
+    if vpp > 1:
+        st["vpp"] = vpp
+    if zero:
+        st["zero"] = zero
+        st["framework"] = "fsdp"
+    return {"id": name, "gpus": gpus, "start_s": 0, "end_s": 1e6, "model": {"structure": st}}
+
+
+def scenario(topology, jobs, **sim):
+    s = {"topology": topology, "trace": {"jobs": jobs}, "scheduler": "ecmp"}
+    if sim:
+        s["sim"] = sim
+    return s
+
+
+# (name, model, GPUs, tp, pp, global batch, micro-batch, vpp, DDP, TFLOP/s per GPU)
+# Narayanan et al. SC'21 Table 1; degrees, batches and the DDP implementation
+# from Megatron-LM examples/sc21/run_table_1.sh.
+TABLE1 = [
+    ("1.7b", gpt(24, 2304, 24), 32, 1, 1, 512, 16, 1, "torch", 137),
+    ("3.6b", gpt(30, 3072, 32), 64, 2, 1, 512, 16, 1, "torch", 138),
+    ("7.5b", gpt(36, 4096, 32), 128, 4, 1, 512, 16, 1, "torch", 142),
+    ("18.4b", gpt(40, 6144, 48), 256, 8, 1, 1024, 8, 1, "torch", 135),
+    ("39.1b", gpt(48, 8192, 64), 512, 8, 2, 1536, 4, 1, "local", 138),
+    ("76.1b", gpt(60, 10240, 80), 1024, 8, 4, 1792, 2, 3, "local", 140),
+    ("145.6b", gpt(80, 12288, 96), 1536, 8, 8, 2304, 2, 2, "local", 148),
+    ("310.1b", gpt(96, 16384, 128), 1920, 8, 16, 2160, 1, 2, "local", 155),
+    ("529.6b", gpt(105, 20480, 128), 2520, 8, 35, 2520, 1, 3, "local", 163),
+    ("1008b", gpt(128, 25600, 160), 3072, 8, 64, 3072, 1, 1, "local", 163),
+]
+
+# Table 2: PTD-P (model-parallel size 96 = tp 8 x pp 12 for GPT-3 175B, 280
+# = 8 x 35 for 530B; micro-batch 1) and ZeRO-3 without model parallelism.
+GPT175 = gpt(96, 12288, 96)
+GPT530 = gpt(105, 20480, 128)
+TABLE2 = [
+    ("ptd-175b-384", GPT175, 384, 8, 12, 1536, 1, 0, 153),
+    ("ptd-175b-768", GPT175, 768, 8, 12, 1536, 1, 0, 149),
+    ("ptd-175b-1536", GPT175, 1536, 8, 12, 1536, 1, 0, 141),
+    ("ptd-530b-560", GPT530, 560, 8, 35, 2240, 1, 0, 171),
+    ("ptd-530b-1120", GPT530, 1120, 8, 35, 2240, 1, 0, 167),
+    ("ptd-530b-2240", GPT530, 2240, 8, 35, 2240, 1, 0, 159),
+    ("zero3-175b-384", GPT175, 384, 1, 1, 1536, 4, 3, 144),
+    ("zero3-175b-768", GPT175, 768, 1, 1, 1536, 2, 3, 88),
+    ("zero3-175b-1536", GPT175, 1536, 1, 1, 1536, 1, 3, 44),
+    ("zero3-530b-640", GPT530, 640, 1, 1, 2560, 4, 3, 138),
+    ("zero3-530b-1120", GPT530, 1120, 1, 1, 2240, 2, 3, 98),
+    ("zero3-530b-2240", GPT530, 2240, 1, 1, 2240, 1, 3, 48),
+]
+
+# Figure 13 (examples/sc21/run_figure_13.sh): 162.2 B GPT (32 layers,
+# h 20480, 128 heads) on 64 GPUs, micro-batch 1, batch 32 and 128,
+# (pp, tp) in (2,32) (4,16) (8,8) (16,4) (32,2).  The text gives one
+# number: sub-optimal combinations are "up to 2x" slower than the best.
+FIG13 = [(pp, 64 // pp, b) for b in (32, 128) for pp in (2, 4, 8, 16, 32)]
+# Figure 16 (run_figure_16.sh): 91 B GPT (32 layers, h 15360, 128 heads),
+# (t, p) = (8, 8), batch 128 and 512, micro-batch 1, 2, 4, 8.  The text:
+# "the best microbatch size is 2", "can increase throughput by 15%".
+FIG16 = [(mbs, b) for b in (128, 512) for mbs in (1, 2, 4, 8)]
+
+
+def megatron_cases():
+    cases = []
+    for name, arch, gpus, tp, pp, gbs, mbs, vpp, ddp, pub in TABLE1:
+        job = megatron_job("gpt-" + name, gpus, arch, tp, pp, gbs, mbs, vpp, ddp)
+        cases.append({
+            "name": f"megatron-t1-{name}", "source": "Narayanan et al. SC'21 Table 1",
+            "setup": f"GPT {name.upper()}, {gpus} A100, (tp, pp) = ({tp}, {pp}), "
+                     f"batch {gbs}, micro-batch {mbs}" + (f", vpp {vpp}" if vpp > 1 else ""),
+            "quantity": "TFLOP/s per GPU", "published": pub, "measure": "tflops",
+            "calibration": name == "1.7b",
+            "scenario": scenario(selene(gpus // 8), [job])})
+    for name, arch, gpus, tp, pp, gbs, mbs, zero, pub in TABLE2:
+        job = megatron_job("gpt", gpus, arch, tp, pp, gbs, mbs, 1, "local", zero)
+        kind = "ZeRO-3 (DeepSpeed), no model parallelism" if zero else f"PTD-P (tp {tp}, pp {pp})"
+        cases.append({
+            "name": f"megatron-t2-{name}", "source": "Narayanan et al. SC'21 Table 2",
+            "setup": f"{kind}, {gpus} A100, batch {gbs}, micro-batch {mbs}",
+            "quantity": "TFLOP/s per GPU", "published": pub, "measure": "tflops",
+            "scenario": scenario(selene(gpus // 8), [job])})
+    for pp, tp, gbs in FIG13:
+        job = megatron_job("gpt", 64, gpt(32, 20480, 128), tp, pp, gbs, 1)
+        job["model"]["structure"]["tp_across_hosts"] = tp > 8
+        cases.append({
+            "name": f"megatron-f13-pp{pp}-tp{tp}-b{gbs}", "source": "Narayanan et al. SC'21 Fig. 13",
+            "setup": f"162.2 B GPT, 64 A100, (pp, tp) = ({pp}, {tp}), batch {gbs}",
+            "quantity": "TFLOP/s per GPU", "published": None, "measure": "tflops",
+            "group": f"fig13-b{gbs}", "scenario": scenario(selene(8), [job])})
+    for mbs, gbs in FIG16:
+        job = megatron_job("gpt", 64, gpt(32, 15360, 128), 8, 8, gbs, mbs)
+        cases.append({
+            "name": f"megatron-f16-mbs{mbs}-b{gbs}", "source": "Narayanan et al. SC'21 Fig. 16",
+            "setup": f"91 B GPT, 64 A100, (t, p) = (8, 8), batch {gbs}, micro-batch {mbs}",
+            "quantity": "TFLOP/s per GPU", "published": None, "measure": "tflops",
+            "group": f"fig16-b{gbs}", "scenario": scenario(selene(8), [job])})
+    return cases
+
+
+# PyTorch DDP's own benchmark (pytorch/pytorch benchmarks/distributed/ddp/
+# README.md, by the authors of Li et al. VLDB'20): DGX-1 machines (8 V100 on
+# NVLink, 4 x 100 Gb/s InfiniBand, two GPUs per NIC behind one PCIe Gen3
+# switch), PyTorch 1.4, NCCL, batch 32 per GPU, fp32.  p50 seconds per
+# iteration with the default 25 MB buckets, and p75 with 1 MB buckets.
+DGX1 = "nics=4,nic_gbps=100,pcie_gbps=126,nvlink_GBps=50"
+DDP_MODELS = {  # name: (parameters, 1-GPU iteration without DDP, s)
+    "resnet50": (25557032, 0.097),
+    "resnet101": (44549160, 0.162),
+}
+DDP_CASES = [  # (model, GPUs, bucket MB, published s, what)
+    ("resnet50", 2, 25, 0.103, "p50"), ("resnet50", 4, 25, 0.103, "p50"),
+    ("resnet50", 8, 25, 0.104, "p50"), ("resnet50", 16, 25, 0.104, "p50"),
+    ("resnet50", 16, 1, 0.108, "p75"),
+    ("resnet101", 2, 25, 0.176, "p50"), ("resnet101", 8, 25, 0.179, "p50"),
+    ("resnet101", 16, 25, 0.179, "p50"), ("resnet101", 16, 1, 0.187, "p75"),
+]
+# Forward share of ResNet-50's compute, measured on H100 (docs/models.md M).
+RESNET_FWD_FRAC = 0.4588
+
+
+def ddp_cases():
+    cases = []
+    for model, gpus, mb, pub, what in DDP_CASES:
+        params, t1 = DDP_MODELS[model]
+        hosts = max(1, gpus // 8)
+        st = {"framework": "ddp", "fwd_s": t1 * RESNET_FWD_FRAC,
+              "bwd_s": t1 * (1 - RESNET_FWD_FRAC), "grad_bytes": params * 4, "bucket_mb": mb,
+              "opt_s": 0}
+        job = {"id": model, "gpus": gpus, "start_s": 0, "end_s": 1e6,
+               "model": {"structure": st}}
+        topo = f"clos2:tors=1,aggs=1,hosts_per_tor={max(hosts, 2)},{DGX1}"
+        cases.append({
+            "name": f"ddp-{model}-{gpus}g-{mb}mb", "source": "PyTorch DDP benchmark (DGX-1 V100)",
+            "setup": f"{model}, batch 32, {gpus} GPUs, {mb} MB buckets ({what})",
+            "quantity": "s per iteration", "published": pub, "measure": "iter_s",
+            "scenario": scenario(topo, [job])})
+    return cases
+
+
+# Crux §2, Figure 7: a 64-GPU GPT (Megatron-LM examples/gpt3 with 24 layers
+# and hidden 1024: micro-batch 1, global batch 1536, fp16) on hosts H1-H8,
+# four under each of two ToRs, and a 16-GPU BERT on H9-H12 (four GPUs each)
+# under the same ToRs, on the Crux testbed's hosts (8 A100, 4 x 200 Gb/s
+# NICs, two GPUs per NIC).  GPT iterates in 1.53 s alone, 1.70 s with BERT.
+# Not published: GPT's heads (96 does not divide 1024: we take 16), its
+# parallelism (we run the script's tp 8 with pp 8 to fill 64 GPUs, and plain
+# data parallelism), BERT's batch (the catalog's), the ToR uplinks (we run
+# 1:1, 2:1 and 4:1 with two aggregation switches).
+def crux_gpt(variant):
+    st = {"arch": gpt(24, 1024, 16), "framework": "megatron", "grad_dtype": "fp16",
+          "global_batch": 1536, "micro_batch_size": 1}
+    if variant == "tp8pp8":
+        st.update({"tp": 8, "pp": 8})
+    return {"id": "gpt", "gpus": 64, "start_s": 0, "end_s": 600,
+            "hosts": ["h0", "h1", "h2", "h3", "h6", "h7", "h8", "h9"],
+            "model": {"structure": st}}
+
+
+def crux_cases():
+    bert = {"id": "bert", "gpus": 16, "start_s": 0, "end_s": 600,
+            "hosts": ["h4", "h5", "h10", "h11"], "host_gpus": [4, 4, 4, 4], "model": "BERT-large"}
+    cases = []
+    for variant in ("tp8pp8", "dp64"):
+        for oversub in (1, 2, 4):
+            topo = f"clos2:tors=2,aggs=2,hosts_per_tor=6,oversub={oversub}"
+            for name, jobs, pub in (("alone", [crux_gpt(variant)], 1.53),
+                                    ("with-bert", [crux_gpt(variant), bert], 1.70)):
+                cases.append({
+                    "name": f"crux-f7-{variant}-{oversub}to1-{name}",
+                    "source": "Crux SIGCOMM'24 §2 Fig. 7",
+                    "setup": f"GPT 24 x 1024 on 64 GPUs ({variant}), {name}, ToR uplinks "
+                             f"{oversub}:1", "quantity": "GPT s per iteration",
+                    "published": pub, "measure": "run_iter_s:gpt",
+                    "scenario": scenario(topo, jobs, end_s=600)})
+    return cases
+
+
+# CASSINI §2.2, Figure 2: two data-parallel VGG19 jobs, each on two servers
+# (one A100-40GB and one 50 Gb/s ConnectX-5 each), sharing link l1; started
+# together they share it fairly (about 22 Gb/s each); shifting j2 by 120 ms
+# interleaves them and speeds the p90 iteration up 1.26x.  Not published:
+# VGG19's compute at their batch; we take VGG16's profile of Figure 3
+# (255 ms: 141 ms without traffic, then 114 ms) scaled by the forward FLOPs
+# of VGG19 / VGG16 (19.6 / 15.5 GFLOPs per image).
+def cassini_cases():
+    hosts = [{"name": n, "gpus": 1, "nics": 1, "nic_gbps": 50} for n in ("s1", "s2", "s3", "s4")]
+    links = [{"a": a, "b": b, "gbps": 50, "latency_us": 1}
+             for a, b in (("s1", "A"), ("s3", "A"), ("s2", "B"), ("s4", "B"), ("A", "B"))]
+    topo = {"hosts": hosts, "switches": ["A", "B"], "links": links}
+    scale = 19.6 / 15.5
+    st = {"framework": "ddp", "fwd_s": 0.141 * scale, "bwd_s": 0.114 * scale,
+          "grad_bytes": 143667240 * 4, "opt_s": 0}
+    jobs = [{"id": j, "gpus": 2, "start_s": 0, "end_s": 300, "hosts": h,
+             "model": {"structure": st}} for j, h in (("j1", ["s1", "s2"]), ("j2", ["s3", "s4"]))]
+    together = scenario(topo, jobs, end_s=300)
+    shifted = scenario(topo, jobs, end_s=300)
+    shifted["scheduler"] = {"name": "fixed", "jobs": {"j2": {"shift_s": 0.120}}}
+    return [
+        {"name": "cassini-f2-together", "source": "CASSINI NSDI'24 §2.2 Fig. 2",
+         "setup": "two VGG19 DDP jobs on one 50 Gb/s link, started together",
+         "quantity": "j1 s per iteration", "published": None, "measure": "run_iter_s:j1",
+         "group": "cassini", "scenario": together},
+        {"name": "cassini-f2-shifted", "source": "CASSINI NSDI'24 §2.2 Fig. 2",
+         "setup": "the same, j2 shifted by 120 ms", "quantity": "j1 s per iteration",
+         "published": None, "measure": "run_iter_s:j1", "group": "cassini",
+         "scenario": shifted},
+    ]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ccsim", default=os.path.join(ROOT, "build", "ccsim"))
+    ap.add_argument("--write", action="store_true", help="rewrite examples/validation/*.json")
+    ap.add_argument("--docs", help="replace the generated block of this Markdown file")
+    ap.add_argument("--only", default="", help="cases whose name starts with this")
+    args = ap.parse_args()
+    cases = [c for c in megatron_cases() + ddp_cases() + crux_cases() + cassini_cases()
+             if c["name"].startswith(args.only)]
+    if args.write:
+        os.makedirs(CASES_DIR, exist_ok=True)
+        for c in cases:
+            with open(os.path.join(CASES_DIR, c["name"] + ".json"), "w") as f:
+                json.dump(c["scenario"], f, indent=1)
+                f.write("\n")
+        print(f"wrote {len(cases)} scenarios to {CASES_DIR}")
+        return
+    sys.exit("validate-workloads.py: running the cases needs `ccsim workload explain` "
+             "(not built yet); use --write")
+
+
+if __name__ == "__main__":
+    main()
