@@ -274,6 +274,9 @@ static void test_workload_errors(void)
         const char *says;
     } bad[] = {
         {"{\"arch\": \"x\"}", 8, 8, "catalog model"},
+        {"{\"arch\": {\"layers\": 2, \"hidden\": 64, \"heads\": 4, \"seq\": 8, \"vocab\": 10, "
+         "\"hiden\": 3}}",
+         8, 8, "unknown key \"hiden\""},
         {"{\"tp\": 2, \"pp\": 2, \"dp\": 3, \"fwd_s\": 1, \"bwd_s\": 1}", 8, 8, "the job has 8"},
         {"{\"tp\": 3, \"fwd_s\": 1, \"bwd_s\": 1}", 8, 8, "does not divide"},
         {"{\"tp\": 16, \"fwd_s\": 1, \"bwd_s\": 1}", 16, 8, "tp_across_hosts"},

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 
 static const char *const fw_names[] = {
     [WORKLOAD_FW_MEGATRON] = "megatron",
@@ -175,6 +176,28 @@ static bool arch_moe(const cJSON *o, const char *name, workload_arch *a, GError 
     return true;
 }
 
+/* The keys of an "arch" object: a typo must not pass as a default. */
+static const char *const arch_keys[] = {
+    "layers", "hidden", "heads", "kv_heads", "ffn", "gated_mlp", "seq", "vocab",
+    "tied_embeddings", "learned_pos", "biases", "experts", "top_k", "moe_every", "moe_ffn",
+};
+
+static bool arch_known_keys(const cJSON *o, const char *name, GError **error)
+{
+    for (const cJSON *c = o->child; c; c = c->next) {
+        bool known = false;
+        for (size_t k = 0; k < G_N_ELEMENTS(arch_keys) && !known; k++)
+            known = strcmp(c->string, arch_keys[k]) == 0;
+        if (!known) {
+            g_autofree char *shown = ccs_escape(c->string, -1, 60);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: unknown key \"%s\" (docs/usage.md lists the keys)", name, shown);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool workload_arch_from_cjson(const cJSON *o, const char *name, workload_arch *out,
                               GError **error)
 {
@@ -182,6 +205,8 @@ bool workload_arch_from_cjson(const cJSON *o, const char *name, workload_arch *o
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected an object", name);
         return false;
     }
+    if (!arch_known_keys(o, name, error))
+        return false;
     workload_arch a = {.biases = true, .learned_pos = true, .tied_embeddings = true};
     if (!arch_required(o, name, &a, error))
         return false;
