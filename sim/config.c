@@ -32,6 +32,7 @@ static const char *const placement_names[] = {"recorded", "locality", "random", 
 static const char *const coll_names[] = {"ring", "flows", NULL};
 static const char *const steady_names[] = {"exact", "approx", NULL};
 static const char *const gpu_names[] = {"a100", "h100", NULL};
+static const char *const job_model_names[] = {"flat", "structured", NULL};
 
 static const sim_key sim_keys[] = {
     {"mode", "mode", KEY_ENUM, -1, mode_names},
@@ -52,6 +53,7 @@ static const sim_key sim_keys[] = {
     {"gzip", "gzip", KEY_BOOL, -1, NULL},
     {"fast_forward", "fast-forward", KEY_BOOL, -1, NULL},
     {"steady", "steady", KEY_ENUM, -1, steady_names},
+    {"job_model", "job-model", KEY_ENUM, -1, job_model_names},
 };
 
 const char *const *config_sim_keys(void)
@@ -59,7 +61,7 @@ const char *const *config_sim_keys(void)
     static const char *const names[] = {
         "mode", "start_s", "end_s", "seed", "priority_levels", "interval_s", "time_scale",
         "placement", "collective_model", "channels", "alpha_us", "gpu", "buckets", "jitter_sigma",
-        "scale_hosts", "gzip", "fast_forward", "steady", NULL};
+        "scale_hosts", "gzip", "fast_forward", "steady", "job_model", NULL};
     G_STATIC_ASSERT(G_N_ELEMENTS(names) == G_N_ELEMENTS(sim_keys) + 1);
     return names;
 }
@@ -188,6 +190,8 @@ static bool key_store_choice(config *c, const sim_key *k, const char *v, const c
         c->sim.collective_model = (config_collective_model)i;
     else if (strcmp(k->name, "steady") == 0)
         c->sim.steady = (config_steady)i;
+    else if (strcmp(k->name, "job_model") == 0)
+        c->sim.job_model = (config_job_model)i;
     else if (strcmp(k->name, "gpu") == 0) {
         g_free(c->sim.gpu);
         c->sim.gpu = g_strdup(k->choices[i]);
@@ -469,6 +473,7 @@ const char *config_mode_name(config_mode m) { return mode_names[m]; }
 const char *config_placement_name(config_placement p) { return placement_names[p]; }
 const char *config_collective_model_name(config_collective_model m) { return coll_names[m]; }
 const char *config_steady_name(config_steady s) { return steady_names[s]; }
+const char *config_job_model_name(config_job_model j) { return job_model_names[j]; }
 
 static void add_num_or_null(cJSON *o, const char *k, double v)
 {
@@ -527,5 +532,6 @@ cJSON *config_to_json(const config *c)
     cJSON_AddBoolToObject(s, "gzip", c->sim.gzip);
     cJSON_AddBoolToObject(s, "fast_forward", c->sim.fast_forward);
     cJSON_AddStringToObject(s, "steady", config_steady_name(c->sim.steady));
+    cJSON_AddStringToObject(s, "job_model", config_job_model_name(c->sim.job_model));
     return o;
 }

@@ -43,6 +43,13 @@ typedef enum config_steady {
     CONFIG_STEADY_APPROX, /* also extrapolate converged mean rates, with an error bound */
 } config_steady;
 
+/* How jobs named by a catalog model train (docs/models.md "Which model a
+ * replay uses"). */
+typedef enum config_job_model {
+    CONFIG_JOB_MODEL_FLAT,       /* compute, then one gradient collective (the catalog's figures) */
+    CONFIG_JOB_MODEL_STRUCTURED, /* the structure the job's model and GPUs resolve to (workload.h) */
+} config_job_model;
+
 /* The "sim" keys: each has an option --KEY with '_' written '-' (and the
  * short names noted).  NAN/0 means "from the trace" where stated. */
 typedef struct config_sim {
@@ -66,6 +73,7 @@ typedef struct config_sim {
     bool fast_forward;          /* sim.fast_forward, --fast-forward: no per-iteration events for
                                  * contention-free jobs (default true; docs/engine.md) */
     config_steady steady;       /* sim.steady, --steady (default exact; docs/engine.md §5d) */
+    config_job_model job_model; /* sim.job_model, --job-model: how catalog-named jobs train (flat) */
 } config_sim;
 
 typedef struct config {
@@ -116,6 +124,7 @@ const char *config_mode_name(config_mode m);
 const char *config_placement_name(config_placement p);
 const char *config_collective_model_name(config_collective_model m);
 const char *config_steady_name(config_steady s);
+const char *config_job_model_name(config_job_model j);
 
 /* The sim keys, for --help and docs: NULL-terminated list of names. */
 const char *const *config_sim_keys(void);

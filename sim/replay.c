@@ -10,6 +10,7 @@
 #include "base/json.h"
 #include "base/limits.h"
 #include "replay-private.h"
+#include "traces/workload.h"
 
 static GRand *rng_new(uint64_t seed, uint32_t stream)
 {
@@ -63,28 +64,31 @@ static coll_kind coll_from_catalog(catalog_collective c)
     return COLL_NONE;
 }
 
-/* A structured job's spec (job.h): its structure, checked against the
+/* The most GPUs one host of the topology has. */
+static int max_host_gpus(const topo *t)
+{
+    int per_host = 0;
+    for (size_t h = 0; h < topo_host_count(t); h++)
+        per_host = MAX(per_host, (int)topo_host_gpu_count(t, (uint32_t)h));
+    return per_host;
+}
+
+/* A structured job's spec (job.h): its structure s, checked against the
  * topology's hosts; its compute per iteration C, the mean over its stages
  * of m (fwd_s + bwd_s) per GPU, times the jitter (which replay_new applies
  * to its own copy's stage times); s the forward share of C; its optimizer
  * step; no plain collective (its graph has its communication). */
-static bool structured_spec(replay *r, const trace_job *tj, double jitter, job_spec *out,
-                            GError **error)
+static bool structured_spec(replay *r, const job_structure *s, const char *where, double jitter,
+                            job_spec *out, GError **error)
 {
-    const job_structure *s = tj->structure;
-    int per_host = 0;
-    for (size_t h = 0; h < topo_host_count(r->t); h++)
-        per_host = MAX(per_host, (int)topo_host_gpu_count(r->t, (uint32_t)h));
-    g_autofree char *shown = ccs_escape(tj->id, -1, 80);
-    g_autofree char *where = g_strdup_printf("%s: job %s", trace_source_name(r->tr), shown);
-    if (!structure_check_hosts(s, per_host, where, error))
+    if (!structure_check_hosts(s, max_host_gpus(r->t), where, error))
         return false;
     double C = 0, F = 0;
     for (int st = 0; st < s->pp; st++) {
         C += structure_stage_compute_s(s, st) / s->pp;
         F += s->micro_batches * s->stages[st].fwd_s / s->pp;
     }
-    out->structure = tj->structure;
+    out->structure = (job_structure *)s;
     out->compute_s = C * jitter;
     out->fwd_frac = C > 0 ? F / C : 0;
     out->opt_s = s->opt_s;
@@ -96,7 +100,8 @@ static bool structured_spec(replay *r, const trace_job *tj, double jitter, job_s
 
 /* The job spec of trace job tj (times not yet clipped). */
 static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, catalog_gpu gpu,
-                        GRand *rng, job_spec *out, double *jitter, GError **error)
+                        GRand *rng, job_spec *out, double *jitter, job_structure **owned,
+                        GError **error)
 {
     const catalog_model *m = tj->inline_model;
     if (!m) {
@@ -140,7 +145,18 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
     }
     }
     out->buckets = r->cfg->sim.buckets > 0 ? r->cfg->sim.buckets : (m->buckets > 0 ? m->buckets : 1);
-    if (tj->structure && !structured_spec(r, tj, *jitter, out, error))
+    g_autofree char *shown = ccs_escape(tj->id, -1, 80);
+    g_autofree char *where = g_strdup_printf("%s: job %s", trace_source_name(r->tr), shown);
+    GError *e = NULL;
+    *owned = workload_structure_for_trace_job(
+        tj, tj->inline_model ? NULL : m, cat, max_host_gpus(r->t), gpu,
+        r->cfg->sim.job_model == CONFIG_JOB_MODEL_STRUCTURED, where, NULL, &e);
+    if (e) {
+        g_propagate_error(error, e);
+        return false;
+    }
+    const job_structure *st = *owned ? *owned : tj->structure;
+    if (st && !structured_spec(r, st, where, *jitter, out, error))
         return false;
     /* the floor keeps a window's iterations countable (base/limits.h);
      * jitter may have moved a time inside it outside */
@@ -461,7 +477,8 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         const trace_job *tj = trace_job_get(tr, i);
         job_spec s;
         double jitter = 1;
-        if (!resolve_job(r, tj, cat, gpu, rng_model, &s, &jitter, error))
+        g_autoptr(job_structure) owned = NULL;
+        if (!resolve_job(r, tj, cat, gpu, rng_model, &s, &jitter, &owned, error))
             return NULL;
         job *jb = job_new(&s, 0);
         if (jb->spec.structure)

@@ -10,6 +10,7 @@
 #include "base/json.h"
 #include "base/limits.h"
 #include "traces-private.h"
+#include "workload.h"
 
 struct trace {
     GPtrArray *jobs;     /* trace_job*, owned */
@@ -28,6 +29,7 @@ void trace__job_free(trace_job *j)
     g_free(j->model);
     catalog_model_free(j->inline_model);
     structure_free(j->structure);
+    cJSON_Delete(j->structure_desc);
     g_free(j);
 }
 
@@ -121,11 +123,30 @@ static bool json_number(const cJSON *obj, const char *key, bool required, double
     return true;
 }
 
+/* A structure described by architecture and framework (workload.h):
+ * resolved here for an A100 (so a bad description fails at load, and the
+ * tables have a compute time) and kept as written in *desc, which the
+ * replay resolves again for its own GPU type. */
+static job_structure *described_structure(const cJSON *obj, int gpus, const char *where,
+                                          cJSON **desc, GError **error)
+{
+    g_autoptr(catalog) cat = catalog_load_default(error);
+    if (!cat)
+        return NULL;
+    job_structure *st =
+        workload_structure_from_cjson(obj, cat, gpus, 0, CATALOG_GPU_A100, where, NULL, error);
+    if (st)
+        *desc = cJSON_Duplicate(obj, true);
+    return st;
+}
+
 /* A model given by its structure, {"structure": {...}} (structure.h): the
- * structure, and an inline model that names it (the job id) and carries
- * its mean compute per GPU per iteration for the tables that show one. */
+ * structure (and, when it is a description, the description: *desc), and
+ * an inline model that names it (the job id) and carries its mean compute
+ * per GPU per iteration for the tables that show one. */
 static bool structured_model(const cJSON *m, const char *name, const char *id, int gpus,
-                             job_structure **st, catalog_model **inl, GError **error)
+                             job_structure **st, cJSON **desc, catalog_model **inl,
+                             GError **error)
 {
     g_autofree char *shown = ccs_escape(id, -1, 80);
     g_autofree char *where = g_strdup_printf("%s: job %s", name, shown);
@@ -134,7 +155,10 @@ static bool structured_model(const cJSON *m, const char *name, const char *id, i
                     "%s: model: a structured model has only the \"structure\" member", where);
         return false;
     }
-    *st = structure_parse(cJSON_GetObjectItemCaseSensitive(m, "structure"), gpus, where, error);
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(m, "structure");
+    *st = workload_cjson_is_description(obj)
+              ? described_structure(obj, gpus, where, desc, error)
+              : structure_parse(obj, gpus, where, error);
     if (!*st)
         return false;
     double c = 0;
@@ -263,8 +287,9 @@ static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **
     g_autofree char *model = NULL;
     g_autoptr(catalog_model) inl = NULL;
     g_autoptr(job_structure) st = NULL;
+    g_autoptr(cJSON) desc = NULL;
     if (cJSON_IsObject(m) && cJSON_GetObjectItemCaseSensitive(m, "structure")) {
-        if (!structured_model(m, name, id, g, &st, &inl, error))
+        if (!structured_model(m, name, id, g, &st, &desc, &inl, error))
             return NULL;
     } else if (!m || cJSON_IsNull(m)) {
         model = g_strdup("unknown");
@@ -302,6 +327,7 @@ static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **
     j->model = g_steal_pointer(&model);
     j->inline_model = g_steal_pointer(&inl);
     j->structure = g_steal_pointer(&st);
+    j->structure_desc = g_steal_pointer(&desc);
     return j;
 }
 

@@ -35,6 +35,10 @@ typedef struct trace_job {
     job_structure *structure;    /* owned, or NULL: the job's parallel structure (a JSON job's
                                   * "model": {"structure": {...}}, structure.h); inline_model
                                   * then names it and carries no figures the engine uses */
+    cJSON *structure_desc;       /* owned, or NULL: the structure as written when it is described
+                                  * by architecture and framework (workload.h); `structure` then
+                                  * holds it resolved for an A100 and the replay resolves it
+                                  * again for its GPU type */
 } trace_job;
 
 /* What the loader read, skipped and why.  Every skipped job is counted in

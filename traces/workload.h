@@ -29,6 +29,7 @@
 
 #include "catalog.h"
 #include "structure.h"
+#include "trace.h"
 
 /* A transformer by its dimensions.  Counts are per model, not per GPU. */
 typedef struct workload_arch {
@@ -208,5 +209,19 @@ bool workload_cjson_is_description(const cJSON *obj);
  * traffic, which keep the flat model. */
 bool workload_spec_for_trace_job(const catalog_model *m, int gpus, int max_pod_gpus,
                                  catalog_gpu gpu, workload_spec *out);
+
+/* The structure trace job tj runs with on GPUs of type gpu, at most
+ * gpus_per_host on a host (0: no check): its described structure
+ * (tj->structure_desc) resolved for that GPU; else, with catalog_structured,
+ * the structure its catalog model m (catalog_resolve's answer; NULL for
+ * inline models) and GPUs resolve to (workload_spec_for_trace_job).  NULL
+ * without an error for every other job: it keeps tj->structure or the flat
+ * model.  where names the job in messages; rep (nullable) as in
+ * workload_structure_build.  (transfer full) */
+job_structure *workload_structure_for_trace_job(const trace_job *tj, const catalog_model *m,
+                                                const catalog *cat, int gpus_per_host,
+                                                catalog_gpu gpu, bool catalog_structured,
+                                                const char *where, workload_report *rep,
+                                                GError **error);
 
 #endif /* CCSIM_TRACES_WORKLOAD_H */

@@ -130,3 +130,20 @@ bool workload_spec_for_trace_job(const catalog_model *m, int gpus, int max_pod_g
     *out = s;
     return true;
 }
+
+job_structure *workload_structure_for_trace_job(const trace_job *tj, const catalog_model *m,
+                                                const catalog *cat, int gpus_per_host,
+                                                catalog_gpu gpu, bool catalog_structured,
+                                                const char *where, workload_report *rep,
+                                                GError **error)
+{
+    g_return_val_if_fail(tj != NULL, NULL);
+    if (tj->structure_desc)
+        return workload_structure_from_cjson(tj->structure_desc, cat, tj->gpus, gpus_per_host,
+                                             gpu, where, rep, error);
+    workload_spec spec;
+    if (!m || tj->structure || tj->inline_model || !catalog_structured ||
+        !workload_spec_for_trace_job(m, tj->gpus, tj->max_pod_gpus, gpu, &spec))
+        return NULL;
+    return workload_structure_build(&spec, tj->gpus, gpus_per_host, gpu, where, rep, error);
+}

@@ -78,6 +78,11 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
          "results) or approx (also extrapolate groups whose mean iteration times converged, "
          "within the error bound run.json reports; docs/engine.md §5d) (default exact)",
          "exact|approx"},
+        {"job-model", 0, 0, G_OPTION_ARG_STRING, &o->job_model,
+         "how jobs named by a catalog model train: flat (compute, then one gradient "
+         "collective) or structured (the parallel structure their model and GPUs resolve to, "
+         "docs/models.md) (default flat)",
+         "flat|structured"},
         {"force", 0, 0, G_OPTION_ARG_NONE, &o->force,
          "replace the output folder whole if it is not empty (never /, home or the working "
          "directory)",
@@ -104,7 +109,7 @@ void cli_sim_opts_clear(cli_sim_opts *o)
                   &o->mode, &o->start, &o->end, &o->seed, &o->levels, &o->gpu, &o->interval,
                   &o->time_scale, &o->placement, &o->collective_model, &o->channels,
                   &o->alpha_us, &o->buckets, &o->jitter, &o->progress_file, &o->timeline,
-                  &o->timeline_jobs, &o->timeline_span, &o->steady};
+                  &o->timeline_jobs, &o->timeline_span, &o->steady, &o->job_model};
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
         g_clear_pointer(s[i], g_free);
 }
@@ -124,7 +129,7 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
         {"placement", o->placement}, {"collective_model", o->collective_model},
         {"channels", o->channels},
         {"alpha_us", o->alpha_us}, {"buckets", o->buckets},     {"jitter_sigma", o->jitter},
-        {"steady", o->steady},
+        {"steady", o->steady},     {"job_model", o->job_model},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
         if (kv[i].value && !config_set_option(c, kv[i].key, kv[i].value, error)) {

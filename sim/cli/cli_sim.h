@@ -19,7 +19,7 @@
 typedef struct cli_sim_opts {
     char *scenario, *trace, *topo, *sched, *scheds, *out;
     char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
-        *collective_model, *channels, *alpha_us, *buckets, *jitter, *steady;
+        *collective_model, *channels, *alpha_us, *buckets, *jitter, *steady, *job_model;
     gboolean scale_hosts, gzip, quiet, no_ffwd, force;
     char *timeline, *timeline_jobs, *timeline_span;
     gboolean flows;

@@ -25,6 +25,7 @@ static const cli_command commands[] = {
     {"sweep", "run a parameter grid of scenarios, resumable, shardable", cli_sweep_main},
     {"merge", "merge the summaries of sweep folders or shards", cli_merge_main},
     {"predict", "predict a training iteration's time from an operator graph (MDOT)", cli_predict_main},
+    {"workload", "explain one iteration of a job alone: compute, bubble, each traffic class", cli_workload_main},
 };
 
 int cli_version_main(int argc, char **argv)

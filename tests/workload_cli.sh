@@ -1,0 +1,126 @@
+#!/bin/sh
+# workload_cli.sh - `ccsim workload explain` and `--job-model` end to end:
+# numbers worked out by hand, the catalog path, bad input (suite
+# "integration").  Usage: workload_cli.sh CCSIM
+set -u
+ccsim=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# value KEY FILE: the value of a key,value line
+value() { awk -F, -v k="$1" '$1 == k { print $2 }' "$2"; }
+# near A B TOL: |A - B| <= TOL
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'; }
+check() { near "$(value "$1" "$2")" "$3" "$4" || fail "$2: $1 = $(value "$1" "$2"), expected $3"; }
+
+# 1F1B, p 4, m 8, fwd 0.01 s, bwd 0.02 s, no traffic: (m + p - 1)(f + b) =
+# 11 x 0.03 = 0.33 s; compute m (f + b) = 0.24 s; bubble 0.09 s.
+cat > "$tmp/pp.json" <<'EOF'
+{"topology": "clos2:tors=1,aggs=1,hosts_per_tor=1",
+ "trace": {"jobs": [{"id": "p", "gpus": 4, "start_s": 0, "end_s": 10,
+   "model": {"structure": {"tp": 1, "pp": 4, "dp": 1, "micro_batches": 8,
+     "fwd_s": 0.01, "bwd_s": 0.02, "act_bytes": 0, "grad_bytes": 0, "buckets": 1,
+     "opt_s": 0}}}]}}
+EOF
+"$ccsim" workload explain "$tmp/pp.json" --csv > "$tmp/pp.csv" || fail "explain pp.json"
+check iter_s "$tmp/pp.csv" 0.33 1e-9
+check compute_s "$tmp/pp.csv" 0.24 1e-9
+check bubble_s "$tmp/pp.csv" 0.09 1e-9
+check exposed_s "$tmp/pp.csv" 0 1e-9
+
+# DP over two one-GPU hosts, 100 Gb/s NICs (12.5 GB/s), one channel: 4
+# buckets of 0.5 GB over a 0.2 s backward after a 0.1 s forward; each
+# all-reduce moves 2 (2 - 1) / 2 x 0.5 GB = 0.5 GB per NIC: 0.04 s, shorter
+# than its 0.05 s of backward, so only the last is exposed: 0.34 s.  Each
+# GPU sends 2 x 1/2 x 2 GB = 2e9 bytes; the DP class alone and its margin
+# are the 0.04 s of the last bucket.
+cat > "$tmp/dp.json" <<'EOF'
+{"topology": {"hosts": [{"name": "a", "gpus": 1, "nics": 1, "nic_gbps": 100},
+                        {"name": "b", "gpus": 1, "nics": 1, "nic_gbps": 100}],
+              "switches": ["s"],
+              "links": [{"a": "a", "b": "s", "gbps": 100}, {"a": "b", "b": "s", "gbps": 100}]},
+ "sim": {"channels": 1},
+ "trace": {"jobs": [{"id": "d", "gpus": 2, "hosts": ["a", "b"], "start_s": 0, "end_s": 10,
+   "model": {"structure": {"dp": 2, "fwd_s": 0.1, "bwd_s": 0.2, "grad_bytes": 2e9,
+     "buckets": 4, "overlap_grad_reduce": true, "opt_s": 0}}}]}}
+EOF
+"$ccsim" workload explain "$tmp/dp.json" --csv > "$tmp/dp.csv" || fail "explain dp.json"
+check iter_s "$tmp/dp.csv" 0.34 1e-3
+check exposed_s "$tmp/dp.csv" 0.04 1e-3
+check dp_bytes "$tmp/dp.csv" 2e9 1
+check dp_alone_s "$tmp/dp.csv" 0.04 1e-3
+check dp_marginal_s "$tmp/dp.csv" 0.04 1e-3
+
+# A described GPT-3 Medium (l 24, h 1024, s 2048, V 51200), tp 2, pp 2, dp
+# 2, b 1, B 8: m 4, 12 layers per stage, 2 + 2 TP collectives per layer of
+# b s h x 2 B = 4,194,304 B, each a ring of 2 moving 2 x 1/2 of it: a GPU
+# sends 4 x 12 x 4 x 4,194,304 = 805,306,368 B of TP traffic.  FLOPs per
+# iteration 3 x m x dp x (24 x 68,719,476,736 + 214,748,364,800) =
+# 3 x 8 x 1,864,015,806,464 = 44,736,379,355,136.
+cat > "$tmp/gpt.json" <<'EOF'
+{"topology": "clos2:tors=1,aggs=2,hosts_per_tor=1",
+ "trace": {"jobs": [{"id": "g", "gpus": 8, "start_s": 0, "end_s": 10,
+   "model": {"structure": {"arch": {"layers": 24, "hidden": 1024, "heads": 16, "seq": 2048,
+     "vocab": 51200}, "tp": 2, "pp": 2, "global_batch": 8, "micro_batch_size": 1}}}]}}
+EOF
+"$ccsim" workload explain "$tmp/gpt.json" --csv > "$tmp/gpt.csv" || fail "explain gpt.json"
+check tp_bytes "$tmp/gpt.csv" 805306368 1
+check flops_iter "$tmp/gpt.csv" 44736379355136 1e4
+check micro_batches "$tmp/gpt.csv" 4 0
+
+# A catalog model the way a trace job trains (GPT-13B, 16 GPUs: tp 8, dp 2).
+"$ccsim" workload explain GPT-13b --gpus 16 --csv > "$tmp/m.csv" || fail "explain GPT-13b"
+check tp "$tmp/m.csv" 8 0
+check dp "$tmp/m.csv" 2 0
+"$ccsim" workload explain GPT-13B --gpus 16 > "$tmp/m.txt" || fail "explain table"
+grep -q "communication exposed" "$tmp/m.txt" || fail "explain table lacks the exposed line"
+
+# The replay runs the same structure: its isolated iteration is explain's.
+cat > "$tmp/run.json" <<'EOF'
+{"topology": "clos2:tors=1,aggs=4,hosts_per_tor=2",
+ "trace": {"jobs": [{"id": "GPT-13B", "gpus": 16, "start_s": 0, "end_s": 60,
+   "hosts": ["h0", "h1"], "model": "GPT-13B"}]}}
+EOF
+"$ccsim" run --scenario "$tmp/run.json" --job-model structured --out "$tmp/rs" --quiet \
+    > /dev/null || fail "run --job-model structured"
+iso=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "isolated_iter_s") c = i }
+               NR == 2 { print $c }' "$tmp/rs/jobs.csv")
+near "$iso" "$(value iter_s "$tmp/m.csv")" 1e-9 || fail "replay's isolated $iso != explain's"
+# flat stays the default, byte for byte
+"$ccsim" run --scenario "$tmp/run.json" --out "$tmp/r0" --quiet > /dev/null || fail "run flat"
+"$ccsim" run --scenario "$tmp/run.json" --job-model flat --out "$tmp/r1" --quiet > /dev/null
+for f in jobs.csv timeseries.csv links.csv; do
+    cmp -s "$tmp/r0/$f" "$tmp/r1/$f" || fail "--job-model flat changed $f"
+done
+# summary.csv: all but the run's wall time and memory (its last columns
+# but one are wall_s, events, peak_rss_bytes; a quoted topology may hold
+# commas, so count from the end)
+nowall() { awk -F, '{ $(NF - 2) = ""; $NF = ""; print }' "$1"; }
+[ "$(nowall "$tmp/r0/summary.csv")" = "$(nowall "$tmp/r1/summary.csv")" ] ||
+    fail "--job-model flat changed summary.csv"
+
+# Bad input: exit 1 (bad data) or 2 (usage), a message naming what is wrong.
+expect() { # STATUS PATTERN CMD...
+    want=$1 pat=$2
+    shift 2
+    "$@" > "$tmp/out" 2> "$tmp/err"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "$*: exit $got, expected $want"
+    grep -q "$pat" "$tmp/err" || fail "$*: stderr lacks \"$pat\": $(cat "$tmp/err")"
+    [ -s "$tmp/out" ] && fail "$*: wrote to stdout"
+}
+expect 1 "neither a trace model" "$ccsim" workload explain no-such-model
+expect 2 "usage" "$ccsim" workload explain
+expect 2 "usage" "$ccsim" workload bogus GPT-13B
+expect 2 "gpu" "$ccsim" workload explain GPT-13B --gpu v100
+sed 's/"layers": 24/"layers": 3/' "$tmp/gpt.json" > "$tmp/bad.json"
+expect 1 "job g: structure: the model's 3 layers are not a multiple of pp 2" \
+    "$ccsim" workload explain "$tmp/bad.json"
+expect 1 "job g: structure: the model's 3 layers" "$ccsim" run --scenario "$tmp/bad.json" \
+    --out "$tmp/bad" --quiet
+[ -e "$tmp/bad" ] && fail "a bad structure left an output folder"
+
+[ "$fails" -eq 0 ] && echo "workload cli: ok"
+[ "$fails" -eq 0 ]
