@@ -329,7 +329,11 @@ def table(cases, vals):
         err = "calibration" if c.get("calibration") else f"{error_pct(ours, pub):+.1f}%"
         lines.append(f"| {c['name']} | {c['setup']} | {pub:g} {c['quantity']} | {ours:.4g} | {err} |")
     for name, setup, pub_text, ours, pub, kind in derived_rows(cases, vals):
-        lines.append(f"| {name} | {setup} | {pub_text} | {ours:.3g} | {error_pct(ours, pub):+.1f}% |")
+        if kind == "ratio":  # the effect's size: (ratio - 1) against (published - 1)
+            lines.append(f"| {name} | {setup} | {pub_text} | {ours:.3g}x | "
+                         f"{error_pct(ours - 1, pub - 1):+.0f}% of the effect |")
+        else:
+            lines.append(f"| {name} | {setup} | {pub_text} | {ours:.3g} | {error_pct(ours, pub):+.0f}% |")
     return "\n".join(lines)
 
 

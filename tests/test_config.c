@@ -167,7 +167,7 @@ static void test_config_to_json(void)
     size_t n = 0;
     for (const char *const *k = config_sim_keys(); *k; k++, n++)
         CU_ASSERT_PTR_NOT_NULL(cJSON_GetObjectItem(sim, *k));
-    CU_ASSERT_EQUAL(n, 18); /* ..., gzip, fast_forward, steady */
+    CU_ASSERT_EQUAL(n, 19); /* ..., gzip, fast_forward, steady, job_model */
     CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(sim, "channels")->valuestring, "auto");
     cJSON_Delete(j);
 }

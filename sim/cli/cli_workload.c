@@ -176,7 +176,7 @@ static void print_text(const subject *s, const exposure *e)
     printf("job %s: %d GPUs on %s, %s\n", s->tj->id, s->tj->gpus, topo_name(s->in.t),
            s->cfg->sim.gpu);
     printf("structure  tp %d, pp %d, dp %d, ep %d, vpp %d, zero %d; %d micro-batches per "
-           "iteration; %d gradient buckets, reduced %s the last backward\n",
+           "iteration; buckets %d, reduced %s the last backward\n",
            st->tp, st->pp, st->dp, st->ep, st->vpp, (int)st->zero, st->micro_batches,
            st->buckets, st->overlap_grad_reduce ? "during" : "after");
     if (s->rep.flops_iter > 0)
