@@ -160,11 +160,11 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
         return false;
     /* the floor keeps a window's iterations countable (base/limits.h);
      * jitter may have moved a time inside it outside */
-    g_autofree char *where = g_strdup_printf("%s: job %s: compute time of model %s on %s%s",
-                                             trace_source_name(r->tr), tj->id, m->name,
-                                             catalog_gpu_name(gpu),
-                                             r->cfg->sim.jitter_sigma > 0 ? " after jitter" : "");
-    return ccs_limit_check(CCS_LIMIT_COMPUTE_S, out->compute_s, where, error);
+    g_autofree char *what = g_strdup_printf("%s: job %s: compute time of model %s on %s%s",
+                                            trace_source_name(r->tr), tj->id, m->name,
+                                            catalog_gpu_name(gpu),
+                                            r->cfg->sim.jitter_sigma > 0 ? " after jitter" : "");
+    return ccs_limit_check(CCS_LIMIT_COMPUTE_S, out->compute_s, what, error);
 }
 
 /* Peak concurrent GPU demand of the window (ends before starts at equal

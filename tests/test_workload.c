@@ -389,6 +389,10 @@ static void test_workload_trace_recipe(void)
     CU_ASSERT(s.par.tp == 8 && s.par.pp == 2 && s.par.micro_batches == 28 && s.par.vpp == 8);
     CU_ASSERT_FATAL(workload_spec_for_trace_job(entry(c, "65b"), 8, 8, CATALOG_GPU_A100, &s));
     CU_ASSERT(s.par.tp == 8 && s.par.pp == 1 && s.par.vpp == 0);
+    /* LLaMA-33B: the 39.1 B row's tp 8 does not divide its 52 heads: tp 4 */
+    CU_ASSERT_FATAL(workload_spec_for_trace_job(entry(c, "llama_30b"), 48, 8, CATALOG_GPU_A100,
+                                                &s));
+    CU_ASSERT(s.par.tp == 4 && s.par.pp == 2);
     CU_ASSERT_FATAL(workload_spec_for_trace_job(entry(c, "GPT-13B"), 60, 1, CATALOG_GPU_A100,
                                                 &s));
     CU_ASSERT(s.par.tp == 1 && s.par.pp == 1);

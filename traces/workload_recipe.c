@@ -9,11 +9,11 @@
  * size gives the tensor- and pipeline-parallel degrees, the micro-batch
  * size, the sequences per data-parallel replica (global batch / replicas),
  * the interleaving (layers per virtual stage) and full activation
- * recomputation ("--recompute-method uniform").  A job
- * with fewer GPUs than the row's model-parallel size, or whose GPU count
- * the degrees do not divide, shrinks them: tp halves until it divides the
- * GPUs and fits a host, then pp falls to the largest value that divides
- * both the remaining GPUs and the layers.  FSDP entries shard over all
+ * recomputation ("--recompute-method uniform").  A job with fewer GPUs
+ * than the row's model-parallel size, or whose GPU count the degrees do
+ * not divide, shrinks them: tp halves until it divides the GPUs and the
+ * model's heads and fits a host, then pp falls to the largest value that
+ * divides both the remaining GPUs and the layers.  FSDP entries shard over all
  * GPUs with the entry's batch per GPU; entries without dimensions keep the
  * catalog's measured compute and train with PyTorch DDP.
  */
@@ -50,15 +50,16 @@ static const recipe_row *nearest_row(double params)
     return best;
 }
 
-/* The row's degrees shrunk to a job of gpus GPUs, at most per_host on a host. */
-static void fit_degrees(const recipe_row *r, int layers, int gpus, int per_host, int *tp,
-                        int *pp)
+/* The row's degrees shrunk to a job of gpus GPUs, at most per_host on a
+ * host, and to the model (tp divides its heads, pp its layers). */
+static void fit_degrees(const recipe_row *r, const workload_arch *a, int gpus, int per_host,
+                        int *tp, int *pp)
 {
     int t = r->tp;
-    while (t > 1 && (gpus % t || (per_host > 0 && t > per_host)))
+    while (t > 1 && (gpus % t || (per_host > 0 && t > per_host) || a->heads % t))
         t /= 2;
     int p = MIN(r->pp, gpus / t);
-    while (p > 1 && ((gpus / t) % p || layers % p))
+    while (p > 1 && ((gpus / t) % p || a->layers % p))
         p--;
     *tp = t;
     *pp = p;
@@ -70,7 +71,7 @@ static void megatron_spec(const catalog_model *m, int gpus, int per_host, worklo
     s->has_arch = true;
     s->arch = *m->arch;
     s->fw = workload_framework_defaults(WORKLOAD_FW_MEGATRON);
-    fit_degrees(r, m->arch->layers, gpus, per_host, &s->par.tp, &s->par.pp);
+    fit_degrees(r, m->arch, gpus, per_host, &s->par.tp, &s->par.pp);
     s->par.micro_batch = r->mbs;
     s->par.micro_batches = MAX(1, r->per_replica / r->mbs);
     s->par.recompute = WORKLOAD_RECOMPUTE_FULL;

@@ -10,6 +10,7 @@
 #include "base/limits.h"
 #include "cli.h"
 #include "cli_sim.h"
+#include "cli_trace.h"
 #include "sim/config.h"
 #include "sim/contention.h"
 #include "topo/topo.h"
@@ -185,6 +186,8 @@ typedef struct stats_args {
     gboolean lenient, skip_outside;
     gchar *topo, *placement, *seed; /* stats: the contention risk's network and placement */
     gchar *risk_paths;              /* stats: "candidates" or "chosen" */
+    gboolean exposure;              /* stats: the exposed-communication share (a replay) */
+    gchar *gpu, *start, *end;       /* stats --exposure: GPU type and window */
 } stats_args;
 
 /* "default" names the bundled sample (built into the binary), as for
@@ -303,6 +306,32 @@ static int run_risk(const char *dir, const stats_args *a, const config *cfg,
     return CLI_EXIT_OK;
 }
 
+/* The exposed-communication share (cli_trace_exposure.c) of the trace in
+ * dir on the contention risk's network. */
+static int run_exposure(const char *dir, const stats_args *a, GString *csv)
+{
+    g_autofree char *spec = risk_topology(dir, a);
+    bool print = !a->csv || strcmp(a->csv, "-") != 0;
+    if (!spec) {
+        if (print)
+            printf("\nexposed communication: no topo.csv in %s and no --topo\n", dir);
+        return CLI_EXIT_OK;
+    }
+    GError *e = NULL;
+    trace_lingjun_options o = trace_lingjun_options_default();
+    o.lenient = a->lenient;
+    g_autoptr(trace) tr =
+        is_default(dir) ? trace_load_default(&e) : trace_lingjun_load(dir, &o, &e);
+    g_autoptr(topo) t = tr ? topo_build(spec, NULL, &e) : NULL;
+    if (!t) {
+        cli_error("%s", e->message);
+        g_error_free(e);
+        return CLI_EXIT_FAILURE;
+    }
+    cli_trace_exposure_opts x = {a->placement, a->seed, a->gpu, a->start, a->end};
+    return cli_trace_exposure(&x, t, tr, csv, print);
+}
+
 /* --placement and --seed as a run reads them (errors: usage). */
 static config *risk_config(const stats_args *a, GError **error)
 {
@@ -350,6 +379,8 @@ static int run_stats(const char *dir, const stats_args *a)
     g_autoptr(GString) risk = g_string_new(NULL);
     int st = run_risk(dir, a, cfg, chosen ? CONTENTION_PATHS_CHOSEN : CONTENTION_PATHS_CANDIDATES,
                       risk);
+    if (st == CLI_EXIT_OK && a->exposure)
+        st = run_exposure(dir, a, risk);
     if (st != CLI_EXIT_OK)
         return st;
     if (a->csv) {
@@ -423,6 +454,17 @@ int cli_trace_main(int argc, char **argv)
         {"risk-paths", 0, 0, G_OPTION_ARG_STRING, &a.risk_paths,
          "stats: links of the contention risk: of every equal-cost candidate path (default) or "
          "only of the path each flow's hash picks", "candidates|chosen"},
+        {"exposure", 0, 0, G_OPTION_ARG_NONE, &a.exposure,
+         "stats: also the share of allocated GPU-seconds the jobs, each alone, spend not "
+         "computing, with flat and with structured jobs (replays the trace under the ideal "
+         "scheduler)",
+         NULL},
+        {"gpu", 0, 0, G_OPTION_ARG_STRING, &a.gpu, "stats --exposure: GPU type (default a100)",
+         "a100|h100"},
+        {"start", 0, 0, G_OPTION_ARG_STRING, &a.start,
+         "stats --exposure: start of the window, trace seconds (default: the first job)", "S"},
+        {"end", 0, 0, G_OPTION_ARG_STRING, &a.end,
+         "stats --exposure: end of the window (default: the last job's end)", "S"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("stats|load DIR - inspect a Lingjun trace");
@@ -451,5 +493,8 @@ int cli_trace_main(int argc, char **argv)
     g_free(a.placement);
     g_free(a.risk_paths);
     g_free(a.seed);
+    g_free(a.gpu);
+    g_free(a.start);
+    g_free(a.end);
     return status;
 }

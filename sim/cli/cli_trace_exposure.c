@@ -1,0 +1,82 @@
+/* cli_trace_exposure.c - `ccsim trace stats DIR --exposure`: the share of
+ * the allocated GPU-seconds the trace's jobs, each as if alone, spend not
+ * computing (docs/traces.md "Exposed communication").  Not here: the
+ * replay (sim/replay.h), the other statistics (cli_trace.c).
+ *
+ * Measured, not estimated: the trace is replayed under the `ideal`
+ * scheduler, where every job runs as if alone on the network, once with
+ * flat jobs and once with structured ones (--job-model); what the GPUs of
+ * the running jobs do not compute is 1 - the allocated utilization.  For
+ * flat jobs that is all waiting on communication; a pipelined structured
+ * job also waits on its pipeline's bubble (`ccsim workload explain` takes
+ * one job apart).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/ccs.h"
+#include "cli.h"
+#include "cli_trace.h"
+#include "schedulers/registry.h"
+#include "sim/replay.h"
+#include "traces/catalog.h"
+
+/* The replay's configuration: the options as given, scheduler ideal. */
+static config *exposure_config(const cli_trace_exposure_opts *o, const char *job_model,
+                               GError **error)
+{
+    g_autoptr(config) c = config_new();
+    config_set_scheduler(c, "ideal");
+    struct {
+        const char *key, *value;
+    } kv[] = {{"placement", o->placement}, {"seed", o->seed}, {"gpu", o->gpu},
+              {"start_s", o->start},       {"end_s", o->end}, {"job_model", job_model}};
+    for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
+        if (kv[i].value && !config_set_option(c, kv[i].key, kv[i].value, error))
+            return NULL;
+    return g_steal_pointer(&c);
+}
+
+/* One ideal replay of tr on t with jobs of model job_model. */
+static bool idle_share(const cli_trace_exposure_opts *o, const char *job_model, topo *t,
+                       const trace *tr, const catalog *cat, replay_summary *sum, GError **error)
+{
+    g_autoptr(config) cfg = exposure_config(o, job_model, error);
+    const sched_ops *ops = cfg ? sched_registry_lookup("ideal", error) : NULL;
+    replay *r = ops ? replay_new(cfg, ops, t, tr, cat, error) : NULL;
+    bool ok = r && replay_run(r, NULL, NULL, NULL, error);
+    if (ok)
+        replay_get_summary(r, sum);
+    replay_free(r);
+    return ok;
+}
+
+int cli_trace_exposure(const cli_trace_exposure_opts *o, topo *t, const trace *tr, GString *csv,
+                       bool print)
+{
+    GError *e = NULL;
+    g_autoptr(catalog) cat = catalog_load_default(&e);
+    static const char *const models[] = {"flat", "structured"};
+    if (print)
+        printf("\nexposed communication, every job alone (the ideal scheduler), placement %s, "
+               "%s:\n",
+               o->placement ? o->placement : "recorded", o->gpu ? o->gpu : "a100");
+    for (size_t k = 0; cat && k < G_N_ELEMENTS(models); k++) {
+        replay_summary s;
+        if (!idle_share(o, models[k], t, tr, cat, &s, &e))
+            break;
+        double idle = 1 - s.gpu_util_allocated_frac;
+        if (print)
+            printf("  --job-model %-10s %5.1f%% of allocated GPU-seconds not computing "
+                   "(%zu jobs, window [%.0f, %.0f) s)\n",
+                   models[k], 100 * idle, s.jobs, s.sim_start_s, s.sim_end_s);
+        g_string_append_printf(csv, "exposure,%s_idle_alloc_frac,%.6f\nexposure,%s_jobs,%zu\n",
+                               models[k], idle, models[k], s.jobs);
+    }
+    if (e) {
+        cli_error("%s", e->message);
+        g_error_free(e);
+        return CLI_EXIT_FAILURE;
+    }
+    return CLI_EXIT_OK;
+}
