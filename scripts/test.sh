@@ -57,14 +57,18 @@ run_suite() {
 
 # The ten slowest tests of both builds (meson's JSON logs).
 slowest() {
-    cat build/meson-logs/testlog*.json build-asan/meson-logs/testlog*.json 2>/dev/null |
-        python3 -c '
-import json, sys
-rows = [json.loads(l) for l in sys.stdin if l.strip()]
-rows.sort(key=lambda r: -r["duration"])
+    python3 - build/meson-logs/testlog*.json build-asan/meson-logs/testlog*.json <<'PY'
+import json, os, sys
+rows = []
+for path in sys.argv[1:]:
+    build = path.split(os.sep)[0]
+    with open(path) as f:
+        rows += [(json.loads(l), build) for l in f if l.strip()]
+rows.sort(key=lambda r: -r[0]["duration"])
 print("== the ten slowest tests")
-for r in rows[:10]:
-    print("%7.1f s  %-6s %s" % (r["duration"], r["result"], r["name"]))'
+for r, build in rows[:10]:
+    print("%7.1f s  %-6s %-10s %s" % (r["duration"], r["result"], build, r["name"]))
+PY
 }
 
 echo "== building build/ (meson + ninja)"
