@@ -28,19 +28,28 @@ if [ $# -gt 0 ]; then
     exec build/ccsim "$@"
 fi
 
-# /usr/bin/python3 finds the package through a ccsim.pth in its site folder.
+# Debian's /usr/bin/python3 (and python3 on PATH, when it is another one
+# that has pandas) finds the package through a ccsim.pth in its site folder.
 python_path() {
-    local site want=$PWD/python sudo=""
-    site=$(/usr/bin/python3 -c 'import site; print(site.getsitepackages()[0])')
+    local py=$1 site want=$PWD/python sudo=""
+    site=$("$py" -c 'import site; print(site.getsitepackages()[0])') || return 0
     [ "$(cat "$site/ccsim.pth" 2>/dev/null)" = "$want" ] && return 0
     [ "$(id -u)" -ne 0 ] && sudo="sudo -n"
     if $sudo mkdir -p "$site" 2>/dev/null && echo "$want" | $sudo tee "$site/ccsim.pth" >/dev/null 2>&1; then
-        say "/usr/bin/python3 now imports ccsim from $want ($site/ccsim.pth)"
+        say "$py now imports ccsim from $want ($site/ccsim.pth)"
     else
         say "cannot write $site/ccsim.pth: use PYTHONPATH=$want to import ccsim"
     fi
 }
-python_path
+python_path /usr/bin/python3
+other=$(command -v python3 || true)
+if [ -n "$other" ] && [ "$(realpath "$other")" != "$(realpath /usr/bin/python3)" ]; then
+    if "$other" -c 'import pandas' 2>/dev/null; then
+        python_path "$other"
+    else
+        say "python3 on PATH is $other, without pandas: load results with /usr/bin/python3 (docs/python.md)"
+    fi
+fi
 
 out=results/demo
 # the window: 10 minutes either side of the first instant of peak demand
