@@ -214,6 +214,18 @@ static char *risk_topology(const char *dir, const stats_args *a)
     return NULL;
 }
 
+/* The trace in dir and the network spec it is placed on (the contention
+ * risk's and the exposure's). */
+static bool load_placed(const char *dir, const stats_args *a, const char *spec, trace **tr,
+                        topo **t, GError **error)
+{
+    trace_lingjun_options o = trace_lingjun_options_default();
+    o.lenient = a->lenient;
+    *tr = is_default(dir) ? trace_load_default(error) : trace_lingjun_load(dir, &o, error);
+    *t = *tr ? topo_build(spec, NULL, error) : NULL;
+    return *t != NULL;
+}
+
 /* The breakdown of the contention risk by span and reason (docs/traces.md). */
 static void print_spans(const contention_stats *s)
 {
@@ -272,12 +284,10 @@ static int run_risk(const char *dir, const stats_args *a, const config *cfg,
         return CLI_EXIT_OK;
     }
     GError *e = NULL;
-    trace_lingjun_options o = trace_lingjun_options_default();
-    o.lenient = a->lenient;
-    g_autoptr(trace) tr =
-        is_default(dir) ? trace_load_default(&e) : trace_lingjun_load(dir, &o, &e);
-    g_autoptr(topo) t = tr ? topo_build(spec, NULL, &e) : NULL;
+    g_autoptr(trace) tr = NULL;
+    g_autoptr(topo) t = NULL;
     contention_stats s;
+    load_placed(dir, a, spec, &tr, &t, &e);
     if (!t || !contention_trace(t, tr, cfg->sim.placement, cfg->sim.seed, paths, &s, &e)) {
         cli_error("%s", e->message);
         g_error_free(e);
@@ -318,12 +328,9 @@ static int run_exposure(const char *dir, const stats_args *a, GString *csv)
         return CLI_EXIT_OK;
     }
     GError *e = NULL;
-    trace_lingjun_options o = trace_lingjun_options_default();
-    o.lenient = a->lenient;
-    g_autoptr(trace) tr =
-        is_default(dir) ? trace_load_default(&e) : trace_lingjun_load(dir, &o, &e);
-    g_autoptr(topo) t = tr ? topo_build(spec, NULL, &e) : NULL;
-    if (!t) {
+    g_autoptr(trace) tr = NULL;
+    g_autoptr(topo) t = NULL;
+    if (!load_placed(dir, a, spec, &tr, &t, &e)) {
         cli_error("%s", e->message);
         g_error_free(e);
         return CLI_EXIT_FAILURE;
