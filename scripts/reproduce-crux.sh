@@ -18,6 +18,9 @@
 #                     hosts_from=topo.csv (the rest by locality); or
 #                     locality, random, packed, spread, fragmented: every
 #                     job placed by that policy (docs/model.md §2)
+#   --job-model M     flat (default) or structured: how the trace's jobs train
+#                     (docs/models.md "Which model a replay uses"); a folder
+#                     holds runs of one job model only (refused otherwise)
 #   --scheds LIST     comma-separated (default: ecmp,sincronia,taccl,cassini,
 #                     crux-pa,crux-ps-pa,crux,ideal)
 #   --topos LIST      comma-separated networks (default crux-clos2,crux-double-sided)
@@ -48,6 +51,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 trace="" start="" end="" gpu=a100 placement=recorded docs="" sensitivity="" steady=exact
+job_model=flat
 sweep=$root/examples/sweep-sensitivity.json
 scheds=ecmp,sincronia,taccl,cassini,crux-pa,crux-ps-pa,crux,ideal
 topos=crux-clos2,crux-double-sided
@@ -63,6 +67,7 @@ while [ $# -gt 0 ]; do
         --scheds) scheds=$2; shift 2 ;;
         --topos) topos=$2; shift 2 ;;
         --steady) steady=$2; shift 2 ;;
+        --job-model) job_model=$2; shift 2 ;;
         -j) jobs=$2; shift 2 ;;
         --out) out=$(realpath -m "$2"); shift 2 ;;
         --docs) docs=$(realpath -m "$2"); shift 2 ;;
@@ -77,6 +82,10 @@ case "$steady" in
     exact) out=${out:-$root/results/reproduce-crux} ;;
     approx) out=${out:-$root/results/reproduce-crux-approx} ;;
     *) echo "reproduce-crux.sh: --steady: expected \"exact\" or \"approx\", got \"$steady\"" >&2; exit 2 ;;
+esac
+case "$job_model" in
+    flat | structured) ;;
+    *) echo "reproduce-crux.sh: --job-model: expected \"flat\" or \"structured\", got \"$job_model\"" >&2; exit 2 ;;
 esac
 if [ -n "$sensitivity" ] && [ "$steady" != exact ]; then
     echo "reproduce-crux.sh: --steady applies to the comparison, not to --sensitivity" >&2; exit 2
@@ -95,6 +104,13 @@ if [ -n "$sensitivity" ]; then
     if ! /usr/bin/python3 -c 'import matplotlib, pandas' 2>/dev/null; then
         source scripts/deps.sh
         ccsim_install_packages python3-matplotlib python3-pandas
+    fi
+    if [ "$job_model" != flat ]; then # the same sweep, its base with the job model
+        mkdir -p "$out/sensitivity"
+        python3 -c 'import json, sys
+s = json.load(open(sys.argv[1])); s.setdefault("base", {}).setdefault("sim", {})["job_model"] = sys.argv[2]
+json.dump(s, open(sys.argv[3], "w"), indent=2)' "$sweep" "$job_model" "$out/sensitivity-sweep.json"
+        sweep=$out/sensitivity-sweep.json
     fi
     $ccsim sweep "$sweep" --out "$out/sensitivity" -j "$jobs"
     plot_args=("$out/sensitivity" --out "$out/sensitivity/crux-sensitivity.png")
@@ -130,19 +146,23 @@ else
 fi
 
 # The sweep: topology x scheduler over one base scenario.
-python3 - "$out/reproduce-crux.json" "$trace" "$gpu" "$policy" "$scheds" "$start" "$end" "$hosts" "$topos" "$steady" <<'EOF'
+python3 - "$out/reproduce-crux.json" "$trace" "$gpu" "$policy" "$scheds" "$start" "$end" "$hosts" "$topos" "$steady" "$job_model" <<'EOF'
 import json, os, sys
-path, trace, gpu, placement, scheds, start, end, hosts, topos, steady = sys.argv[1:]
-# a sweep resumes by run name, which does not hold the mode: never mix them
+path, trace, gpu, placement, scheds, start, end, hosts, topos, steady, job_model = sys.argv[1:]
+# a sweep resumes by run name, which holds neither the mode nor the job
+# model: never mix them
 if os.path.exists(path):
     with open(path) as f:
-        was = json.load(f).get("base", {}).get("sim", {}).get("steady", "exact")
-    if was != steady:
-        sys.exit(f"reproduce-crux.sh: {os.path.dirname(path)} holds --steady {was} runs;"
-                 f" choose another --out for --steady {steady}")
+        was = json.load(f).get("base", {}).get("sim", {})
+    for key, now, default in (("steady", steady, "exact"), ("job_model", job_model, "flat")):
+        if was.get(key, default) != now:
+            sys.exit(f"reproduce-crux.sh: {os.path.dirname(path)} holds {key} "
+                     f"{was.get(key, default)} runs; choose another --out for {now}")
 sim = {"priority_levels": 8, "gpu": gpu, "placement": placement}
 if steady != "exact":
     sim["steady"] = steady
+if job_model != "flat":
+    sim["job_model"] = job_model
 if start:
     sim["start_s"] = float(start)
 if end:
