@@ -69,6 +69,12 @@ static void stage_bytes(const job_structure *s, int k, double out[EXPOSURE_CLASS
         m * st->moe_layers * (s->moe_a2a_fwd + s->moe_a2a_bwd) * s->moe_a2a_bytes * ring(s->ep);
 }
 
+bool exposure_nocomm_s(const job_structure *s, const cluster_alloc *a, topo *t,
+                       const coll_options *co, double alpha_s, double *nocomm_s, GError **error)
+{
+    return run_alone(s, 0, a, t, co, alpha_s, nocomm_s, error);
+}
+
 bool exposure_measure(const job_structure *s, const cluster_alloc *a, topo *t,
                       const coll_options *co, double alpha_s, exposure *out, GError **error)
 {

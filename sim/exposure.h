@@ -58,4 +58,10 @@ const char *exposure_class_name(exposure_class c);
 bool exposure_measure(const job_structure *s, const cluster_alloc *a, topo *t,
                       const coll_options *co, double alpha_s, exposure *out, GError **error);
 
+/* One iteration of s alone with no traffic at all (compute, bubble,
+ * optimizer) on the GPUs of a, into *nocomm_s.  Errors: as
+ * job_structure_alone_s. */
+bool exposure_nocomm_s(const job_structure *s, const cluster_alloc *a, topo *t,
+                       const coll_options *co, double alpha_s, double *nocomm_s, GError **error);
+
 #endif /* CCSIM_SIM_EXPOSURE_H */

@@ -28,6 +28,7 @@
 #include "scheduler.h"
 #include "topo/topo.h"
 #include "traces/catalog.h"
+#include "traces/structure.h"
 #include "traces/trace.h"
 
 typedef struct replay replay;
@@ -154,6 +155,7 @@ typedef struct replay_job_result {
     double gpu_intensity;
     int priority;
     double shift_s;
+    const job_structure *structure; /* (transfer none) the structure it ran, NULL: a flat job */
 } replay_job_result;
 void replay_job_get(const replay *r, size_t i, replay_job_result *out);
 

@@ -374,6 +374,7 @@ void replay_job_get(const replay *r, size_t i, replay_job_result *o)
     o->gpu_intensity = o->ran ? j->intensity : NAN;
     o->priority = j->priority;
     o->shift_s = j->total_shift_s;
+    o->structure = j->spec.structure;
 }
 
 static int dbl_cmp(const void *a, const void *b)

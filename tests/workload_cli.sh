@@ -101,6 +101,19 @@ nowall() { awk -F, '{ $(NF - 2) = ""; $NF = ""; print }' "$1"; }
 [ "$(nowall "$tmp/r0/summary.csv")" = "$(nowall "$tmp/r1/summary.csv")" ] ||
     fail "--job-model flat changed summary.csv"
 
+# trace stats --exposure: the flat share waiting on communication is 1 -
+# the allocated utilization of a run under the ideal scheduler (every job
+# alone), the demo's window of the bundled sample
+"$ccsim" trace stats default --topo lingjun-sample:oversub=4 --exposure --start 64260 \
+    --end 65460 --csv - > "$tmp/exp.csv" || fail "trace stats --exposure"
+"$ccsim" run --topo lingjun-sample:oversub=4 --start 64260 --end 65460 --sched ideal \
+    --out "$tmp/ideal" --quiet > /dev/null || fail "run --sched ideal"
+util=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu_util_allocated_frac") c = i }
+                NR == 2 { print $c }' "$tmp/ideal/summary.csv")
+comm=$(awk -F, '$1 == "exposure" && $2 == "flat_comm_alloc_frac" { print $3 }' "$tmp/exp.csv")
+near "$comm" "$(awk -v u="$util" 'BEGIN { print 1 - u }')" 1e-6 ||
+    fail "trace stats flat exposure $comm != 1 - $util"
+
 # Bad input: exit 1 (bad data) or 2 (usage), a message naming what is wrong.
 expect() { # STATUS PATTERN CMD...
     want=$1 pat=$2
