@@ -52,7 +52,7 @@ static const ccs_limit limits[CCS_LIMIT_COUNT] = {
       "100 times the Lingjun trace's job rate"),
     L(CCS_LIMIT_SWEEP_RUNS, "runs of one sweep grid", 1, 1e6, false, true, false, "",
       "a million runs"),
-    L(CCS_LIMIT_PARALLEL, "sweep, compare and optimal-gap -j (0: one per CPU)", 1, 1024, false,
+    L(CCS_LIMIT_PARALLEL, "sweep, compare, optimal-gap and run -j (0: one per CPU)", 1, 1024, false,
       true, true, "", "parallel runs at once"),
     L(CCS_LIMIT_INPUT_BYTES, "one input file, after decompression", 0, 1073741824.0, false, true,
       false, "bytes", "1 GiB; the Lingjun job.csv is a few MB"),
@@ -87,6 +87,10 @@ static const ccs_limit limits[CCS_LIMIT_COUNT] = {
       "an hour per replay, 403 replays per case"),
     L(CCS_LIMIT_OG_LEVELS, "optimal-gap --levels", 1, 8, false, true, false, "",
       "K^5 level assignments are replayed per case"),
+    L(CCS_LIMIT_SHARDS, "sim.shards, run --shards", 1, 4096, false, true, false, "",
+      "time shards of one run (each also needs an interval of the window)"),
+    L(CCS_LIMIT_SHARD_WARMUP, "sim.shard_warmup, run --shard-warmup", 0, 100000, false, true,
+      false, "iterations", "warm-up of a time shard, in iterations alone"),
 };
 #undef L
 

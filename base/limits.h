@@ -55,6 +55,8 @@ typedef enum ccs_limit_id {
     CCS_LIMIT_OG_CASES,        /* optimal-gap --cases */
     CCS_LIMIT_OG_WINDOW_S,     /* optimal-gap --window */
     CCS_LIMIT_OG_LEVELS,       /* optimal-gap --levels */
+    CCS_LIMIT_SHARDS,          /* time shards of one run */
+    CCS_LIMIT_SHARD_WARMUP,    /* a time shard's warm-up, in iterations */
     CCS_LIMIT_COUNT
 } ccs_limit_id;
 

@@ -54,6 +54,8 @@ static const sim_key sim_keys[] = {
     {"fast_forward", "fast-forward", KEY_BOOL, -1, NULL},
     {"steady", "steady", KEY_ENUM, -1, steady_names},
     {"job_model", "job-model", KEY_ENUM, -1, job_model_names},
+    {"shards", "shards", KEY_INT, CCS_LIMIT_SHARDS, NULL},
+    {"shard_warmup", "shard-warmup", KEY_INT, CCS_LIMIT_SHARD_WARMUP, NULL},
 };
 
 const char *const *config_sim_keys(void)
@@ -61,7 +63,8 @@ const char *const *config_sim_keys(void)
     static const char *const names[] = {
         "mode", "start_s", "end_s", "seed", "priority_levels", "interval_s", "time_scale",
         "placement", "collective_model", "channels", "alpha_us", "gpu", "buckets", "jitter_sigma",
-        "scale_hosts", "gzip", "fast_forward", "steady", "job_model", NULL};
+        "scale_hosts", "gzip", "fast_forward", "steady", "job_model", "shards", "shard_warmup",
+        NULL};
     G_STATIC_ASSERT(G_N_ELEMENTS(names) == G_N_ELEMENTS(sim_keys) + 1);
     return names;
 }
@@ -85,6 +88,8 @@ config *config_new(void)
     c->sim.buckets = 1;
     c->sim.jitter_sigma = 0.0;
     c->sim.fast_forward = true;
+    c->sim.shards = 1;
+    c->sim.shard_warmup = CONFIG_SHARD_WARMUP;
     return c;
 }
 
@@ -166,6 +171,10 @@ static bool key_store_number(config *c, const sim_key *k, double v, const char *
         c->sim.channels = (int)v;
     else if (strcmp(n, "jitter_sigma") == 0)
         c->sim.jitter_sigma = v;
+    else if (strcmp(n, "shards") == 0)
+        c->sim.shards = (int)v;
+    else if (strcmp(n, "shard_warmup") == 0)
+        c->sim.shard_warmup = (int)v;
     else
         g_assert_not_reached();
     return true;
@@ -533,5 +542,9 @@ cJSON *config_to_json(const config *c)
     cJSON_AddBoolToObject(s, "fast_forward", c->sim.fast_forward);
     cJSON_AddStringToObject(s, "steady", config_steady_name(c->sim.steady));
     cJSON_AddStringToObject(s, "job_model", config_job_model_name(c->sim.job_model));
+    if (c->sim.shards > 1) { /* only then: an unsplit run's record stays as it was */
+        cJSON_AddNumberToObject(s, "shards", c->sim.shards);
+        cJSON_AddNumberToObject(s, "shard_warmup", c->sim.shard_warmup);
+    }
     return o;
 }

@@ -74,7 +74,16 @@ typedef struct config_sim {
                                  * contention-free jobs (default true; docs/engine.md) */
     config_steady steady;       /* sim.steady, --steady (default exact; docs/engine.md §5d) */
     config_job_model job_model; /* sim.job_model, --job-model: how catalog-named jobs train (flat) */
+    int shards;                 /* sim.shards, --shards: consecutive time shards the window is
+                                 * replayed in, each with a warm-up (default 1; docs/cluster.md) */
+    int shard_warmup;           /* sim.shard_warmup, --shard-warmup: a shard's warm-up, in
+                                 * iterations alone of the slowest job running at its start
+                                 * (default CONFIG_SHARD_WARMUP) */
 } config_sim;
+
+/* The default warm-up of a time shard, in iterations (docs/cluster.md says
+ * why it is enough). */
+#define CONFIG_SHARD_WARMUP 20
 
 typedef struct config {
     char *path;          /* the scenario file, or NULL when there is none */
@@ -95,7 +104,8 @@ typedef struct config {
 /* Defaults: window mode, whole trace, seed 1, 8 levels, interval 60 s,
  * time scale 1, recorded placement, ring collectives, NCCL's channels
  * ("auto"), alpha 5 us, a100,
- * one bucket, jitter 0, no scaling, plain CSV, fast-forward on.  (transfer full) */
+ * one bucket, jitter 0, no scaling, plain CSV, fast-forward on, one shard.
+ * (transfer full) */
 config *config_new(void);
 void config_free(config *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(config, config_free)

@@ -363,4 +363,24 @@ double job_next_comm_s(const job *j, double now_s);
 /* Busy GPU-seconds up to now_s (including the running compute). */
 double job_busy_gpu_s_at(const job *j, double now_s);
 
+/* j's counters as job_stop at t would leave them, without stopping it: a
+ * fast-forwarded job's (or stretch's) iterations ending strictly before
+ * t, their time and its busy time folded in as at its stop.  Reads only.
+ * O(1), or O(iterations) for a job without communication near a
+ * boundary (as job_stop). */
+void job_counters_at(const job *j, double t, job_counters *out);
+
+/* The first iteration start at or after after_s of j running alone and
+ * unshifted from an iteration start at origin_s, each iteration lasting
+ * T (the time-shard warm-up's grid, docs/cluster.md): without
+ * communication T = C + T_opt summed as the event path sums it (the same
+ * times bit for bit); with it T = its iteration time alone on its
+ * current paths (one bucket simulated alone, as a stretch measures it),
+ * or isolated_iter_s when fast-forwarded or ideal (a structured job's:
+ * alone_ecmp_iter_s, alone on its first paths), and the start is
+ * origin_s + n T (the event path's, up to rounding).  Needs j->plan.
+ * Errors: as job_compute_isolated. */
+bool job_alone_start_after(job *j, topo *t, double alpha_s, bool ideal, double origin_s,
+                           double after_s, double *start_s, GError **error);
+
 #endif /* CCSIM_SIM_JOB_H */

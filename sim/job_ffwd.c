@@ -347,3 +347,54 @@ double job_busy_gpu_s_at(const job *j, double now_s)
         b += j->spec.gpus * (now_s - j->busy_since_s);
     return b;
 }
+
+void job_counters_at(const job *j, double t, job_counters *out)
+{
+    if (!j->ffwd || j->state != JOB_RUNNING || j->ff_final) {
+        out->iterations = j->iterations;
+        out->iter_time_sum_s = j->iter_time_sum_s;
+        out->busy_gpu_s = job_busy_gpu_s_at(j, t);
+        if (j->graph && j->busy_gpus > 0) /* a structured job's busy tasks */
+            out->busy_gpu_s += j->busy_gpus * (t - j->busy_mark_s);
+        return;
+    }
+    /* what job__ff_stop (and stretch_close) would fold in at t */
+    int64_t n = j->ff_base_iters + ff_iters_before(j, t);
+    out->iterations = n;
+    out->iter_time_sum_s = j->ff_stretch ? j->ff_base_iter_sum_s + (double)(n - j->ff_base_iters) *
+                                                                    ffwd_profile_period_s(j->ffwd)
+                                         : (double)n * j->isolated_iter_s;
+    out->busy_gpu_s = ff_busy_at(j, t);
+}
+
+bool job_alone_start_after(job *j, topo *t, double alpha_s, bool ideal, double origin_s,
+                           double after_s, double *start_s, GError **error)
+{
+    if (!job__has_comm(j)) {
+        /* the event path's own sums (ff_end_time), so the times agree bit for bit */
+        double s = origin_s;
+        while (s < after_s) {
+            s = s + j->spec.compute_s;
+            if (j->spec.opt_s > 0)
+                s = s + j->spec.opt_s;
+            s = s + 0.0;
+        }
+        *start_s = s;
+        return true;
+    }
+    double T = j->isolated_iter_s;
+    if (j->graph && !ideal) {
+        T = j->alone_ecmp_iter_s; /* a structured job: alone on its first paths */
+    } else if (!ideal && !j->ffwd) {
+        double Tb = 0;
+        if (!job__simulate_bucket(j, t, alpha_s, &Tb, NULL, error))
+            return false;
+        T = job_isolated_iter_s(j->spec.compute_s, j->spec.fwd_frac, j->spec.opt_s,
+                                j->spec.buckets, Tb);
+    }
+    double n = after_s > origin_s ? ceil((after_s - origin_s) / T) : 0;
+    while (origin_s + n * T < after_s)
+        n += 1;
+    *start_s = origin_s + n * T;
+    return true;
+}

@@ -76,6 +76,7 @@ struct replay {
     GError *deferred_error;    /* an output error inside an event handler */
     /* input digests for run.json */
     char *trace_digest;
+    struct replay_shard *shard; /* (nullable) one time shard of the run (replay_shard.c) */
 };
 
 /* Job j stops at now_s (its end, or the run's): GPUs released, the
@@ -86,6 +87,36 @@ void replay__job_end(struct replay *r, job *j, double now_s);
 void replay__reschedule(struct replay *r);
 /* Call on_comm if the scheduler has it (sched_ctx.c). */
 void replay__on_comm(struct replay *r, job *j, bool starting);
+
+/* Job j's plan (or graph, for a structured job) on j->alloc with its uid,
+ * and its isolated iteration time (replay_run.c). */
+bool replay__job_prepare(struct replay *r, job *j, GError **error);
+
+/* One time shard (replay_shard.c, docs/cluster.md).  Set-up after the
+ * whole run's window and checks: the warm-up's start, the run's placements
+ * up to it, the window narrowed. */
+bool replay__shard_setup(struct replay *r, int index, GError **error);
+void replay__shard_free(struct replay_shard *sh);
+/* Job idx was placed before the warm-up (it resumes at its start). */
+bool replay__shard_placed(const struct replay *r, guint idx);
+/* Before job_begin of job idx: a resumed job starts on its isolated grid. */
+bool replay__shard_align(struct replay *r, job *j, guint idx, double now_s, GError **error);
+/* Job idx found no room at now_s (--scale-hosts). */
+void replay__shard_no_room(struct replay *r, guint idx, double now_s);
+/* The measured window's start while it is ahead (a change the fast paths
+ * stop at), else INFINITY. */
+double replay__shard_mark_s(const struct replay *r);
+/* The first event at the measured window's start: counters taken. */
+void replay__shard_mark(struct replay *r, double now_s);
+/* A time-series row of the warm-up (not written). */
+bool replay__shard_hides_row(const struct replay *r, const metrics_row *row);
+/* The measured part of job i's result, of the run's summary. */
+void replay__shard_job_result(const struct replay *r, guint i, replay_job_result *o);
+void replay__shard_summary(const struct replay *r, replay_summary *s);
+/* After the run: statuses and times as the whole run's. */
+void replay__shard_finish(struct replay *r);
+/* run.json's "shard" object and the exact per-job counters (REPLAY_SHARD_JOBS_FILE). */
+bool replay__shard_write(struct replay *r, output_dir *d, cJSON *root, GError **error);
 
 /* Outputs (replay_output.c). */
 bool replay__open_streams(struct replay *r, output_dir *d, GError **error);

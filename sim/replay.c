@@ -46,6 +46,7 @@ void replay_free(replay *r)
     g_free(r->trace_digest);
     g_free(r->first_unknown_host);
     steady_free(r->steady);
+    replay__shard_free(r->shard);
     config_free(r->cfg);
     g_free(r);
 }
@@ -441,6 +442,12 @@ static bool iterations_ok(const replay *r, const job *j, GError **error)
 replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace *tr,
                    const catalog *cat, GError **error)
 {
+    return replay_new_shard(cfg, ops, t, tr, cat, -1, error);
+}
+
+replay *replay_new_shard(const config *cfg, const sched_ops *ops, topo *t, const trace *tr,
+                         const catalog *cat, int index, GError **error)
+{
     g_return_val_if_fail(cfg && ops && t && tr && cat, NULL);
     g_autoptr(replay) r = g_new0(replay, 1);
     r->cfg = config_new();
@@ -601,7 +608,15 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
         .group_boundary = on_group_boundary,
         .failed = on_job_failed,
     };
+    if (index >= 0 && !replay__shard_setup(r, index, error))
+        return NULL;
     return g_steal_pointer(&r);
+}
+
+void replay_window(const replay *r, double *start_s, double *end_s)
+{
+    *start_s = r->sim_start_s;
+    *end_s = r->sim_end_s;
 }
 
 const char *replay_unknown_hosts(const replay *r, size_t *count)

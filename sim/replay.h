@@ -92,6 +92,36 @@ replay *replay_new(const config *cfg, const sched_ops *ops, topo *t, const trace
 void replay_free(replay *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(replay, replay_free)
 
+/* --- Time shards (docs/cluster.md, "Long replays split in time") -------- */
+
+/* The measured windows of a run over [start_s, end_s] split in count
+ * shards: bounds[0..count] (count + 1 values, bounds[0] = start_s,
+ * bounds[count] = end_s), the inner ones on the run's time-series grid
+ * (start_s + m interval_s, summed as the replay's ticks are), shard k
+ * holding floor((k+1) M / count) - floor(k M / count) of its M intervals.
+ * CCS_ERROR_INVALID when count exceeds M ("--shards N: ... at most M").
+ * O(M). */
+bool replay_shard_bounds(double start_s, double end_s, double interval_s, int count,
+                         double *bounds, GError **error);
+
+/* Shard `index` (0-based) of the cfg->sim.shards shards of the run
+ * replay_new(cfg, ...) would make: the same jobs, placements, levels and
+ * scheduler, simulated from a warm-up start w (docs/cluster.md) to the
+ * shard's end, measured from its start: its outputs cover
+ * [bounds[index], bounds[index + 1]] (timeseries.csv and links.csv rows,
+ * jobs.csv and summary.csv counters from that time on), and it also
+ * writes REPLAY_SHARD_JOBS_FILE (each measured job's counters to 17
+ * digits, for the merge) and a "shard" object in run.json.  index < 0 is
+ * replay_new.  Errors: as replay_new; CCS_ERROR_INVALID in work mode or
+ * for too many shards (replay_shard_bounds). */
+replay *replay_new_shard(const config *cfg, const sched_ops *ops, topo *t, const trace *tr,
+                         const catalog *cat, int index, GError **error);
+#define REPLAY_SHARD_JOBS_FILE "shard_jobs.csv"
+
+/* The window the replay simulates, [*start_s, *end_s] (of a shard: from
+ * its warm-up's start to its end). */
+void replay_window(const replay *r, double *start_s, double *end_s);
+
 /* Run to the end of the window (window mode) or until every job has done
  * its work (work mode).  progress (nullable) is called about every 2^16
  * events.  Writes the output files into out (nullable).  Call once. */

@@ -90,7 +90,7 @@ bool replay__open_streams(struct replay *r, output_dir *d, GError **error)
 
 bool replay__write_tick(struct replay *r, const metrics_row *row, GError **error)
 {
-    if (!r->ts_csv)
+    if (!r->ts_csv || replay__shard_hides_row(r, row))
         return true;
     output_csv *c = r->ts_csv;
     output_csv_double(c, row->t_s);
@@ -441,5 +441,7 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(root, "steady_approx_change_windows_kept",
                             (double)s.approx_change_windows_kept);
     cJSON_AddNumberToObject(root, "peak_rss_bytes", (double)s.peak_rss_bytes);
+    if (r->shard && !replay__shard_write(r, d, root, error))
+        return false;
     return output_json_write(d, "run.json", root, error);
 }

@@ -9,6 +9,7 @@
  *            GPUs before a job arriving at t is placed.
  *   JOB_END  window mode: the job's recorded end (clipped to the window).
  *   TICK     the end of a time-series interval.
+ *   SHARD_MARK  a time shard's measured window starts (replay_shard.c).
  * The scheduler's reschedule runs after every arrival and every end.
  */
 #include "replay.h"
@@ -20,7 +21,7 @@
 #include "base/ccs.h"
 #include "replay-private.h"
 
-enum { EV_ARRIVAL = 1, EV_JOB_END = 2, EV_TICK = 3 };
+enum { EV_ARRIVAL = 1, EV_JOB_END = 2, EV_TICK = 3, EV_SHARD_MARK = 4 };
 
 static void handler(void *ctx, uint64_t arg, double now_s);
 
@@ -95,21 +96,40 @@ static double intensity_of(const replay *r, const job *j)
     return tmax > 0 ? j->spec.gpus * j->spec.compute_s / tmax : 0.0;
 }
 
+bool replay__job_prepare(replay *r, job *j, GError **error)
+{
+    coll_options co = coll_options_default();
+    co.buckets = j->spec.buckets;
+    co.flows_model = r->cfg->sim.collective_model == CONFIG_COLL_FLOWS;
+    co.channels = r->cfg->sim.channels;
+    co.sm90 = strcmp(r->cfg->sim.gpu, "h100") == 0;
+    co.uid = j->uid;
+    co.seed = r->cfg->sim.seed;
+    if (j->spec.structure)
+        return job_structured_prepare(j, r->t, &co, r->env.alpha_s, error);
+    j->plan = coll_plan_new(r->t, j->alloc, j->spec.coll, j->spec.comm_bytes, &co, error);
+    return j->plan && job_compute_isolated(j, r->t, r->env.alpha_s, error);
+}
+
 static void arrival(replay *r, guint idx, double now_s)
 {
     r->next_start++;
     job *j = g_ptr_array_index(r->jobs, idx);
     GError *e = NULL;
+    /* a time shard's resumed job holds the GPUs the run gave it */
+    bool placed = replay__shard_placed(r, idx);
     const char *const *hosts = (const char *const *)j->spec.hosts;
     size_t nh = j->spec.hosts ? g_strv_length(j->spec.hosts) : 0;
-    cluster_alloc *a = cluster_place(r->cl, hosts, j->spec.host_gpus, nh, j->spec.gpus,
-                                     r->cfg->sim.placement, r->rng_place, &e);
+    cluster_alloc *a = placed ? j->alloc
+                              : cluster_place(r->cl, hosts, j->spec.host_gpus, nh, j->spec.gpus,
+                                              r->cfg->sim.placement, r->rng_place, &e);
     if (!a) {
         if (r->cfg->sim.scale_hosts) {
             g_error_free(e);
             g_array_index(r->status, replay_job_status, idx) = REPLAY_JOB_NO_CAPACITY;
             r->jobs_skipped_capacity++;
             r->jobs_done++;
+            replay__shard_no_room(r, idx, now_s);
             push_next_arrival(r);
             return;
         }
@@ -119,22 +139,9 @@ static void arrival(replay *r, guint idx, double now_s)
     }
     j->alloc = a;
     j->placed_by_policy = a->by_policy;
-    j->uid = r->next_uid++;
-    coll_options co = coll_options_default();
-    co.buckets = j->spec.buckets;
-    co.flows_model = r->cfg->sim.collective_model == CONFIG_COLL_FLOWS;
-    co.channels = r->cfg->sim.channels;
-    co.sm90 = strcmp(r->cfg->sim.gpu, "h100") == 0;
-    co.uid = j->uid;
-    co.seed = r->cfg->sim.seed;
-    bool ok;
-    if (j->spec.structure) {
-        ok = job_structured_prepare(j, r->t, &co, r->env.alpha_s, &e);
-    } else {
-        j->plan = coll_plan_new(r->t, a, j->spec.coll, j->spec.comm_bytes, &co, &e);
-        ok = j->plan && job_compute_isolated(j, r->t, r->env.alpha_s, &e);
-    }
-    if (!ok) {
+    if (!placed)
+        j->uid = r->next_uid++;
+    if (!replay__job_prepare(r, j, &e)) {
         g_prefix_error(&e, "job %s: ", j->spec.id);
         fail(r, e);
         return;
@@ -162,6 +169,10 @@ static void arrival(replay *r, guint idx, double now_s)
     if (a->by_policy)
         r->jobs_by_policy++;
     replay__reschedule(r);
+    if (r->shard && !replay__shard_align(r, j, idx, now_s, &e)) {
+        fail(r, e);
+        return;
+    }
     job_begin(j, &r->env, now_s);
     if (r->cfg->sim.mode == CONFIG_MODE_WINDOW)
         evq_push(r->q, j->spec.end_s, handler, r, ((uint64_t)EV_JOB_END << 32) | idx);
@@ -196,6 +207,9 @@ static void handler(void *ctx, uint64_t arg, double now_s)
         evq_push(r->q, r->next_tick_s, handler, r, (uint64_t)EV_TICK << 32);
         break;
     }
+    case EV_SHARD_MARK:
+        replay__shard_mark(r, now_s);
+        break;
     default:
         g_assert_not_reached();
     }
@@ -211,11 +225,13 @@ static bool sched_ignores(void *user, size_t slot)
 static double next_arrival_s(void *user)
 {
     const replay *r = user;
+    /* a time shard's measured start is a change too: no jump crosses it */
+    double mark = replay__shard_mark_s(r);
     if (r->next_start >= r->start_order->len)
-        return INFINITY;
+        return mark;
     guint idx = g_array_index(r->start_order, guint, r->next_start);
     const job *next = g_ptr_array_index(r->jobs, idx);
-    return next->spec.start_s;
+    return fmin(next->spec.start_s, mark);
 }
 
 static double tick_at_s(void *user)
@@ -277,6 +293,9 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
         return false;
     }
     evq_run_until(r->q, r->sim_start_s);
+    /* first: it fires before any other event at its time */
+    if (r->shard)
+        evq_push(r->q, replay__shard_mark_s(r), handler, r, (uint64_t)EV_SHARD_MARK << 32);
     push_next_arrival(r);
     r->next_tick_s = tick_time(r, r->sim_start_s);
     evq_push(r->q, r->next_tick_s, handler, r, (uint64_t)EV_TICK << 32);
@@ -344,6 +363,8 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
         return false;
     }
     r->wall_s = (g_get_monotonic_time() - t0) / 1e6;
+    if (r->shard)
+        replay__shard_finish(r);
     if (out && !replay__write_final(r, out, error))
         return false;
     return true;
@@ -375,6 +396,8 @@ void replay_job_get(const replay *r, size_t i, replay_job_result *o)
     o->priority = j->priority;
     o->shift_s = j->total_shift_s;
     o->structure = j->spec.structure;
+    if (r->shard)
+        replay__shard_job_result(r, (guint)i, o);
 }
 
 static int dbl_cmp(const void *a, const void *b)
@@ -440,4 +463,6 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->approx_change_windows = c.approx_change_windows;
     s->approx_change_windows_kept = c.approx_change_kept;
     s->peak_rss_bytes = peak_rss_bytes();
+    if (r->shard)
+        replay__shard_summary(r, s);
 }

@@ -159,6 +159,10 @@ static void test_config_to_json(void)
 {
     g_autoptr(config) c = config_new();
     CU_ASSERT_TRUE(config_set_option(c, "end", "12.5", NULL));
+    cJSON *one = config_to_json(c); /* an unsplit run records no shard keys */
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(cJSON_GetObjectItem(one, "sim"), "shards"));
+    cJSON_Delete(one);
+    CU_ASSERT_TRUE(config_set_option(c, "shards", "2", NULL));
     cJSON *j = config_to_json(c);
     const cJSON *sim = cJSON_GetObjectItem(j, "sim");
     CU_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(sim, "start_s")));
@@ -167,7 +171,7 @@ static void test_config_to_json(void)
     size_t n = 0;
     for (const char *const *k = config_sim_keys(); *k; k++, n++)
         CU_ASSERT_PTR_NOT_NULL(cJSON_GetObjectItem(sim, *k));
-    CU_ASSERT_EQUAL(n, 19); /* ..., gzip, fast_forward, steady, job_model */
+    CU_ASSERT_EQUAL(n, 21); /* ..., steady, job_model, shards, shard_warmup */
     CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(sim, "channels")->valuestring, "auto");
     cJSON_Delete(j);
 }

@@ -49,6 +49,8 @@ static bool p_channels(double v, GError **e) { return option("channels", v, e); 
 static bool p_alpha(double v, GError **e) { return option("alpha_us", v, e); }
 static bool p_buckets(double v, GError **e) { return option("buckets", v, e); }
 static bool p_jitter(double v, GError **e) { return option("jitter_sigma", v, e); }
+static bool p_shards(double v, GError **e) { return option("shards", v, e); }
+static bool p_warmup(double v, GError **e) { return option("shard_warmup", v, e); }
 
 /* One job (compute C s, [0, end] s) on a small fat-tree, window [0, win]
  * with the given interval, prepared (replay_new) but not run; extra is
@@ -298,6 +300,8 @@ static const probe probes[] = {
     {CCS_LIMIT_OG_CASES, p_cases, false, false, false},
     {CCS_LIMIT_OG_WINDOW_S, p_window, false, false, false},
     {CCS_LIMIT_OG_LEVELS, p_oglevels, false, false, false},
+    {CCS_LIMIT_SHARDS, p_shards, false, false, false},
+    {CCS_LIMIT_SHARD_WARMUP, p_warmup, false, false, false},
 };
 
 static void expect(const probe *p, const char *what, double v, bool accept)

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# submit.sh - submit a ccsim sweep to Slurm: a job array of N shards, then a
-# merge job that runs when every shard succeeded (--dependency=afterok) and
-# is cancelled if one failed (--kill-on-invalid-dep=yes).
+# submit.sh - submit a ccsim sweep to Slurm: a job array of N tasks, then a
+# merge job that runs when every task succeeded (--dependency=afterok) and
+# is cancelled if one failed (--kill-on-invalid-dep=yes).  The sweep's work
+# is its tasks: one per run, one per time shard of a run split with
+# sim.shards (docs/cluster.md); array task I runs those with index = I mod N.
 #
-# Usage: scripts/slurm/submit.sh SWEEP.json OUTDIR [--shards N] [--cpus C] [--wait]
+# Usage: scripts/slurm/submit.sh SWEEP.json OUTDIR [--tasks N] [--cpus C] [--wait]
 #                                [-- EXTRA_SBATCH_OPTIONS...]
-#   --shards N  array tasks (default: the number of runs, at most 32)
-#   --cpus C    CPUs per task = parallel runs per task (default 1)
+#   --tasks N   array tasks (default: the sweep's tasks, at most 32)
+#   --cpus C    CPUs per array task = its tasks run in parallel (default 1)
 #   --wait      block until the merge job ends; exit with its status
 # Environment: CCSIM, the ccsim binary (default: build/ccsim of this
 # checkout if built, else `ccsim` on PATH); it must be reachable at the
@@ -14,15 +16,17 @@
 # Prints the two job ids.  docs/cluster.md explains the rest.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 2 ] || usage
 sweep=$(realpath "$1")
 out=$(realpath -m "$2")
 shift 2
-shards="" cpus=1 wait=""
+tasks="" cpus=1 wait=""
 while [ $# -gt 0 ]; do
     case $1 in
-        --shards) shards=$2; shift 2 ;;
+        --tasks) tasks=$2; shift 2 ;;
+        --shards) echo "submit.sh: --shards is now --tasks (array tasks); time shards of a run are" \
+                       "sim.shards in the sweep (docs/cluster.md)" >&2; exit 2 ;;
         --cpus) cpus=$2; shift 2 ;;
         --wait) wait=--wait; shift ;;
         --) shift; break ;;
@@ -37,17 +41,18 @@ if [ -z "${CCSIM:-}" ]; then
     fi
 fi
 export CCSIM
-runs=$("$CCSIM" sweep --dry-run "$sweep" | wc -l)
-[ "$runs" -gt 0 ] || { echo "submit.sh: $sweep has no runs" >&2; exit 1; }
-if [ -z "$shards" ]; then
-    shards=$((runs < 32 ? runs : 32))
+# one line per task: a run, or one time shard of a split run
+work=$("$CCSIM" sweep --dry-run "$sweep" | wc -l)
+[ "$work" -gt 0 ] || { echo "submit.sh: $sweep has no runs" >&2; exit 1; }
+if [ -z "$tasks" ]; then
+    tasks=$((work < 32 ? work : 32))
 fi
 mkdir -p "$out/slurm"
-array=$(sbatch --parsable --array="0-$((shards - 1))" --cpus-per-task="$cpus" \
-        --output="$out/slurm/shard-%a.out" --export=ALL "$@" \
+array=$(sbatch --parsable --array="0-$((tasks - 1))" --cpus-per-task="$cpus" \
+        --output="$out/slurm/task-%a.out" --export=ALL "$@" \
         "$here/sweep.sbatch" "$sweep" "$out")
 array=${array%%;*}
-echo "submit.sh: $runs runs in $shards shards: array job $array" >&2
+echo "submit.sh: $work sweep tasks in $tasks array tasks: array job $array" >&2
 merge_args=(--parsable --dependency="afterok:$array" --kill-on-invalid-dep=yes
             --output="$out/slurm/merge.out" --export=ALL)
 if [ -n "$wait" ]; then

@@ -257,6 +257,12 @@ int cli_compare_main(int argc, char **argv)
     g_autoptr(config) cfg = cli_sim_config(&o, &usage, &e);
     if (!cfg)
         return fail(&o, e, usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE);
+    if (cfg->sim.shards > 1) {
+        cli_error("compare: sim.shards: compare does not split runs in time; a sweep with a "
+                  "scheduler axis does (docs/cluster.md)");
+        cli_sim_opts_clear(&o);
+        return CLI_EXIT_USAGE;
+    }
     g_auto(timeline_options) tlo = {0};
     bool want_tl = false;
     if (!cli_timeline_options(&o, cfg, &tlo, &want_tl, &usage, &e))

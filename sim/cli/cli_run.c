@@ -24,10 +24,28 @@ int cli_run_main(int argc, char **argv)
                                  "lingjun-sample (847 hosts, 6,776 GPUs)\nunder ecmp, over the "
                                  "2 hours around its peak GPU demand.");
     g_option_context_add_main_entries(ctx, entries, NULL);
+    o.shard_only = -1;
+    o.jobs = 1;
     const GOptionEntry extra[] = {
         {"progress-file", 0, 0, G_OPTION_ARG_FILENAME, &o.progress_file,
          "keep \"NOW_S START_S END_S\" of the run in FILE while it runs (ccsim sweep's ETA)",
          "FILE"},
+        {"shards", 0, 0, G_OPTION_ARG_STRING, &o.shards,
+         "split the window in N consecutive time shards, each simulated after a warm-up, run "
+         "side by side (-j) and merged into one run's outputs; resumable (sim.shards, default "
+         "1; docs/cluster.md)",
+         "N"},
+        {"shard-warmup", 0, 0, G_OPTION_ARG_STRING, &o.shard_warmup,
+         "a shard's warm-up, in iterations alone of the slowest job running at its start "
+         "(sim.shard_warmup, default " G_STRINGIFY(CONFIG_SHARD_WARMUP) ")",
+         "M"},
+        {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs,
+         "with --shards: run up to N shards at once, one thread each (default 1; 0: one per CPU)",
+         "N"},
+        {"shard-only", 0, 0, G_OPTION_ARG_INT, &o.shard_only,
+         "with --shards: run only shard K (0-based) into OUT/shards/K, no merge (a Slurm array "
+         "task; the run merges once every shard is there)",
+         "K"},
         G_OPTION_ENTRY_NULL};
     g_option_context_add_main_entries(ctx, extra, NULL);
     GError *e = NULL;
@@ -59,6 +77,12 @@ int cli_run_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
     }
+    g_autofree char *refusal = cli_shards_refusal(&o, cfg, want_tl);
+    if (refusal) {
+        cli_error("%s", refusal);
+        cli_sim_opts_clear(&o);
+        return CLI_EXIT_USAGE;
+    }
     cli_inputs in;
     if (!cli_inputs_load(cfg, &in, &e)) {
         cli_error("%s", e->message);
@@ -73,6 +97,12 @@ int cli_run_main(int argc, char **argv)
     g_ptr_array_add(one, cfg->scheduler);
     g_autofree char *out =
         o.out ? g_strdup(o.out) : cli_default_out(cfg, in.topo_spec, one, false);
+    if (cfg->sim.shards > 1 || o.shard_only >= 0) {
+        int st = cli_run_shards(&o, cfg, &in, out);
+        cli_inputs_clear(&in);
+        cli_sim_opts_clear(&o);
+        return st;
+    }
     cli_run_result res = {0};
     output_dir *d = output_dir_open_new(out, o.force, o.scenario, &e);
     bool ok = d && cli_run_one(cfg, &in, d, o.quiet, o.progress_file, &res, &e);

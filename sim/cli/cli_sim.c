@@ -109,7 +109,8 @@ void cli_sim_opts_clear(cli_sim_opts *o)
                   &o->mode, &o->start, &o->end, &o->seed, &o->levels, &o->gpu, &o->interval,
                   &o->time_scale, &o->placement, &o->collective_model, &o->channels,
                   &o->alpha_us, &o->buckets, &o->jitter, &o->progress_file, &o->timeline,
-                  &o->timeline_jobs, &o->timeline_span, &o->steady, &o->job_model};
+                  &o->timeline_jobs, &o->timeline_span, &o->steady, &o->job_model, &o->shards,
+                  &o->shard_warmup};
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
         g_clear_pointer(s[i], g_free);
 }
@@ -130,6 +131,7 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
         {"channels", o->channels},
         {"alpha_us", o->alpha_us}, {"buckets", o->buckets},     {"jitter_sigma", o->jitter},
         {"steady", o->steady},     {"job_model", o->job_model},
+        {"shards", o->shards},     {"shard_warmup", o->shard_warmup},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
         if (kv[i].value && !config_set_option(c, kv[i].key, kv[i].value, error)) {
@@ -299,6 +301,7 @@ static char *default_topology_for(const config *cfg, const trace *tr)
 bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error)
 {
     memset(in, 0, sizeof *in);
+    in->shard = -1;
     in->cat = catalog_load_default(error);
     if (!in->cat)
         return false;
@@ -464,7 +467,8 @@ bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
                  const char *progress_file, cli_run_result *res, GError **error)
 {
     const sched_ops *ops = sched_registry_lookup(cfg->scheduler, error);
-    g_autoptr(replay) r = ops ? replay_new(cfg, ops, in->t, in->tr, in->cat, error) : NULL;
+    g_autoptr(replay) r =
+        ops ? replay_new_shard(cfg, ops, in->t, in->tr, in->cat, in->shard, error) : NULL;
     if (!r) {
         output_dir_abort(d);
         return false;

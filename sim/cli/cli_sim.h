@@ -19,11 +19,13 @@
 typedef struct cli_sim_opts {
     char *scenario, *trace, *topo, *sched, *scheds, *out;
     char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
-        *collective_model, *channels, *alpha_us, *buckets, *jitter, *steady, *job_model;
+        *collective_model, *channels, *alpha_us, *buckets, *jitter, *steady, *job_model, *shards,
+        *shard_warmup;
     gboolean scale_hosts, gzip, quiet, no_ffwd, force;
     char *timeline, *timeline_jobs, *timeline_span;
     gboolean flows;
-    int jobs; /* compare -j: schedulers run in parallel (0: not given) */
+    int jobs; /* compare -j: schedulers run in parallel; run -j: shards (0: not given) */
+    int shard_only; /* run --shard-only K: run shard K alone, no merge (-1: not given) */
     char *progress_file; /* run --progress-file: simulated-time progress for a sweep */
 } cli_sim_opts;
 
@@ -43,6 +45,7 @@ typedef struct cli_inputs {
     topo *t;
     trace *tr;
     catalog *cat;
+    int shard;       /* the time shard cli_run_one runs (replay_new_shard), -1: the whole run */
 } cli_inputs;
 bool cli_inputs_load(const config *cfg, cli_inputs *in, GError **error);
 /* Another copy of in's topology (one per thread: its path cache fills
@@ -115,6 +118,14 @@ void cli_run_result_clear(cli_run_result *res);
  * "ccsim: warning: TEXT" for one run, "ccsim: warning: A, B: TEXT" naming
  * the runs that gave it, "all N runs" when every one did. */
 void cli_run_warnings_print(const cli_run_result *res, size_t n);
+
+/* `ccsim run` with cfg->sim.shards > 1 or --shard-only (cli_shards.c):
+ * the shards into OUT/shards/K, side by side (o->jobs), finished ones
+ * kept, then merged into OUT (docs/cluster.md).  Returns the exit status. */
+int cli_run_shards(const cli_sim_opts *o, const config *cfg, cli_inputs *in, const char *out);
+/* Why the shard options of o cannot run with cfg (work mode, a timeline,
+ * -j or --shard-only out of range), or NULL.  (transfer full) */
+char *cli_shards_refusal(const cli_sim_opts *o, const config *cfg, bool timeline);
 
 /* Run one scheduler: replay, write into d (committed on success, aborted
  * on failure: d is consumed either way) and fill *res; with progress_file

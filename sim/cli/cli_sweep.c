@@ -90,14 +90,21 @@ static gboolean on_signal(gpointer data)
     return G_SOURCE_CONTINUE;
 }
 
+/* One line per task of the shard: its index, run name, parameters, and
+ * for a time shard of a split run "shard=K/N". */
 static void dry_run(const sweep *sw, int shard_index, int shard_count)
 {
-    for (size_t i = (size_t)shard_index; i < sweep_run_count(sw); i += (size_t)shard_count) {
-        printf("%zu\t%s", i, sweep_run_name(sw, i));
+    g_autoptr(GArray) tasks = sweep_tasks(sw);
+    for (guint t = (guint)shard_index; t < tasks->len; t += (guint)shard_count) {
+        const sweep_task *task = &g_array_index(tasks, sweep_task, t);
+        size_t i = task->run;
+        printf("%u\t%s", t, sweep_run_name(sw, i));
         for (size_t k = 0; k < sweep_param_count(sw); k++) {
             g_autofree char *v = sweep_run_param_text(sw, i, k);
             printf("\t%s=%s", sweep_param_key(sw, k), v);
         }
+        if (task->shard >= 0)
+            printf("\tshard=%d/%d", task->shard, task->shards);
         printf("\n");
     }
 }
@@ -163,7 +170,9 @@ int cli_sweep_main(int argc, char **argv)
     GOptionEntry entries[] = {
         {"out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "output folder (required)", "DIR"},
         {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "parallel runs (default: processors)", "N"},
-        {"shard", 0, 0, G_OPTION_ARG_STRING, &a.shard, "run only runs with index = I mod N",
+        {"shard", 0, 0, G_OPTION_ARG_STRING, &a.shard,
+         "run only the tasks with index = I mod N (a task is a run, or one time shard of a "
+         "run with sim.shards > 1)",
          "I/N"},
         {"dry-run", 'n', 0, G_OPTION_ARG_NONE, &a.dry_run, "list the runs, run nothing", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -226,6 +235,17 @@ int cli_merge_main(int argc, char **argv)
         cli_error("merge: expected at least one sweep folder (see `ccsim merge --help`)");
         g_free(out);
         return CLI_EXIT_USAGE;
+    }
+    /* runs split in time whose shards all finished are merged first */
+    for (int i = 1; i < argc; i++) {
+        g_autofree char *path = g_build_filename(argv[i], "sweep.json", NULL);
+        g_autoptr(sweep) sw = g_file_test(path, G_FILE_TEST_EXISTS) ? sweep_load(path, NULL) : NULL;
+        size_t bad = 0;
+        if (sw && !sweep_merge_shards(sw, argv[i], &bad, &error)) {
+            cli_error("merge: %s", error->message);
+            g_free(out);
+            return CLI_EXIT_FAILURE;
+        }
     }
     sweep_merge_report r = {0};
     g_autofree char *text =

@@ -211,7 +211,8 @@ static bool check_key(const char *name, const char *key, GError **error)
         }
         /* options that would move a run out of runs/NAME/, replace the
          * scenario the sweep wrote there, or make it print instead of run */
-        static const char *const refused[] = {"--out", "--scenario", "--help", "--version"};
+        static const char *const refused[] = {"--out",        "--scenario", "--help",
+                                              "--version",    "--shard-only", "--jobs"};
         for (size_t i = 0; i < G_N_ELEMENTS(refused); i++)
             if (strcmp(key, refused[i]) == 0) {
                 g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
@@ -660,6 +661,31 @@ char *sweep_run_scenario_text(const sweep *sw, size_t i)
     char *copy = g_strconcat(text, "\n", NULL);
     cJSON_free(text);
     return copy;
+}
+
+/* A shard count as given: a whole number >= 1 (text or JSON), else 1. */
+static int shards_of(const cJSON *v)
+{
+    double n = cJSON_IsNumber(v) ? v->valuedouble
+               : cJSON_IsString(v) ? g_ascii_strtod(v->valuestring, NULL)
+                                   : 1;
+    return n >= 1 && n <= G_MAXINT && floor(n) == n ? (int)n : 1;
+}
+
+int sweep_run_shards(const sweep *sw, size_t i)
+{
+    g_return_val_if_fail(i < sw->run_names->len, 1);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(sw->base, "sim"), "shards");
+    const cJSON *opt = NULL; /* --shards, an option, wins over sim.shards */
+    for (size_t k = 0; k < sw->param_keys->len; k++) {
+        const char *key = sw->param_keys->pdata[k];
+        if (strcmp(key, "sim.shards") == 0)
+            v = run_param(sw, i, k);
+        else if (strcmp(key, "--shards") == 0)
+            opt = run_param(sw, i, k);
+    }
+    return shards_of(opt ? opt : v);
 }
 
 char **sweep_run_args(const sweep *sw, size_t i)

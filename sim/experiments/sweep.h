@@ -89,6 +89,12 @@ char *sweep_run_param_text(const sweep *sw, size_t i, size_t k);
 /* The scenario of run i with paths made absolute, pretty-printed JSON
  * (transfer full). */
 char *sweep_run_scenario_text(const sweep *sw, size_t i);
+/* The time shards run i is split in (docs/cluster.md): its --shards
+ * option, else its scenario's sim.shards, else 1 (1 also for a value
+ * that is not a whole number >= 1: the run itself reports it).  A run of
+ * N > 1 shards is N tasks, `ccsim run --shard-only K`, then a merge. */
+int sweep_run_shards(const sweep *sw, size_t i);
+
 /* Extra `ccsim run` options of run i ("--gpu=h100", ...), NULL-terminated
  * (transfer full, g_strfreev). */
 char **sweep_run_args(const sweep *sw, size_t i);
@@ -112,11 +118,11 @@ typedef enum sweep_progress_at {
     SWEEP_AT_RUN_END, /* a run just ended: last_name, last_ok */
 } sweep_progress_at;
 
-/* Progress at the start, every second and after each finished run (runs
- * of this shard only). */
+/* Progress at the start, every second and after each finished task (of
+ * this shard only). */
 typedef struct sweep_progress {
     sweep_progress_at at;
-    size_t total;     /* runs of this shard */
+    size_t total;     /* tasks of this shard (runs, and time shards of split runs) */
     size_t skipped;   /* already finished before this call */
     size_t done;      /* finished, including skipped */
     size_t failed;    /* failed in this call */
@@ -132,10 +138,29 @@ typedef struct sweep_progress {
 
 typedef void (*sweep_progress_fn)(const sweep_progress *p, void *data);
 
+/* A unit of work: a whole run, or one time shard of a run split in
+ * shards > 1 (sweep_run_shards).  The tasks are the runs in order, a split
+ * run in its shards' order; --shard I/N deals them out. */
+typedef struct sweep_task {
+    size_t run;  /* run index */
+    int shard;   /* its shard, -1: the whole run */
+    int shards;  /* the run's shard count */
+} sweep_task;
+
+/* The sweep's tasks in order.  (transfer full) GArray of sweep_task. */
+GArray *sweep_tasks(const sweep *sw);
+
+/* Merge every run of the sweep in DIR whose shards have all finished and
+ * that has not been merged yet (shard_merge.h: it takes the run's lock, as
+ * several Slurm tasks may finish a run's last shards at once).  A merge
+ * that fails is recorded in the run's error.txt and counted in *failed
+ * (nullable).  False only when that error.txt cannot be written. */
+bool sweep_merge_shards(const sweep *sw, const char *dir, size_t *failed, GError **error);
+
 typedef struct sweep_options {
     const char *worker_path;  /* the ccsim binary to run as `WORKER run ...` */
     int jobs;                 /* parallel workers, >= 1 */
-    int shard_index;          /* run only runs with index % shard_count == shard_index */
+    int shard_index;          /* run only tasks with index % shard_count == shard_index */
     int shard_count;          /* >= 1 */
     GCancellable *cancellable; /* cancelled: kill the workers and return (nullable) */
     sweep_progress_fn progress; /* called from the caller's thread (nullable) */
@@ -147,13 +172,17 @@ sweep_options sweep_options_default(void);
 
 /* Create DIR (and DIR/runs), write DIR/sweep.json (refusing a DIR that
  * holds a different sweep, CCS_ERROR_INVALID), and run every unfinished
- * run of the shard with up to opts->jobs workers at once, iterating the
+ * task of the shard with up to opts->jobs workers at once, iterating the
  * caller's thread-default GMainContext.  A run is finished when
  * DIR/runs/NAME/summary.csv exists; an unfinished run's folder is emptied
- * first.  A failed run (non-zero exit, a signal, or no summary.csv) gets
+ * first.  A time shard K of a split run is finished when
+ * DIR/runs/NAME/shards/K/summary.csv exists; its worker is `ccsim run
+ * --shard-only K` in DIR/runs/NAME, and the run is merged when its last
+ * shard ends (and at the end: sweep_merge_shards).  A failed run or
+ * shard (non-zero exit, a signal, or no summary.csv) gets
  * DIR/runs/NAME/error.txt; the others continue.  Then writes the summaries
  * (sweep_write_summary).  Returns false only when the sweep itself cannot
- * proceed (IO); failures of runs are counted in *last (nullable). */
+ * proceed (IO); failures of tasks are counted in *last (nullable). */
 bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
                    sweep_progress *last, GError **error);
 

@@ -2,7 +2,9 @@
  * resumable (docs/usage.md).  Not here: expansion (sweep.c), CSV (sweep_csv.c).
  *
  * Each run is a child process (GSubprocess), so a crash or an abort in one
- * simulation costs that run only.  On Linux the children get SIGKILL when
+ * simulation costs that run only.  A run split in time shards is one
+ * task per shard (`ccsim run --shard-only K` in its folder), merged in
+ * this process when its last shard ends (shard_merge.h).  On Linux the children get SIGKILL when
  * the sweep dies (PR_SET_PDEATHSIG), so a killed sweep leaves no orphan
  * writing into a run folder that a restarted sweep is about to redo.
  */
@@ -23,6 +25,7 @@
 #include <glib/gstdio.h>
 
 #include "base/ccs.h"
+#include "shard_merge.h"
 #include "sweep-private.h"
 
 sweep_options sweep_options_default(void)
@@ -70,6 +73,47 @@ static bool run_finished(const char *dir, const char *name)
     g_autofree char *run_dir = sweep__run_dir(dir, name);
     g_autofree char *summary = sweep__run_summary(run_dir);
     return summary != NULL;
+}
+
+GArray *sweep_tasks(const sweep *sw)
+{
+    GArray *t = g_array_new(FALSE, FALSE, sizeof(sweep_task));
+    for (size_t i = 0; i < sweep_run_count(sw); i++) {
+        int n = sweep_run_shards(sw, i);
+        for (int k = n > 1 ? 0 : -1; k < (n > 1 ? n : 0); k++) {
+            sweep_task one = {.run = i, .shard = k, .shards = n};
+            g_array_append_val(t, one);
+        }
+    }
+    return t;
+}
+
+/* A task is done: its run is (merged), or its shard is. */
+static bool task_finished(const sweep *sw, const char *dir, const sweep_task *t)
+{
+    const char *name = sweep_run_name(sw, t->run);
+    if (run_finished(dir, name))
+        return true;
+    g_autofree char *run_dir = sweep__run_dir(dir, name);
+    return t->shard >= 0 && shard_merge_finished(run_dir, t->shard);
+}
+
+/* The summary a finished task left (NULL: none). */
+static char *task_summary(const char *run_dir, const sweep_task *t)
+{
+    if (t->shard < 0)
+        return sweep__run_summary(run_dir);
+    g_autofree char *shard_dir = shard_merge_dir(run_dir, t->shard);
+    return sweep__run_summary(shard_dir);
+}
+
+/* The progress file of a task's worker (sweep_exec's ETA). */
+static char *task_progress(const char *run_dir, const sweep_task *t)
+{
+    if (t->shard < 0)
+        return g_build_filename(run_dir, SWEEP_PROGRESS_FILE, NULL);
+    g_autofree char *name = g_strdup_printf(SWEEP_PROGRESS_FILE "-%d", t->shard);
+    return g_build_filename(run_dir, name, NULL);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -131,7 +175,7 @@ typedef struct pool pool;
 
 typedef struct worker {
     pool *pl;
-    size_t index;      /* run index */
+    sweep_task task;   /* its run and shard */
     GSubprocess *proc;
     char *command;     /* for error.txt */
     gint64 start_us;   /* when it started (monotonic) */
@@ -141,11 +185,11 @@ struct pool {
     const sweep *sw;
     const char *dir;
     const sweep_options *o;
-    GArray *todo;       /* size_t run indices still to start */
+    GArray *todo;       /* sweep_task still to start */
     size_t next;        /* next position in todo */
     GPtrArray *running; /* worker * */
     sweep_progress p;
-    size_t ran;         /* runs that ended in this call */
+    size_t ran;         /* tasks that ended in this call */
     double ran_s;       /* their total wall time */
     gint64 start_us;
     bool stopping;      /* cancelled: start nothing more */
@@ -157,8 +201,8 @@ struct pool {
  * when there is none yet. */
 static double worker_fraction(const pool *pl, const worker *w)
 {
-    g_autofree char *run_dir = sweep__run_dir(pl->dir, sweep_run_name(pl->sw, w->index));
-    g_autofree char *path = g_build_filename(run_dir, SWEEP_PROGRESS_FILE, NULL);
+    g_autofree char *run_dir = sweep__run_dir(pl->dir, sweep_run_name(pl->sw, w->task.run));
+    g_autofree char *path = task_progress(run_dir, &w->task);
     g_autofree char *text = NULL;
     double now, start, end;
     if (!g_file_get_contents(path, &text, NULL, NULL) ||
@@ -238,6 +282,79 @@ static char *warning_lines(const char *err_text)
     return out ? g_string_free(out, FALSE) : NULL;
 }
 
+/* Write DIR/runs/NAME/error.txt (the folder made again if the run removed
+ * it); an IO error stops the pool. */
+static void record_failure(pool *pl, const char *run_dir, const char *text)
+{
+    g_autofree char *path = g_build_filename(run_dir, "error.txt", NULL);
+    GError *io = NULL;
+    if (!make_dir(run_dir, &io) || !sweep__write_atomic(path, text, &io)) {
+        if (pl->fatal == NULL)
+            pl->fatal = io;
+        else
+            g_error_free(io);
+        pl->stopping = true;
+    }
+}
+
+/* Merge run i if all its shards are there and it is not merged yet (the
+ * merge locks the run's shards); a failed merge goes to its error.txt.
+ * False when it failed. */
+static bool merge_if_complete(const sweep *sw, const char *dir, size_t i, GError **error)
+{
+    int n = sweep_run_shards(sw, i);
+    const char *name = sweep_run_name(sw, i);
+    g_autofree char *run_dir = sweep__run_dir(dir, name);
+    if (n <= 1 || run_finished(dir, name))
+        return true;
+    for (int k = 0; k < n; k++)
+        if (!shard_merge_finished(run_dir, k))
+            return true;
+    GError *e = NULL;
+    if (shard_merge(run_dir, n, &e))
+        return true;
+    g_autofree char *path = g_build_filename(run_dir, "error.txt", NULL);
+    g_autofree char *text = g_strdup_printf("merge of %d shards\nexit_status: -\nerror: %s\n", n,
+                                            e->message);
+    g_error_free(e);
+    sweep__write_atomic(path, text, error); /* *error set only when this fails */
+    return false;
+}
+
+bool sweep_merge_shards(const sweep *sw, const char *dir, size_t *failed, GError **error)
+{
+    size_t bad = 0;
+    bool ok = true;
+    for (size_t i = 0; ok && i < sweep_run_count(sw); i++) {
+        GError *e = NULL;
+        if (!merge_if_complete(sw, dir, i, &e)) {
+            bad++;
+            if (e) { /* error.txt could not be written */
+                g_propagate_error(error, e);
+                ok = false;
+            }
+        }
+    }
+    if (failed)
+        *failed = bad;
+    return ok;
+}
+
+/* A shard task ended well: merge its run if it was the last. */
+static bool after_shard(pool *pl, const sweep_task *t)
+{
+    GError *e = NULL;
+    bool ok = merge_if_complete(pl->sw, pl->dir, t->run, &e);
+    if (e) {
+        if (pl->fatal == NULL)
+            pl->fatal = e;
+        else
+            g_error_free(e);
+        pl->stopping = true;
+    }
+    return ok;
+}
+
 static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
 {
     worker *w = data;
@@ -253,39 +370,33 @@ static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
         err_text = g_strndup(data ? data : "", len);
     }
     g_ptr_array_remove(pl->running, w);
-    const char *name = sweep_run_name(pl->sw, w->index);
+    const char *name = sweep_run_name(pl->sw, w->task.run);
+    g_autofree char *run_dir = sweep__run_dir(pl->dir, name);
     int exit_status = 0;
     g_autofree char *status = describe_status(w->proc, &exit_status);
-    bool finished = run_finished(pl->dir, name);
+    bool finished = task_finished(pl->sw, pl->dir, &w->task);
     bool ok = exit_status == 0 && finished;
     pl->ran_s += (double)(g_get_monotonic_time() - w->start_us) * 1e-6;
+    bool merge_failed = ok && w->task.shard >= 0 && !after_shard(pl, &w->task);
+    ok = ok && !merge_failed; /* a failed merge wrote its error.txt */
     if (ok) {
         pl->p.done++;
         pl->ran++;
-    } else if (!pl->stopping) {
-        /* The run may have removed its own folder on failure; recreate it.
-         * A summary.csv from a run that then failed (a crash at exit, a
+    } else if (!pl->stopping && !merge_failed) {
+        /* A summary.csv from a run that then failed (a crash at exit, a
          * leak report) is moved aside: finished means succeeded. */
-        g_autofree char *run_dir = sweep__run_dir(pl->dir, name);
-        if (finished) {
-            g_autofree char *from = sweep__run_summary(run_dir);
-            g_autofree char *to = g_strconcat(from, ".failed", NULL);
-            if (g_rename(from, to) != 0)
-                g_debug("%s: cannot rename: %s", from, g_strerror(errno));
-        }
-        g_autofree char *path = g_build_filename(run_dir, "error.txt", NULL);
+        g_autofree char *from = finished ? task_summary(run_dir, &w->task) : NULL;
+        g_autofree char *to = from ? g_strconcat(from, ".failed", NULL) : NULL;
+        if (from && g_rename(from, to) != 0)
+            g_debug("%s: cannot rename: %s", from, g_strerror(errno));
         g_autofree char *text = g_strdup_printf(
             "command: %s\nexit_status: %s\n%s--- stderr ---\n%s", w->command, status,
             exit_status == 0 ? "error: exited 0 but wrote no summary.csv (nor summary.csv.gz)\n" : "",
             err_text ? err_text : (comm_error ? comm_error->message : ""));
-        GError *io = NULL;
-        if (!make_dir(run_dir, &io) || !sweep__write_atomic(path, text, &io)) {
-            if (pl->fatal == NULL)
-                pl->fatal = io;
-            else
-                g_error_free(io);
-            pl->stopping = true;
-        }
+        record_failure(pl, run_dir, text);
+        pl->p.failed++;
+        pl->ran++;
+    } else if (!pl->stopping) { /* the merge failed: error.txt says why */
         pl->p.failed++;
         pl->ran++;
     }
@@ -300,33 +411,64 @@ static void worker_done(GObject *source, GAsyncResult *res, gpointer data)
     worker_free(w);
 }
 
-/* Empty the run's folder, write its scenario, and start its worker. */
-static bool pool_start(pool *pl, size_t index, GError **error)
+/* The worker of a task: `ccsim run` in the run's folder, for a shard with
+ * --shard-only K (its run folder and its shards/ kept). */
+static char **task_argv(pool *pl, const sweep_task *t)
 {
-    const char *name = sweep_run_name(pl->sw, index);
-    g_autofree char *run_dir = sweep__run_dir(pl->dir, name);
-    g_autofree char *scenario_path = g_build_filename(run_dir, "scenario.json", NULL);
-    g_autofree char *scenario = sweep_run_scenario_text(pl->sw, index);
-    if (!remove_tree(run_dir, error) || !make_dir(run_dir, error) ||
-        !sweep__write_atomic(scenario_path, scenario, error))
-        return false;
-    g_auto(GStrv) extra = sweep_run_args(pl->sw, index);
+    g_auto(GStrv) extra = sweep_run_args(pl->sw, t->run);
     g_autoptr(GStrvBuilder) b = g_strv_builder_new();
     /* The worker runs inside its folder with relative names, so what it
      * records about its inputs ("scenario.json") is the same whatever DIR
      * is; the scenario's own paths are absolute. */
     g_strv_builder_add_many(b, pl->o->worker_path, "run", "--scenario", "scenario.json", "--out",
-                            ".", "--progress-file=" SWEEP_PROGRESS_FILE, NULL);
+                            ".", NULL);
+    if (t->shard < 0) {
+        g_strv_builder_add(b, "--progress-file=" SWEEP_PROGRESS_FILE);
+    } else {
+        g_autofree char *progress =
+            g_strdup_printf("--progress-file=" SWEEP_PROGRESS_FILE "-%d", t->shard);
+        g_autofree char *only = g_strdup_printf("--shard-only=%d", t->shard);
+        g_strv_builder_add_many(b, progress, only, NULL);
+    }
     g_strv_builder_addv(b, (const char **)extra);
-    g_auto(GStrv) argv = g_strv_builder_end(b);
+    return g_strv_builder_end(b);
+}
 
+/* Prepare the task's folder: a whole run's emptied, a shard's run folder
+ * kept (its other shards live there) with shards/ made and its error.txt
+ * gone; then write the scenario. */
+static bool task_folder(pool *pl, const sweep_task *t, const char *run_dir, GError **error)
+{
+    g_autofree char *scenario_path = g_build_filename(run_dir, "scenario.json", NULL);
+    g_autofree char *scenario = sweep_run_scenario_text(pl->sw, t->run);
+    if (t->shard < 0) {
+        if (!remove_tree(run_dir, error) || !make_dir(run_dir, error))
+            return false;
+    } else {
+        g_autofree char *shards = g_build_filename(run_dir, SHARD_MERGE_DIR, NULL);
+        g_autofree char *err = g_build_filename(run_dir, "error.txt", NULL);
+        if (!make_dir(shards, error))
+            return false;
+        g_remove(err);
+    }
+    return sweep__write_atomic(scenario_path, scenario, error);
+}
+
+/* Set the task's folder up and start its worker. */
+static bool pool_start(pool *pl, const sweep_task *t, GError **error)
+{
+    const char *name = sweep_run_name(pl->sw, t->run);
+    g_autofree char *run_dir = sweep__run_dir(pl->dir, name);
+    if (!task_folder(pl, t, run_dir, error))
+        return false;
+    g_auto(GStrv) argv = task_argv(pl, t);
     g_autoptr(GSubprocessLauncher) l = g_subprocess_launcher_new(
         G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
     g_subprocess_launcher_set_child_setup(l, child_setup, NULL, NULL);
     g_subprocess_launcher_set_cwd(l, run_dir);
     worker *w = g_new0(worker, 1);
     w->pl = pl;
-    w->index = index;
+    w->task = *t;
     g_autofree char *joined = g_strjoinv(" ", argv);
     w->command = g_strdup_printf("(cd %s && %s)", run_dir, joined);
     w->start_us = g_get_monotonic_time();
@@ -348,8 +490,8 @@ static void pool_fill(pool *pl)
             pl->stopping = true;
             break;
         }
-        size_t index = g_array_index(pl->todo, size_t, pl->next++);
-        if (!pool_start(pl, index, &pl->fatal))
+        const sweep_task *t = &g_array_index(pl->todo, sweep_task, pl->next++);
+        if (!pool_start(pl, t, &pl->fatal))
             pl->stopping = true;
     }
 }
@@ -382,16 +524,17 @@ bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
         return false;
 
     pool pl = {.sw = sw, .dir = dir, .o = opts};
-    pl.todo = g_array_new(FALSE, FALSE, sizeof(size_t));
     pl.running = g_ptr_array_new();
     pl.start_us = g_get_monotonic_time();
-    for (size_t i = (size_t)opts->shard_index; i < sweep_run_count(sw);
-         i += (size_t)opts->shard_count) {
+    pl.todo = g_array_new(FALSE, FALSE, sizeof(sweep_task));
+    g_autoptr(GArray) tasks = sweep_tasks(sw);
+    for (guint i = (guint)opts->shard_index; i < tasks->len; i += (guint)opts->shard_count) {
+        const sweep_task *t = &g_array_index(tasks, sweep_task, i);
         pl.p.total++;
-        if (run_finished(dir, sweep_run_name(sw, i)))
+        if (task_finished(sw, dir, t))
             pl.p.skipped++;
         else
-            g_array_append_val(pl.todo, i);
+            g_array_append_val(pl.todo, *t);
     }
     pl.p.done = pl.p.skipped;
     report(&pl, SWEEP_AT_START);
@@ -421,6 +564,13 @@ bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
         g_propagate_error(error, pl.fatal);
         return false;
     }
+    /* runs whose last shards other processes (Slurm tasks) finished */
+    size_t bad = 0;
+    if (!g_cancellable_is_cancelled(opts->cancellable) &&
+        !sweep_merge_shards(sw, dir, &bad, error))
+        return false;
+    if (last)
+        last->failed += bad;
     return sweep_write_summary(sw, dir, NULL, NULL, error);
 }
 
