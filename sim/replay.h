@@ -130,6 +130,12 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
 
 void replay_get_summary(const replay *r, replay_summary *out);
 
+/* A run's mean_slowdown and p99_slowdown from its jobs' slowdowns (double,
+ * sorted here): the mean summed in ascending order, the 99th percentile
+ * the nearest rank, ceil(0.99 n)-th smallest; NAN for none.  For a merge
+ * that must give the run's own numbers.  O(n log n). */
+void replay_slowdowns_summarize(GArray *slowdowns, double *mean, double *p99);
+
 /* An observer of the scheduler's decisions, called after every reschedule
  * (every arrival and end) with the scheduler's read view of the running
  * jobs (sim/scheduler.h; ctx is valid during the call only; the hook

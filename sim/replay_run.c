@@ -406,6 +406,21 @@ static int dbl_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void replay_slowdowns_summarize(GArray *slowdowns, double *mean, double *p99)
+{
+    *mean = *p99 = NAN;
+    if (slowdowns->len == 0)
+        return;
+    g_array_sort(slowdowns, dbl_cmp);
+    double sum = 0;
+    for (guint i = 0; i < slowdowns->len; i++)
+        sum += g_array_index(slowdowns, double, i);
+    *mean = sum / slowdowns->len;
+    /* nearest rank: the ceil(0.99 n)-th smallest */
+    size_t k = (size_t)ceil(0.99 * slowdowns->len);
+    *p99 = g_array_index(slowdowns, double, k > 0 ? k - 1 : 0);
+}
+
 void replay_get_summary(const replay *r, replay_summary *s)
 {
     memset(s, 0, sizeof *s);
@@ -434,18 +449,7 @@ void replay_get_summary(const replay *r, replay_summary *s)
         if (!isnan(jr.slowdown))
             g_array_append_val(sl, jr.slowdown);
     }
-    if (sl->len > 0) {
-        g_array_sort(sl, dbl_cmp);
-        double sum = 0;
-        for (guint i = 0; i < sl->len; i++)
-            sum += g_array_index(sl, double, i);
-        s->mean_slowdown = sum / sl->len;
-        /* nearest rank: the ceil(0.99 n)-th smallest */
-        size_t k = (size_t)ceil(0.99 * sl->len);
-        s->p99_slowdown = g_array_index(sl, double, k > 0 ? k - 1 : 0);
-    } else {
-        s->mean_slowdown = s->p99_slowdown = NAN;
-    }
+    replay_slowdowns_summarize(sl, &s->mean_slowdown, &s->p99_slowdown);
     s->wall_s = r->wall_s;
     s->events = r->q ? evq_fired_count(r->q) : 0;
     s->jobs_fast_forwarded = r->jobs_ffwd;

@@ -289,14 +289,7 @@ typedef struct totals {
     double mean_slowdown, p99_slowdown;
 } totals;
 
-static int dbl_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The mean and the nearest-rank 99th percentile of the jobs' slowdowns,
- * summed in ascending order as replay_get_summary sums them. */
+/* The slowdowns' mean and 99th percentile, as the run computes them. */
 static void slowdowns(const merged_job *mj, guint n, totals *t)
 {
     g_autoptr(GArray) sl = g_array_new(FALSE, FALSE, sizeof(double));
@@ -305,16 +298,7 @@ static void slowdowns(const merged_job *mj, guint n, totals *t)
         if (!isnan(s))
             g_array_append_val(sl, s);
     }
-    t->mean_slowdown = t->p99_slowdown = NAN;
-    if (sl->len == 0)
-        return;
-    g_array_sort(sl, dbl_cmp);
-    double sum = 0;
-    for (guint i = 0; i < sl->len; i++)
-        sum += g_array_index(sl, double, i);
-    t->mean_slowdown = sum / sl->len;
-    size_t k = (size_t)ceil(0.99 * sl->len);
-    t->p99_slowdown = g_array_index(sl, double, k > 0 ? k - 1 : 0);
+    replay_slowdowns_summarize(sl, &t->mean_slowdown, &t->p99_slowdown);
 }
 
 static void totals_get(shard_in *in, int count, const merged_job *mj, guint n, totals *t)
