@@ -27,6 +27,9 @@ void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 void cli_signals_catch(void);
 int cli_signal_caught(void);
 void cli_signals_exit(void);
+/* The same, saying what instead of "the output was removed" (a split run
+ * keeps its finished shards). */
+void cli_signals_exit_saying(const char *what);
 
 /* The subcommands, one per cli_*.c file (listed in main.c). */
 int cli_version_main(int argc, char **argv);

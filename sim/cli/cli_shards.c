@@ -208,7 +208,10 @@ int cli_run_shards(const cli_sim_opts *o, const config *cfg, cli_inputs *in, con
     bool ok = run_missing(o, cfg, in, out, &ran, &e);
     if (!ok && cli_signal_caught()) {
         g_clear_error(&e);
-        cli_signals_exit(); /* finished shards stay; the same command resumes */
+        g_autofree char *what = g_strdup_printf("the finished shards stay in %s/%s; the same "
+                                                "command runs the others and merges",
+                                                out, SHARD_MERGE_DIR);
+        cli_signals_exit_saying(what);
     }
     int n = cfg->sim.shards;
     bool all = true;

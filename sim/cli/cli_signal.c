@@ -32,12 +32,14 @@ void cli_signals_catch(void)
 
 int cli_signal_caught(void) { return caught; }
 
-void cli_signals_exit(void)
+void cli_signals_exit(void) { cli_signals_exit_saying("the output was removed"); }
+
+void cli_signals_exit_saying(const char *what)
 {
     int sig = caught;
     if (sig == 0)
         return;
-    cli_error("interrupted by %s: the output was removed", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    cli_error("interrupted by %s: %s", sig == SIGINT ? "SIGINT" : "SIGTERM", what);
     signal(sig, SIG_DFL);
     raise(sig);
 }
