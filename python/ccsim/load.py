@@ -164,6 +164,7 @@ def load(path):
             raise ResultsError(f"{path}: no ccsim results (no summary.csv and run.json, here "
                                "or in a subfolder)")
         kind, (runs, folders, swept) = "compare", _load_compare(path, subs)
+    folders = {r: os.path.abspath(f) for r, f in folders.items()}  # valid after a chdir
     runs = _bools(_fill_config(runs, folders))
     config = list(dict.fromkeys(c for c in swept + CONFIG if c in runs.columns))
     return Results(path, kind, runs, folders, config)

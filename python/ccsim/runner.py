@@ -68,7 +68,7 @@ def _folder(stdout, out):
     """The output folder: out, else the one ccsim names ("results in DIR/")."""
     if out:
         return out
-    m = re.search(r"results in (\S+?)/? ", stdout + " ")
+    m = re.search(r"results in (\S+?)/?\s", stdout + "\n")
     if not m:
         raise CcsimError(["ccsim"], 0, "cannot tell where the results went:\n" + stdout)
     return m.group(1)

@@ -53,6 +53,15 @@ class Load(unittest.TestCase):
         self.assertAlmostEqual(r["gpu_util_cluster_frac"], 1808 / (4 * 1203), places=9)
         self.assertEqual(len(res.jobs), len(rows(os.path.join(out, "jobs.csv"))))
         self.assertTrue((res.jobs["topology"] == r["topology"]).all())
+        # without out: the folder ccsim names, results/SCENARIO_TOPOLOGY_SCHEDULER_HASH
+        here = os.getcwd()
+        os.chdir(self.tmp.name)
+        try:
+            res = ccsim.run(scenario=EX1, sched="fixed", seed=2)
+        finally:
+            os.chdir(here)
+        self.assertTrue(res.path.startswith("results/crux-example1_"), res.path)
+        self.assertEqual(res.runs.iloc[0]["seed"], 2)
 
     def test_compare(self):
         res = self.cmp

@@ -199,6 +199,33 @@ static char *scheds_refusal(const GPtrArray *names, const char *name)
     return NULL;
 }
 
+/* The schedulers to compare: --scheds A,B,... (each known, none twice) or
+ * every registered one.  (transfer full) NULL with the usage error. */
+static GPtrArray *scheduler_names(const char *scheds, GError **error)
+{
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    if (!scheds) {
+        for (size_t i = 0; i < sched_registry_count(); i++)
+            g_ptr_array_add(names, g_strdup(sched_registry_get(i)->name));
+        return g_steal_pointer(&names);
+    }
+    g_auto(GStrv) v = g_strsplit(scheds, ",", -1);
+    for (char **p = v; *p; p++) {
+        g_strstrip(*p);
+        g_autofree char *why = scheds_refusal(names, *p);
+        if (why) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "--scheds: %s", why);
+            return NULL;
+        }
+        g_ptr_array_add(names, g_strdup(*p));
+    }
+    if (names->len == 0) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "--scheds: no scheduler named");
+        return NULL;
+    }
+    return g_steal_pointer(&names);
+}
+
 int cli_compare_main(int argc, char **argv)
 {
     cli_sim_opts o = {0};
@@ -230,28 +257,9 @@ int cli_compare_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return CLI_EXIT_USAGE;
     }
-    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
-    if (o.scheds) {
-        g_auto(GStrv) v = g_strsplit(o.scheds, ",", -1);
-        for (char **p = v; *p; p++) {
-            g_strstrip(*p);
-            g_autofree char *why = scheds_refusal(names, *p);
-            if (why) {
-                cli_error("--scheds: %s", why);
-                cli_sim_opts_clear(&o);
-                return CLI_EXIT_USAGE;
-            }
-            g_ptr_array_add(names, g_strdup(*p));
-        }
-    } else {
-        for (size_t i = 0; i < sched_registry_count(); i++)
-            g_ptr_array_add(names, g_strdup(sched_registry_get(i)->name));
-    }
-    if (names->len == 0) {
-        cli_error("--scheds: no scheduler named");
-        cli_sim_opts_clear(&o);
-        return CLI_EXIT_USAGE;
-    }
+    g_autoptr(GPtrArray) names = scheduler_names(o.scheds, &e);
+    if (!names)
+        return fail(&o, e, CLI_EXIT_USAGE);
     cli_signals_catch();
     bool usage = false;
     g_autoptr(config) cfg = cli_sim_config(&o, &usage, &e);
