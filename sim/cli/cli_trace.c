@@ -188,6 +188,7 @@ typedef struct stats_args {
     gchar *risk_paths;              /* stats: "candidates" or "chosen" */
     gboolean exposure;              /* stats: the exposed-communication share (a replay) */
     gchar *gpu, *start, *end;       /* stats --exposure: GPU type and window */
+    gchar *job_model;               /* stats --exposure: one job model only */
 } stats_args;
 
 /* "default" names the bundled sample (built into the binary), as for
@@ -335,7 +336,12 @@ static int run_exposure(const char *dir, const stats_args *a, GString *csv)
         g_error_free(e);
         return CLI_EXIT_FAILURE;
     }
-    cli_trace_exposure_opts x = {a->placement, a->seed, a->gpu, a->start, a->end};
+    if (a->job_model && strcmp(a->job_model, "flat") != 0 &&
+        strcmp(a->job_model, "structured") != 0) {
+        cli_error("trace: --job-model: expected \"flat\" or \"structured\"");
+        return CLI_EXIT_USAGE;
+    }
+    cli_trace_exposure_opts x = {a->placement, a->seed, a->gpu, a->start, a->end, a->job_model};
     return cli_trace_exposure(&x, t, tr, csv, print);
 }
 
@@ -472,6 +478,9 @@ int cli_trace_main(int argc, char **argv)
          "stats --exposure: start of the window, trace seconds (default: the first job)", "S"},
         {"end", 0, 0, G_OPTION_ARG_STRING, &a.end,
          "stats --exposure: end of the window (default: the last job's end)", "S"},
+        {"job-model", 0, 0, G_OPTION_ARG_STRING, &a.job_model,
+         "stats --exposure: only this job model (default: flat and structured)",
+         "flat|structured"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("stats|load DIR - inspect a Lingjun trace");
@@ -503,5 +512,6 @@ int cli_trace_main(int argc, char **argv)
     g_free(a.gpu);
     g_free(a.start);
     g_free(a.end);
+    g_free(a.job_model);
     return status;
 }

@@ -13,6 +13,7 @@
 /* The options of `trace stats --exposure` as typed (NULL: the default). */
 typedef struct cli_trace_exposure_opts {
     const char *placement, *seed, *gpu, *start, *end;
+    const char *job_model; /* "flat" or "structured" only; NULL: both */
 } cli_trace_exposure_opts;
 
 /* The exposed-communication share of tr placed on t (cli_trace_exposure.c):

@@ -99,6 +99,8 @@ int cli_trace_exposure(const cli_trace_exposure_opts *o, topo *t, const trace *t
                "%s:\n",
                o->placement ? o->placement : "recorded", o->gpu ? o->gpu : "a100");
     for (size_t k = 0; cat && k < G_N_ELEMENTS(models); k++) {
+        if (o->job_model && strcmp(o->job_model, models[k]) != 0)
+            continue;
         replay_summary s;
         double bubble_gpu_s = 0;
         if (!idle_share(o, models[k], t, tr, cat, &s, &bubble_gpu_s, &e))
