@@ -28,24 +28,30 @@ if [ $# -gt 0 ]; then
     exec build/ccsim "$@"
 fi
 
-# Debian's /usr/bin/python3 (and python3 on PATH, when it is another one
-# that has pandas) finds the package through a ccsim.pth in its site folder.
+# Debian's /usr/bin/python3 finds the package through a ccsim.pth in its
+# site folder.  Another python3 first on PATH (a pyenv build, say) gets a
+# ccsim.pth of its own; when it lacks pandas but is the same CPython
+# version as Debian's (so the same extension ABI), that file also names
+# Debian's package folder, where python3-pandas lives, after its own.
 python_path() {
-    local py=$1 site want=$PWD/python sudo=""
+    local py=$1 site want=$2 sudo=""
     site=$("$py" -c 'import site; print(site.getsitepackages()[0])') || return 0
     [ "$(cat "$site/ccsim.pth" 2>/dev/null)" = "$want" ] && return 0
     [ "$(id -u)" -ne 0 ] && sudo="sudo -n"
     if $sudo mkdir -p "$site" 2>/dev/null && echo "$want" | $sudo tee "$site/ccsim.pth" >/dev/null 2>&1; then
-        say "$py now imports ccsim from $want ($site/ccsim.pth)"
+        say "$py now imports ccsim from $PWD/python ($site/ccsim.pth)"
     else
-        say "cannot write $site/ccsim.pth: use PYTHONPATH=$want to import ccsim"
+        say "cannot write $site/ccsim.pth: use PYTHONPATH=$PWD/python to import ccsim"
     fi
 }
-python_path /usr/bin/python3
+py_version() { "$1" -c 'import sys; print(sys.implementation.name, *sys.version_info[:2])'; }
+python_path /usr/bin/python3 "$PWD/python"
 other=$(command -v python3 || true)
 if [ -n "$other" ] && [ "$(realpath "$other")" != "$(realpath /usr/bin/python3)" ]; then
     if "$other" -c 'import pandas' 2>/dev/null; then
-        python_path "$other"
+        python_path "$other" "$PWD/python"
+    elif [ "$(py_version "$other")" = "$(py_version /usr/bin/python3)" ]; then
+        python_path "$other" "$PWD/python"$'\n'/usr/lib/python3/dist-packages
     else
         say "python3 on PATH is $other, without pandas: load results with /usr/bin/python3 (docs/python.md)"
     fi
