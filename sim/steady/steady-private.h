@@ -141,7 +141,8 @@ struct group {
     ring quick;         /* at fast's, when fast is not the anchor */
     ring rates;         /* --steady approx: counters at the anchor's boundaries, kept
                          * across changes that leave the group as it was (§5d) */
-    GArray *prio;       /* int per member: its level when the group was built */
+    GArray *prio;       /* int per member: the rank of its level among the members'
+                         * when the group was built (0 the highest; equal levels, one rank) */
     int rates_stride;   /* anchor iterations between two snapshots of rates (0: 1) */
     int rates_count;    /* anchor boundaries since the last one */
     bool rates_fresh;   /* a snapshot of rates came since the last check */
@@ -197,8 +198,8 @@ double steady__group_boundary(steady *s, job *j, double origin_s, double now_s);
 
 /* ---- steady_approx.c (§5d) ---- */
 
-/* g was before this change (the same members, levels and links) in old:
- * its rates ring carries on. */
+/* g was before this change (the same members, order of levels and links)
+ * in old: its rates ring carries on. */
 void steady__keep_rates(group *g, GPtrArray *old);
 /* At an anchor boundary: the counters and link counters, for the rates. */
 void steady__rates_push(steady *s, group *g, double now_s);

@@ -164,6 +164,24 @@ static void open_groups(steady *s, group **by_root)
     }
 }
 
+/* g->prio from the members' levels to their ranks among them (0 the
+ * highest, equal levels one rank): the strict-priority max-min allocation
+ * depends on the levels of jobs that share links only through their
+ * order, ties included (docs/engine.md §4, relabeling), so a group whose
+ * members keep their order keeps its rates (steady__keep_rates) when a
+ * scheduler that gives every job its own level renumbers them all. */
+static void level_ranks(group *g)
+{
+    guint n = g->prio->len;
+    g_autofree int *lv = g_memdup2(g->prio->data, n * sizeof(int));
+    for (guint i = 0; i < n; i++) {
+        int rank = 0;
+        for (guint k = 0; k < n; k++)
+            rank += lv[k] < lv[i];
+        g_array_index(g->prio, int, i) = rank;
+    }
+}
+
 void steady__groups_update(steady *s)
 {
     size_t L = topo_link_count(s->env.t);
@@ -192,6 +210,7 @@ void steady__groups_update(steady *s)
     for (guint i = 0; i < s->groups->len; i++) {
         group *g = g_ptr_array_index(s->groups, i);
         g_array_sort(g->links, cmp_u32);
+        level_ranks(g);
         if (!s->env.approx)
             continue;
         steady__keep_rates(g, old);
