@@ -366,6 +366,37 @@ static void cassini_on_comm(void *self, sched_ctx *ctx, size_t j, bool starting)
     t->aligned = true;
 }
 
+/* What the hook keeps about job j (comm_hints.state): whether it has a
+ * target, then whether it was aligned since the last reschedule and its
+ * last start, as an offset from now (a flag 0 and 0 before its first). */
+static void cassini_state(void *self, sched_ctx *ctx, size_t j, double now_s, GArray *out)
+{
+    cassini_sched *s = self;
+    sched_job_info info;
+    sched_job_get(ctx, j, &info);
+    gint64 uid = (gint64)info.uid;
+    const cassini_target *t = g_hash_table_lookup(s->targets, &uid);
+    double has = t != NULL;
+    g_array_append_val(out, has);
+    if (!t)
+        return;
+    bool seen = !isnan(t->last_start_s);
+    double v[3] = {t->aligned, seen, seen ? t->last_start_s - now_s : 0.0};
+    g_array_append_vals(out, v, 3);
+}
+
+/* j's group moved dt_s ahead (comm_hints.delay): so does its last start. */
+static void cassini_delay(void *self, sched_ctx *ctx, size_t j, double dt_s)
+{
+    cassini_sched *s = self;
+    sched_job_info info;
+    sched_job_get(ctx, j, &info);
+    gint64 uid = (gint64)info.uid;
+    cassini_target *t = g_hash_table_lookup(s->targets, &uid);
+    if (t && !isnan(t->last_start_s))
+        t->last_start_s += dt_s;
+}
+
 /* A job without a target (it shares no link that its jobs can overflow,
  * solve_links) is neither shifted by on_comm nor any job's reference. */
 static bool cassini_on_comm_ignores(void *self, sched_ctx *ctx, size_t j)
@@ -389,5 +420,12 @@ const sched_ops sched_cassini_ops = {
         /* a job sharing no link gets no target: the hook returns at once */
         .ignores_isolated = true,
         .ignores = cassini_on_comm_ignores,
+        /* a job's target is relative to its reference's last start, and
+         * the reference shares links with it (the affinity graph's links),
+         * so it lies in the job's group; what the hook keeps is a target's
+         * alignment and last start, relative to now (cassini_state) */
+        .grouped = true,
+        .state = cassini_state,
+        .delay = cassini_delay,
     },
 };

@@ -329,6 +329,7 @@ typedef struct job_counters {
     int64_t iterations;
     double iter_time_sum_s;
     double busy_gpu_s;
+    double shift_s;       /* the shifts consumed (total_shift_s, jobs.csv) */
 } job_counters;
 
 /* Append to vals (phase_val) j's phase relative to time t = now: its

@@ -96,6 +96,7 @@ void job_phase_counters(const job *j, double t, job_counters *out)
     out->iterations = j->iterations;
     out->iter_time_sum_s = j->iter_time_sum_s;
     out->busy_gpu_s = job_busy_gpu_s_at(j, t);
+    out->shift_s = j->total_shift_s;
 }
 
 /* One transfer of j delayed by dt_s as act says (act at its first value). */
@@ -132,6 +133,7 @@ void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t
     j->iterations += add->iterations;
     j->iter_time_sum_s += add->iter_time_sum_s;
     j->busy_gpu_s += add->busy_gpu_s;
+    j->total_shift_s += add->shift_s;
     if (!isnan(j->busy_since_s)) {
         /* busy since a time that stays: the busy time up to now + dt_s is
          * counted from it, and add holds it already */

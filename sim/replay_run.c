@@ -222,6 +222,18 @@ static bool sched_ignores(void *user, size_t slot)
     return r->ops->comm_hints.ignores(r->sched, &r->ctx, slot);
 }
 
+static void sched_state(void *user, size_t slot, double now_s, GArray *out)
+{
+    replay *r = user;
+    r->ops->comm_hints.state(r->sched, &r->ctx, slot, now_s, out);
+}
+
+static void sched_delay(void *user, size_t slot, double dt_s)
+{
+    replay *r = user;
+    r->ops->comm_hints.delay(r->sched, &r->ctx, slot, dt_s);
+}
+
 static double next_arrival_s(void *user)
 {
     const replay *r = user;
@@ -258,6 +270,8 @@ static void steady_start(replay *r)
         .hints = r->ops->comm_hints,
         .user = r,
         .ignores = r->ops->comm_hints.ignores ? sched_ignores : NULL,
+        .hook_state = r->ops->comm_hints.state ? sched_state : NULL,
+        .hook_delay = r->ops->comm_hints.delay ? sched_delay : NULL,
         .next_arrival_s = next_arrival_s,
         .next_tick_s = tick_at_s,
     };

@@ -67,10 +67,21 @@ typedef struct sched_comm_hints {
     bool local;
     /* What on_comm decides for a job depends only on the phases of the
      * running jobs linked to it through shared links (its group,
-     * docs/engine.md §5c), and whatever else it reads is a function of
-     * those phases: a group may then skip whole repeats, the calls of its
-     * members' phases in the skipped periods unmade. */
+     * docs/engine.md §5c) and on what it keeps about them (state, below),
+     * and whatever else it reads is a function of those: a group may then
+     * skip whole repeats, or jump (--steady approx), the calls of its
+     * members' phases in the skipped time unmade. */
     bool grouped;
+    /* Optional (NULL: the hook keeps nothing about a job between calls),
+     * for a grouped hook: append to out (double) what it keeps about
+     * running job j that its later calls read, as it stands at now_s,
+     * every time as an offset from now_s (cassini: whether j has a target
+     * and was aligned, its last communication start).  A group repeats
+     * only when its members' phases and these values repeat. */
+    void (*state)(void *self, sched_ctx *ctx, size_t j, double now_s, GArray *out);
+    /* With state: running job j and its whole group moved dt_s ahead (a
+     * skip or a jump): every time the hook keeps about j moves with it. */
+    void (*delay)(void *self, sched_ctx *ctx, size_t j, double dt_s);
     /* For a local hook: on_comm sets levels and nothing else (no path, no
      * shift), and what it reads of the phases is whether each job is in
      * one.  A job all of whose link-sharing jobs, transitively, run as

@@ -163,8 +163,10 @@ void steady__ring_push(ring *rg, snap *s);
 void steady__ring_shift(ring *rg, int e, double dt, double k, const GArray *dc,
                         const GArray *dl);
 /* The group's members' phases at now_s, a boundary of member at (origin_s:
- * its next iteration's start), and their counters; not the links'. */
-void steady__capture(const group *g, const job *at, double origin_s, double now_s, snap *s);
+ * its next iteration's start), with what the scheduler's hook keeps about
+ * each (env.hook_state), and their counters; not the links'. */
+void steady__capture(steady *st, const group *g, const job *at, double origin_s, double now_s,
+                     snap *s);
 /* The members' counters at now_s, without their phases. */
 void steady__capture_counters(const group *g, double now_s, snap *s);
 /* The group links' counters now, into s. */

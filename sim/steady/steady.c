@@ -46,7 +46,8 @@ static void rec_free(gpointer p)
 steady *steady_new(const steady_env *env)
 {
     g_return_val_if_fail(env && env->t && env->n && env->q && env->m && env->running &&
-                             env->next_arrival_s && env->next_tick_s,
+                             env->next_arrival_s && env->next_tick_s &&
+                             !env->hook_state == !env->hook_delay,
                          NULL);
     steady *s = g_new0(steady, 1);
     s->env = *env;

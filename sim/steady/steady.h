@@ -64,6 +64,10 @@ typedef struct steady_env {
     void *user;                /* passed to the callbacks */
     /* (nullable: never) hints.ignores for running job slot */
     bool (*ignores)(void *user, size_t slot);
+    /* (nullable: the hook keeps no state) hints.state and hints.delay for
+     * running job slot: its state as doubles appended to out (double) */
+    void (*hook_state)(void *user, size_t slot, double now_s, GArray *out);
+    void (*hook_delay)(void *user, size_t slot, double dt_s);
     /* the next job arrival (INFINITY if none is left) */
     double (*next_arrival_s)(void *user);
     /* the end of the current time-series interval */

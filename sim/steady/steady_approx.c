@@ -40,9 +40,28 @@ void steady__keep_rates(group *g, GPtrArray *old)
 #define APPROX_PHASE 0.25
 #define APPROX_STRIDE_MAX 64
 
+/* A member's mean cycle over a window (d its increments): the time
+ * between two of its iteration starts, its iteration and the shift that
+ * delays the next (a hook's, cassini's), per iteration ended.  Without
+ * shifts, its mean iteration time. */
+static double cycle_s(const job_counters *d)
+{
+    return (d->iter_time_sum_s + d->shift_s) / (double)d->iterations;
+}
+
+/* The mean cycle over two windows. */
+static double cycle2_s(const job_counters *d1, const job_counters *d2)
+{
+    return (d1->iter_time_sum_s + d1->shift_s + (d2->iter_time_sum_s + d2->shift_s)) /
+           (double)(d1->iterations + d2->iterations);
+}
+
 /* Two consecutive windows agree for a member (d1, d2 its increments over
- * them): it ended an iteration in both, and its mean iteration times
- * agree within APPROX_EPS, or APPROX_PHASE over its fewest iterations in
+ * them): it ended an iteration in both, its shifts per iteration agree
+ * within APPROX_EPS (none in both, without a hook that shifts; a window
+ * that holds cassini's first alignment of a job and one that does not
+ * disagree: that shift is a transient, not a rate), and its mean cycles
+ * (cycle_s) agree within APPROX_EPS, or APPROX_PHASE over its fewest iterations in
  * a window: a member that ends a few iterations per anchor iteration has
  * iterations of different lengths (they meet the anchor's communication
  * or not), and which of them a window holds moves its mean by about the
@@ -55,17 +74,19 @@ static bool converged(const job_counters *d1, const job_counters *d2)
 {
     if (d1->iterations < 1 || d2->iterations < 1)
         return false;
-    double m1 = d1->iter_time_sum_s / (double)d1->iterations;
-    double m2 = d2->iter_time_sum_s / (double)d2->iterations;
+    double m1 = cycle_s(d1), m2 = cycle_s(d2);
     double n = (double)MIN(d1->iterations, d2->iterations);
-    return fabs(m2 - m1) <= fmax(APPROX_EPS, APPROX_PHASE / n) * m2;
+    double s1 = d1->shift_s / (double)d1->iterations, s2 = d2->shift_s / (double)d2->iterations;
+    return fabs(m2 - m1) <= fmax(APPROX_EPS, APPROX_PHASE / n) * m2 &&
+           fabs(s2 - s1) <= APPROX_EPS * fmax(s1, s2);
 }
 
 /* What a jump of dt adds to member m (d1, d2 its increments over the two
- * windows): iterations at the mean iteration time of both windows (the
+ * windows): iterations at the mean cycle of both windows (cycle_s; the
  * fraction carried to its next jump; whole > 0: the fast member, whose
- * mean iterations are the jump's unit, gets exactly whole of them), each
- * busy C + T_opt on its GPUs.
+ * mean cycles are the jump's unit, gets exactly whole of them), each with
+ * the windows' mean iteration time and shift, and busy C + T_opt on its
+ * GPUs.
  * Returns the error bound it adds to m's iterations (the windows' drift
  * over the jump, plus 1 for the phase the jump leaves m in and 1 for the
  * fraction carried) and adds that many iterations' busy time to
@@ -74,10 +95,8 @@ static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
                          const job_counters *d2, double dt, int64_t whole, job_counters *add,
                          double *busy_bound)
 {
-    double mean = (d1->iter_time_sum_s + d2->iter_time_sum_s) /
-                  (double)(d1->iterations + d2->iterations);
-    double m1 = d1->iter_time_sum_s / (double)d1->iterations;
-    double m2 = d2->iter_time_sum_s / (double)d2->iterations;
+    double mean = cycle2_s(d1, d2), m1 = cycle_s(d1), m2 = cycle_s(d2);
+    double n_both = (double)(d1->iterations + d2->iterations);
     double busy_iter = job_busy_gpu_s_per_iter(m);
     if (whole > 0) { /* the jump's unit: exactly whole of its mean iterations */
         add->iterations = whole;
@@ -86,8 +105,10 @@ static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
         add->iterations = (int64_t)floor(n);
         rm->approx_frac = n - (double)add->iterations;
     }
-    add->iter_time_sum_s = (double)add->iterations * mean;
+    add->iter_time_sum_s =
+        (double)add->iterations * ((d1->iter_time_sum_s + d2->iter_time_sum_s) / n_both);
     add->busy_gpu_s = (double)add->iterations * busy_iter;
+    add->shift_s = (double)add->iterations * ((d1->shift_s + d2->shift_s) / n_both);
     double bound = dt / mean * fabs(m2 - m1) / mean + 2.0;
     *busy_bound += bound * busy_iter;
     return bound;
@@ -192,8 +213,7 @@ double steady__approx_step(steady *s, group *g, double now_s)
     }
     /* whole mean iterations of the fast member: the jump stops at most one
      * of them short of the next change */
-    double P = (d1[fast].iter_time_sum_s + d2[fast].iter_time_sum_s) /
-               (double)(d1[fast].iterations + d2[fast].iterations);
+    double P = cycle2_s(&d1[fast], &d2[fast]);
     int64_t k = steady__periods_before(now_s, P, steady__next_change(s, false));
     if (k < 1)
         return 0;

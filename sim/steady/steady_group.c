@@ -460,7 +460,7 @@ double steady__group_boundary(steady *s, job *j, double origin_s, double now_s)
     if (exact || drift) {
         ring *rg = j == g->anchor ? &g->slow : &g->quick;
         snap *sn = steady__snap_new();
-        steady__capture(g, j, origin_s, now_s, sn);
+        steady__capture(s, g, j, origin_s, now_s, sn);
         if (exact)
             steady__capture_links(s, g, sn);
         if (exact)

@@ -44,7 +44,23 @@ double steady__time_tol(const group *g, double t)
     return fmax(1e-9 * g->anchor->isolated_iter_s, 8.0 * ulp);
 }
 
-void steady__capture(const group *g, const job *at, double origin_s, double now_s, snap *s)
+/* What the scheduler's hook keeps about member m at now_s (its times as
+ * offsets from now_s), as values that must repeat (tolerance tol). */
+static void hook_capture(steady *st, const job *m, double now_s, double tol, GArray *vals)
+{
+    const steady_env *e = &st->env;
+    if (!e->hook_state)
+        return;
+    g_autoptr(GArray) h = g_array_new(FALSE, FALSE, sizeof(double));
+    e->hook_state(e->user, steady__rec(st, m)->slot, now_s, h);
+    for (guint k = 0; k < h->len; k++) {
+        phase_val v = {g_array_index(h, double, k), tol, PHASE_SAME};
+        g_array_append_val(vals, v);
+    }
+}
+
+void steady__capture(steady *st, const group *g, const job *at, double origin_s, double now_s,
+                     snap *s)
 {
     double tol = steady__time_tol(g, now_s);
     s->t = now_s;
@@ -58,6 +74,7 @@ void steady__capture(const group *g, const job *at, double origin_s, double now_
         const job *m = g_ptr_array_index(g->members, i);
         g_array_append_val(s->off, s->vals->len);
         job_phase_capture(m, now_s, tol, m == at, s->vals);
+        hook_capture(st, m, now_s, tol, s->vals);
         job_phase_counters(m, now_s, &g_array_index(s->ctr, job_counters, i));
     }
 }
@@ -108,6 +125,7 @@ void steady__ctr_add(job_counters *to, const job_counters *d, double k)
     to->iterations += (int64_t)k * d->iterations;
     to->iter_time_sum_s += k * d->iter_time_sum_s;
     to->busy_gpu_s += k * d->busy_gpu_s;
+    to->shift_s += k * d->shift_s;
 }
 
 void steady__lst_add(net_link_stats *to, const net_link_stats *d, double k)
@@ -127,7 +145,7 @@ void steady__period_incr(const snap *E, const snap *S, GArray *dc, GArray *dl)
         const job_counters *b = &g_array_index(E->ctr, job_counters, i);
         g_array_index(dc, job_counters, i) =
             (job_counters){a->iterations - b->iterations, a->iter_time_sum_s - b->iter_time_sum_s,
-                           a->busy_gpu_s - b->busy_gpu_s};
+                           a->busy_gpu_s - b->busy_gpu_s, a->shift_s - b->shift_s};
     }
     for (guint i = 0; i < S->lst->len; i++) {
         const net_link_stats *a = &g_array_index(S->lst, net_link_stats, i);
@@ -167,7 +185,8 @@ void steady__ring_shift(ring *rg, int e, double dt, double k, const GArray *dc, 
  * for dt (their busy-off events moved or beyond dt): the difference to
  * what they did goes in as a ramp over the jump.  act, bytes (NULL: all
  * moves): what each value of the snapshot S taken now does
- * (job_phase_delay), for a repeat modulo long transfers. */
+ * (job_phase_delay), for a repeat modulo long transfers; what the
+ * scheduler's hook keeps about each member moves whole (env.hook_delay). */
 void steady__jump(steady *st, group *g, double dt, double now_s, const job_counters *dc,
                   const net_link_stats *dl, const snap *S, const uint8_t *act,
                   const double *bytes)
@@ -180,6 +199,8 @@ void steady__jump(steady *st, group *g, double dt, double now_s, const job_count
         lump += dc[i].busy_gpu_s;
         guint off = act ? g_array_index(S->off, guint, i) : 0;
         job_phase_delay(m, dt, &dc[i], act ? act + off : NULL, bytes ? bytes + off : NULL);
+        if (st->env.hook_delay)
+            st->env.hook_delay(st->env.user, steady__rec(st, m)->slot, dt);
     }
     net_links_delay(st->env.n, (const net_link_id *)(void *)g->links->data, g->links->len, dl,
                     dt);
