@@ -109,10 +109,84 @@ static void test_steady_sched_cassini_pair(void)
     test_run_assert_same(exact, 1e-9, NULL, NULL);
 }
 
+/* Three jobs on one NIC per host (4 GPUs a host, 4 hosts under the ToR):
+ * a, b, c as never_repeats' in test_steady_group.c (compute 0.5,
+ * 1/sqrt(2) and sqrt(1.25) s, rings of 2e9, 2e9 and 3e9 B on h0 and h1,
+ * strict priority a > b > c: a group whose state never comes back, which
+ * jumps in the approximate mode), and x on h2 and h3 from 60 to 120 (a
+ * ring of its own: it shares no link with them).  SCHED decides the
+ * levels. */
+static char *levels_case(const char *sched, const char *steady)
+{
+    return g_strdup_printf(
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=4,gpus=4,nics=1,pcie=1,"
+        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\", \"scheduler\": %s,"
+        " \"trace\": {\"jobs\": [%s, %s, %s, %s]},"
+        " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
+        " \"steady\": \"%s\"}}",
+        sched, JOB("a", "0", "200", "0.5", "2e9"),
+        JOB("b", "0", "200", "0.7071067811865476", "2e9"),
+        JOB("c", "0", "200", "1.118033988749895", "3e9"),
+        "{\"id\": \"x\", \"gpus\": 2, \"hosts\": [\"h2\", \"h3\"], \"host_gpus\": [1, 1],"
+        " \"start_s\": 60, \"end_s\": 120, \"model\": {\"compute_s\": 1.0,"
+        " \"comm_bytes\": 1e10, \"comm_start_frac\": 1.0, \"opt_s\": 0}}",
+        steady);
+}
+
+/* crux-pa gives every running job a level of its own, in its ranking
+ * (here forced: x, a, b, c, the "order" override): a, b, c are on 0, 1,
+ * 2 while x is away and on 1, 2, 3 while it runs, so x's arrival at 60
+ * and its end at 120 renumber every member of the group {a, b, c}
+ * without changing their order.  The strict-priority allocation depends
+ * on the levels of jobs that share links only through their order
+ * (docs/engine.md §4), so the group's measured windows still hold: it
+ * keeps them across both changes and jumps on at its next boundary.
+ * Only the group's formation at 0 opens first windows, two: b's arrival
+ * makes {a, b} (a ran alone before), c's, in the same instant, {a, b, c}
+ * (steady_approx_change_windows 2; comparing the levels themselves, each
+ * renumbering opened another: 4, and the run was another).  And the run is the one under fixed
+ * levels a 0, b 1, c 2 (x 0: it shares no link), which never renumber:
+ * every job's iterations and busy time and the cluster utilization are
+ * the same numbers; a (the top level, never delayed) ends 285 iterations
+ * of 0.7 s on both, as on the event path. */
+static void test_steady_sched_levels_renumbered(void)
+{
+    const char *pa = "{\"name\": \"crux-pa\", \"order\": [\"x\", \"a\", \"b\", \"c\"]}";
+    const char *fixed = "{\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
+                        " \"b\": {\"priority\": 1}, \"c\": {\"priority\": 2}}}";
+    g_autofree char *text = levels_case(pa, "approx");
+    g_autofree char *ref = levels_case(fixed, "approx");
+    test_run x, y;
+    if (test_run_text(&x, text, true, NULL) && test_run_text(&y, ref, true, NULL)) {
+        replay_summary s, e;
+        replay_get_summary(x.r, &s);
+        replay_get_summary(y.r, &e);
+        CU_ASSERT_EQUAL(s.approx_change_windows, 2);
+        CU_ASSERT_EQUAL(e.approx_change_windows, 2);
+        CU_ASSERT_TRUE(s.approx_jumps >= 3);
+        CU_ASSERT_EQUAL(s.approx_jumps, e.approx_jumps);
+        CU_ASSERT_EQUAL(s.events, e.events);
+        CU_ASSERT_EQUAL(s.iterations, e.iterations);
+        TEST_ASSERT_CLOSE(s.gpu_util_cluster_frac, e.gpu_util_cluster_frac, 1e-12);
+        for (size_t i = 0; i < 4; i++) {
+            replay_job_result p, q;
+            replay_job_get(x.r, i, &p);
+            replay_job_get(y.r, i, &q);
+            CU_ASSERT_EQUAL(p.iterations, q.iterations);
+            TEST_ASSERT_CLOSE(p.busy_gpu_s, q.busy_gpu_s, 1e-12);
+            if (i == 0)
+                CU_ASSERT_EQUAL(p.iterations, 285);
+        }
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
         {"cassini_pair", test_steady_sched_cassini_pair},
+        {"levels_renumbered", test_steady_sched_levels_renumbered},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_sched", cases);
