@@ -1,20 +1,33 @@
 #!/usr/bin/python3
 # MDOT dataset collection: trace every zoo model, time whole training
-# iterations, write gzip JSON lines; the cost rules live in opgraph.py.
+# iterations and every operator alone, write gzip JSON lines; the cost rules
+# live in opgraph.py, the clocks and timing loops in optime.py.
 """Collect the MDOT dataset (operator sequences + measured iteration times).
 
-usage: collect.py [--quick] [--out FILE.jsonl.gz] [--device NAME]
-                  [--warmup N] [--repeat N] [--family F] [--graph-only]
+usage: collect.py [--quick] [--out FILE.jsonl.gz] [--device cpu|cuda]
+                  [--device-id NAME] [--precision fp32|bf16|fp16]
+                  [--warmup N] [--repeat N] [--op-warmup N] [--op-repeat N]
+                  [--no-op-times] [--family F] [--graph-only] [--max-minutes M]
 
 For every (model, batch, size) of the zoo (zoo.DEFAULT, or zoo.QUICK with
---quick) it writes one JSON line: the operator sequence (opgraph.export) and
-the median CPU time of --repeat training iterations (forward, cross-entropy
-loss, backward, SGD step with momentum) after --warmup untimed ones.  Timing
-uses one intra-op thread and the calling thread's CPU time
-(time.thread_time), so a loaded machine slows the wall clock but not the
-figure.  Models are visited in rounds (every model's first input, then every
-model's second, ...) so that --max-minutes, which starts no row after that
-much wall-clock time, still leaves every family covered.  Rows already in
+--quick) it writes one JSON line: the operator sequence (opgraph.export),
+the median of --repeat timed training iterations (forward, cross-entropy
+loss, backward, SGD step with momentum) after --warmup untimed ones, and,
+unless --no-op-times, every operator's own time (forward + backward of the
+operator alone, median of --op-repeat after --op-warmup; optime.py).
+
+--device cpu (default) runs on one CPU thread and times with the thread's
+CPU time (time.thread_time), so a loaded machine slows the wall clock but
+not the figure.  --device cuda runs on the current GPU and times with CUDA
+events (optime.CudaClock); it stops with exit status 2 when PyTorch sees no
+CUDA device.  --precision bf16 or fp16 runs forward and loss under autocast
+(fp16 with loss scaling); every row records its precision.  --device-id
+names the device in the rows and the weights trained on them (default
+cpu1 for one CPU thread; on CUDA the GPU's model, e.g. h100).
+
+Models are visited in rounds (every model's first input, then every model's
+second, ...) so that --max-minutes, which starts no row after that much
+wall-clock time, still leaves every family covered.  Rows already in
 FILE.part (an interrupted run) are kept and skipped; FILE is written (gzip,
 atomically) at the end.
 """
@@ -23,7 +36,7 @@ import gzip
 import json
 import os
 import platform
-import statistics
+import re
 import sys
 import time
 
@@ -31,6 +44,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import opgraph  # noqa: E402
+import optime  # noqa: E402
 import zoo  # noqa: E402
 
 
@@ -45,34 +59,60 @@ def cpu_name():
     return platform.processor() or "unknown CPU"
 
 
-def time_iterations(model, x, warmup, repeat, gen):
-    """CPU seconds (this thread) of `repeat` training iterations, after warm-up."""
-    model.train()
-    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    labels = torch.randint(0, zoo.NUM_CLASSES, (x.shape[0],), generator=gen)
-    loss_fn = torch.nn.CrossEntropyLoss()
-    times = []
-    for i in range(warmup + repeat):
-        t0 = time.thread_time()
-        opt.zero_grad(set_to_none=True)
-        loss = loss_fn(model(x), labels)
-        loss.backward()
-        opt.step()
-        if i >= warmup:
-            times.append(time.thread_time() - t0)
-    return times
+def gpu_id(name):
+    """A short device id from a CUDA device name: the first of the known
+    GPU models it names ("NVIDIA H100 80GB HBM3" -> "h100"), else the name
+    in lower case with runs of other characters as '-'."""
+    for model in ("h200", "h100", "a100", "a10", "l40s", "l4", "v100", "t4"):
+        if re.search(rf"\b{model}\b", name.lower()):
+            return model
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def collect_one(family, variant, builder, batch, size, args, gen):
+def setup_device(args):
+    """Check --device, fix the clock and the device description; exits 2
+    (usage) for CUDA without a CUDA device."""
+    if args.device == "cuda":
+        if not torch.cuda.is_available():
+            print("collect.py: --device cuda: PyTorch sees no CUDA device "
+                  "(torch.cuda.is_available() is false); run on a machine with a GPU "
+                  "or use --device cpu", file=sys.stderr)
+            sys.exit(2)
+        name = torch.cuda.get_device_name()
+        args.device_id = args.device_id or gpu_id(name)
+        return optime.CudaClock(), name
+    if args.precision == "fp16":
+        print("collect.py: --precision fp16 needs --device cuda (CPU autocast is bf16)",
+              file=sys.stderr)
+        sys.exit(2)
+    torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
+    args.device_id = args.device_id or "cpu1"
+    return optime.CpuClock(), f"{cpu_name()} (1 thread)"
+
+
+def collect_one(family, variant, builder, batch, size, args, clock, gen):
     torch.manual_seed(0)
     model = builder()
     x = zoo.example_input(family, batch, size, gen)
     rec = opgraph.export(model, x, name=f"{variant}-b{batch}-s{size}")
-    rec.update(family=family, variant=variant, size=size, device=args.device)
-    if not args.graph_only:
-        times = time_iterations(model, x, args.warmup, args.repeat, gen)
-        rec["times_s"] = [round(t, 6) for t in times]
-        rec["time_s"] = round(statistics.median(times), 6)
+    rec.update(family=family, variant=variant, size=size, device=args.device_id,
+               precision=args.precision)
+    if args.graph_only:
+        return rec
+    model, x = model.to(args.device), x.to(args.device)
+    labels = optime.labels_for(model, x, zoo.VOCAB if family in ("gpt", "llama")
+                               else zoo.NUM_CLASSES, gen)
+    times = optime.iteration_times(model, x, labels, clock, args.warmup, args.repeat,
+                                   args.device, args.precision)
+    rec["times_s"] = [round(t, 6) for t in times]
+    rec["time_s"] = round(optime.median(times), 6)
+    if args.op_times:
+        with optime.autocast(args.device, args.precision):
+            per_op = optime.op_times(model, x, clock, args.op_warmup, args.op_repeat)
+        for op, t in zip(rec["ops"], per_op):
+            op["time_s"] = round(t, 7)
+        rec["opsum_s"] = round(sum(per_op), 6)
     return rec
 
 
@@ -98,26 +138,46 @@ def load_done(part):
     return done
 
 
-def main(argv=None):
+def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="the small test set")
     p.add_argument("--out", default="scripts/mdot/data/cpu1.jsonl.gz")
-    p.add_argument("--device", default="cpu1",
-                   help="short device id recorded in each row (default cpu1)")
-    p.add_argument("--warmup", type=int, default=1)
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="where to run (default cpu: one thread)")
+    p.add_argument("--device-id", help="device name recorded in every row "
+                   "(default cpu1, or the GPU model on CUDA)")
+    p.add_argument("--precision", choices=("fp32", "bf16", "fp16"), default="fp32",
+                   help="fp32, or forward + loss under autocast (default fp32)")
+    p.add_argument("--warmup", type=int, default=None,
+                   help="untimed iterations (default 1 on CPU, 5 on CUDA)")
+    p.add_argument("--repeat", type=int, default=None,
+                   help="timed iterations (default 3 on CPU, 20 on CUDA)")
+    p.add_argument("--op-warmup", type=int, default=1)
+    p.add_argument("--op-repeat", type=int, default=3)
+    p.add_argument("--no-op-times", dest="op_times", action="store_false",
+                   help="do not time every operator alone")
     p.add_argument("--family", help="collect only this family")
     p.add_argument("--graph-only", action="store_true", help="no timing")
     p.add_argument("--max-minutes", type=float, default=float("inf"),
                    help="start no new row after this many minutes (wall clock)")
     args = p.parse_args(argv)
-    torch.set_num_threads(1)
-    torch.set_num_interop_threads(1)
+    cuda = args.device == "cuda"
+    args.warmup = args.warmup if args.warmup is not None else (5 if cuda else 1)
+    args.repeat = args.repeat if args.repeat is not None else (20 if cuda else 3)
+    if min(args.warmup, args.op_warmup) < 0 or min(args.repeat, args.op_repeat) < 1:
+        p.error("--warmup must be >= 0 and --repeat >= 1")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    clock, device_name = setup_device(args)
     gen = torch.Generator().manual_seed(0)
     zoo_set = zoo.QUICK if args.quick else zoo.DEFAULT
     part = args.out + ".part"
     done = load_done(part)
-    meta = {"device_name": f"{cpu_name()} (1 thread)", "torch": torch.__version__,
+    meta = {"device_name": device_name, "clock": clock.name, "torch": torch.__version__,
+            "warmup": args.warmup, "repeat": args.repeat,
             "date": time.strftime("%Y-%m-%d", time.gmtime())}
     t_start, wall_end = time.process_time(), time.time() + 60 * args.max_minutes
     with open(part, "a") as f:
@@ -129,14 +189,14 @@ def main(argv=None):
                 print(f"--max-minutes reached: {name} and later rows not collected",
                       file=sys.stderr)
                 break
-            rec = collect_one(family, variant, builder, batch, size, args, gen)
+            rec = collect_one(family, variant, builder, batch, size, args, clock, gen)
             rec.update(meta)
             line = json.dumps(rec, separators=(",", ":")) + "\n"
             f.write(line)
             f.flush()
             done[name] = line
-            print(f"{name}: {len(rec['ops'])} ops, "
-                  f"{rec.get('time_s', float('nan')):.4f} s", file=sys.stderr)
+            print(f"{name}: {len(rec['ops'])} ops, {rec.get('time_s', float('nan')):.4f} s, "
+                  f"opsum {rec.get('opsum_s', float('nan')):.4f} s", file=sys.stderr)
     tmp = args.out + ".tmp"
     with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as g:
         for line in done.values():

@@ -70,14 +70,15 @@ MODULE_TYPES = {
 FUNCTION_TYPES = {
     "add": "add", "iadd": "add", "sub": "sub", "mul": "mul", "imul": "mul",
     "truediv": "div", "div": "div", "getitem": "getitem", "floordiv": "floordiv",
-    "flatten": "flatten", "cat": "cat", "relu": "relu", "relu_": "relu",
+    "flatten": "flatten", "cat": "cat", "stack": "cat", "relu": "relu", "relu_": "relu",
     "gelu": "gelu", "silu": "silu", "sigmoid": "sigmoid", "hardswish": "hardswish",
     "hardsigmoid": "hardsigmoid", "dropout": "dropout", "softmax": "softmax",
     "adaptive_avg_pool2d": "adaptive_avg_pool", "avg_pool2d": "avg_pool",
     "max_pool2d": "max_pool", "layer_norm": "layer_norm", "matmul": "matmul",
     "bmm": "matmul", "stochastic_depth": "stochastic_depth", "transpose": "transpose",
     "permute": "permute", "reshape": "reshape", "mean": "mean", "sum": "sum",
-    "chunk": "chunk", "split": "split", "tanh": "tanh",
+    "chunk": "chunk", "split": "split", "tanh": "tanh", "rsqrt": "rsqrt",
+    "hardswish_": "hardswish", "hardsigmoid_": "hardsigmoid", "relu6": "relu6",
 }
 METHOD_TYPES = {
     "view": "view", "reshape": "reshape", "flatten": "flatten",
@@ -86,6 +87,9 @@ METHOD_TYPES = {
     "split": "split", "relu": "relu", "sigmoid": "sigmoid", "softmax": "softmax",
     "expand": "expand", "unsqueeze": "unsqueeze", "squeeze": "squeeze",
     "add": "add", "mul": "mul", "matmul": "matmul", "t": "t",
+    "masked_fill": "masked_fill", "pow": "pow", "div": "div", "sub": "sub",
+    "tanh": "tanh", "rsqrt": "rsqrt", "long": "cast", "float": "cast", "half": "cast",
+    "bfloat16": "cast", "int": "cast", "to": "cast", "type_as": "cast",
 }
 
 
@@ -235,16 +239,24 @@ def _tensor_inputs(node, keep):
     return preds
 
 
-def export(model, example, name="model"):
-    """Trace `model` on `example` and return the graph record (a dict)."""
+def trace(model, example):
+    """The fx graph module of `model` in training mode, shapes propagated
+    with `example`, and the set of nodes that become operators (those that
+    call something and yield a tensor)."""
     model.train()
     gm = torch.fx.symbolic_trace(model)
     with torch.no_grad():
         ShapeProp(gm).propagate(example)
-    modules = dict(gm.named_modules())
-    batch = example.shape[0]
     keep = {n for n in gm.graph.nodes
             if n.op in ("call_module", "call_function", "call_method") and _metas(n)}
+    return gm, keep
+
+
+def export(model, example, name="model"):
+    """Trace `model` on `example` and return the graph record (a dict)."""
+    gm, keep = trace(model, example)
+    modules = dict(gm.named_modules())
+    batch = example.shape[0]
     index, ops = {}, []
     for node in gm.graph.nodes:
         if node not in keep:
@@ -257,7 +269,8 @@ def export(model, example, name="model"):
         for s in srcs:
             if s.op == "get_attr":
                 t = _attr(gm, s.target)
-                pn, pb = pn + t.numel(), pb + t.numel() * t.element_size()
+                pn += t.numel() if t.is_floating_point() else 0
+                pb += t.numel() * t.element_size()
         view = kind in VIEW_TYPES
         op = {"type": kind,
               "config": _config(node, kind, modules, ins, outs),
