@@ -2,13 +2,17 @@
 # C module traces/mdot/ mirrors); no model or training here.
 """Operator encoding inputs and positional encodings of an MDOT graph.
 
-Every operator gives three parts (docs/mdot.md §2):
+Every operator gives three parts (docs/mdot.md §2), none of which depends
+on the batch size:
   type    an index into VOCAB (the canonical types of opgraph.py);
   config  8 numbers: log1p of kernel area, stride (height), groups, input
           channels/features, output channels/features, per-sample input and
           output elements, parameter count;
-  load    3 numbers: log1p of FLOPs, bytes read, bytes written.
-Missing configuration entries count as 0.
+  load    3 numbers: log1p of FLOPs per sample f, activation bytes per
+          sample a (bytes read and written less the parameter bytes, over
+          the batch) and parameter bytes p.
+Missing configuration entries count as 0.  raw_loads gives (f, a, p)
+themselves, which the readout multiplies by the batch (model.py).
 
 Graph positional encoding: operator v's depth (longest path from an operator
 without predecessors) and height (longest path to one without successors),
@@ -25,18 +29,26 @@ import opgraph
 VOCAB = sorted(set(opgraph.MODULE_TYPES.values()) | set(opgraph.FUNCTION_TYPES.values())
                | set(opgraph.METHOD_TYPES.values()))
 N_CONFIG, N_LOAD = 8, 3
+N_FEAT = N_CONFIG + N_LOAD
 
 
-def op_features(op):
-    """(type index, config list, load list) of one operator record."""
-    c = op["config"]
+def raw_loads(op, batch):
+    """(FLOPs per sample, activation bytes per sample, parameter bytes)."""
+    pb = op.get("param_bytes", 0)
+    act = op["bytes_read"] - pb + op["bytes_written"]
+    return [op["flops"] / batch, act / batch, pb]
+
+
+def op_features(op, batch):
+    """(type index, config list, load list) of one operator record of a
+    graph recorded at `batch`."""
+    c = op.get("config", {})
     k = c.get("k", [0, 0])
     cfg = [k[0] * k[1], c.get("s", [0])[0], c.get("g", 0), c.get("cin", 0),
            c.get("cout", 0), math.prod(c.get("in", [0])), math.prod(c.get("out", [0])),
-           op["params"]]
-    load = [op["flops"], op["bytes_read"], op["bytes_written"]]
+           op.get("params", 0)]
     return (VOCAB.index(op["type"]), [math.log1p(x) for x in cfg],
-            [math.log1p(x) for x in load])
+            [math.log1p(x) for x in raw_loads(op, batch)])
 
 
 def depth_height(preds):
