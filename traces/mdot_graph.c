@@ -88,8 +88,10 @@ static bool read_config(const cJSON *op, mdot__op *o, const char *name, const ch
             int take = i == 0 ? 2 : i == 1 ? 1 : 0;
             if (!array_product(v, take, slot, name, where, key, error))
                 return false;
-        } else if (!read_number(c, key, true, slot, name, where, error)) {
-            return false;
+        } else {
+            g_autofree char *cwhere = g_strdup_printf("%s.config", where);
+            if (!read_number(c, key, true, slot, name, cwhere, error))
+                return false;
         }
     }
     return true;
@@ -128,9 +130,10 @@ static bool read_op(const cJSON *op, size_t i, size_t n, mdot__op *o, const char
 {
     g_autofree char *where = g_strdup_printf("ops[%zu]", i);
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(op, "type");
-    static const char *const keys[] = {"type",          "config",      "flops",  "bytes_read",
+    /* "time_s": a dataset row's own time of the operator (collect.py) */
+    static const char *const keys[] = {"type",        "config", "flops", "bytes_read",
                                        "bytes_written", "param_bytes", "params", "preds",
-                                       NULL};
+                                       "time_s",      NULL};
     if (!ccs_json_check_keys(op, keys, name, where, error))
         return false;
     if (!cJSON_IsString(t) || !*t->valuestring) {
@@ -154,43 +157,89 @@ static bool read_op(const cJSON *op, size_t i, size_t n, mdot__op *o, const char
     return true;
 }
 
+/* A binary min-heap of operator indices (the ready set of topo_order). */
+typedef struct idx_heap { size_t *v; size_t n; } idx_heap;
+
+static void heap_push(idx_heap *h, size_t x)
+{
+    size_t i = h->n++;
+    while (i > 0 && h->v[(i - 1) / 2] > x) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = x;
+}
+
+static size_t heap_pop(idx_heap *h)
+{
+    size_t top = h->v[0], x = h->v[--h->n], i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+            c++;
+        if (h->v[c] >= x)
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n)
+        h->v[i] = x;
+    return top;
+}
+
+/* The cycle error, naming up to 8 operators left unordered. */
+static void cycle_error(const mdot_graph *g, const size_t *indeg, GError **error)
+{
+    GString *s = g_string_new(NULL);
+    for (size_t u = 0, shown = 0; u < g->n && shown < 8; u++)
+        if (indeg[u] > 0)
+            g_string_append_printf(s, "%s%zu", shown++ ? ", " : "", u);
+    g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                "%s: ops: the predecessors form a cycle (operators left unordered: %s)",
+                g->name, s->str);
+    g_string_free(s, TRUE);
+}
+
 /* Kahn's algorithm taking the lowest ready index first: order[] gets the
- * new sequence.  O(n^2) in the worst case, O(n + edges) for a file already
- * in topological order.  False (with the error) on a cycle. */
+ * new sequence.  O((n + edges) log n) with a heap of the ready operators
+ * and successor lists in one array (CSR).  False (with the error) on a
+ * cycle. */
 static bool topo_order(const mdot_graph *g, size_t *order, GError **error)
 {
-    g_autofree size_t *indeg = g_new0(size_t, g->n);
-    g_autofree bool *done = g_new0(bool, g->n);
-    bool sorted = true;
-    for (size_t v = 0; v < g->n; v++)
-        for (size_t j = 0; j < g->ops[v].n_preds; j++)
-            sorted = sorted && g->ops[v].preds[j] < v;
-    for (size_t v = 0; v < g->n; v++)
-        order[v] = v;
-    if (sorted)
-        return true;
-    for (size_t v = 0; v < g->n; v++)
+    size_t n = g->n, edges = 0;
+    g_autofree size_t *indeg = g_new0(size_t, n);
+    g_autofree size_t *start = g_new0(size_t, n + 1);
+    for (size_t v = 0; v < n; v++) {
         indeg[v] = g->ops[v].n_preds;
-    for (size_t k = 0; k < g->n; k++) {
-        size_t v = 0;
-        while (v < g->n && (done[v] || indeg[v] > 0))
-            v++;
-        if (v == g->n) {
-            GString *s = g_string_new(NULL);
-            for (size_t u = 0, shown = 0; u < g->n && shown < 8; u++)
-                if (!done[u])
-                    g_string_append_printf(s, "%s%zu", shown++ ? ", " : "", u);
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "%s: ops: the predecessors form a cycle (operators left unordered: %s)",
-                        g->name, s->str);
-            g_string_free(s, TRUE);
-            return false;
-        }
-        done[v] = true;
-        order[k] = v;
-        for (size_t u = 0; u < g->n; u++)
-            for (size_t j = 0; j < g->ops[u].n_preds; j++)
-                indeg[u] -= g->ops[u].preds[j] == v;
+        edges += g->ops[v].n_preds;
+        for (size_t j = 0; j < g->ops[v].n_preds; j++)
+            start[g->ops[v].preds[j] + 1]++;
+    }
+    for (size_t u = 0; u < n; u++)
+        start[u + 1] += start[u];
+    g_autofree size_t *succ = g_new(size_t, edges + 1);
+    g_autofree size_t *fill = g_memdup2(start, n * sizeof *start);
+    for (size_t v = 0; v < n; v++)
+        for (size_t j = 0; j < g->ops[v].n_preds; j++)
+            succ[fill[g->ops[v].preds[j]]++] = v;
+    g_autofree size_t *heap_v = g_new(size_t, n);
+    idx_heap ready = {heap_v, 0};
+    for (size_t v = 0; v < n; v++)
+        if (indeg[v] == 0)
+            heap_push(&ready, v);
+    size_t k = 0;
+    while (ready.n) {
+        size_t v = heap_pop(&ready);
+        order[k++] = v;
+        for (size_t e = start[v]; e < start[v + 1]; e++)
+            if (--indeg[succ[e]] == 0)
+                heap_push(&ready, succ[e]);
+    }
+    if (k < n) {
+        cycle_error(g, indeg, error);
+        return false;
     }
     return true;
 }
@@ -215,7 +264,8 @@ static bool sort_ops(mdot_graph *g, GError **error)
     return true;
 }
 
-static bool read_header(const cJSON *obj, mdot_graph *g, GError **error)
+/* batch and params; the graph's "name" into *gname (transfer full). */
+static bool read_header(const cJSON *obj, mdot_graph *g, char **gname, GError **error)
 {
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(obj, "name");
     double batch = NAN, params = -1;
@@ -228,22 +278,22 @@ static bool read_header(const cJSON *obj, mdot_graph *g, GError **error)
     }
     g->batch = (int64_t)batch;
     g->params = params;
-    if (cJSON_IsString(nm) && *nm->valuestring) {
-        g_free(g->name);
-        g->name = g_strdup(nm->valuestring);
-    }
+    if (cJSON_IsString(nm) && *nm->valuestring)
+        *gname = g_strdup(nm->valuestring);
     return true;
 }
 
 mdot_graph *mdot_graph_from_cjson(const cJSON *obj, const char *name, GError **error)
 {
     g_autoptr(mdot_graph) g = g_new0(mdot_graph, 1);
-    g->name = g_strdup(name ? name : "graph");
-    /* what scripts/mdot/opgraph.py and collect.py write; ccsim reads
-     * batch, name, params and ops */
-    static const char *const keys[] = {"name",    "batch",   "input",       "params", "ops",
-                                       "family",  "variant", "size",        "device", "times_s",
-                                       "time_s",  "torch",   "device_name", "date",   NULL};
+    g_autofree char *gname = NULL;
+    g->name = g_strdup(name ? name : "graph"); /* the file, for errors; "name" once read */
+    /* what scripts/mdot/opgraph.py, export_graph.py and collect.py write;
+     * ccsim reads batch, name, params and ops */
+    static const char *const keys[] = {
+        "name",   "batch",  "input",   "params",  "ops",    "family", "variant",
+        "size",   "device", "times_s", "time_s",  "torch",  "device_name",
+        "date",   "opsum_s", "precision", "clock", "warmup", "repeat", NULL};
     if (!ccs_json_check_keys(obj, keys, g->name, NULL, error))
         return NULL;
     const cJSON *ops = cJSON_GetObjectItemCaseSensitive(obj, "ops");
@@ -252,28 +302,37 @@ mdot_graph *mdot_graph_from_cjson(const cJSON *obj, const char *name, GError **e
                     ops ? "must be a non-empty array" : "missing");
         return NULL;
     }
-    /* prediction cost grows with the square of the count: refused up front */
+    /* prediction cost is linear in the count (docs/mdot.md §4); the limit stops absurd files */
     g_autofree char *at = g_strdup_printf("%s: ops: operators", g->name);
     if (!ccs_limit_check(CCS_LIMIT_GRAPH_OPS, cJSON_GetArraySize(ops), at, error))
         return NULL;
     g->n = (size_t)cJSON_GetArraySize(ops);
     g->ops = g_new0(mdot__op, g->n);
-    const char *file = g->name; /* errors name the file, not the graph's "name" */
     size_t i = 0;
     const cJSON *op;
     cJSON_ArrayForEach(op, ops) {
-        if (!read_op(op, i, g->n, &g->ops[i], file, error))
+        if (!read_op(op, i, g->n, &g->ops[i], g->name, error))
             return NULL;
         i++;
     }
-    if (!read_header(obj, g, error) || !sort_ops(g, error))
+    if (!read_header(obj, g, &gname, error) || !sort_ops(g, error))
         return NULL;
+    if (gname) {
+        g_free(g->name);
+        g->name = g_steal_pointer(&gname);
+    }
     if (g->params < 0) {
         g->params = 0;
         for (size_t k = 0; k < g->n; k++)
             g->params += g->ops[k].config[7];
     }
     return g_steal_pointer(&g);
+}
+
+mdot_graph *mdot_graph_parse(const char *text, size_t len, const char *name, GError **error)
+{
+    g_autoptr(cJSON) root = ccs_json_parse(text, len, name, error);
+    return root ? mdot_graph_from_cjson(root, name, error) : NULL;
 }
 
 mdot_graph *mdot_graph_load(const char *path, GError **error)
@@ -310,13 +369,30 @@ int64_t mdot_graph_batch(const mdot_graph *g) { return g->batch; }
 double mdot_graph_params(const mdot_graph *g) { return g->params; }
 const char *mdot_graph_name(const mdot_graph *g) { return g->name; }
 
-void mdot__op_features(const mdot__op *op, double out[MDOT__N_FEAT])
+double mdot_graph_flops(const mdot_graph *g)
 {
+    double f = 0;
+    for (size_t k = 0; k < g->n; k++)
+        f += g->ops[k].flops;
+    return f;
+}
+
+void mdot__op_loads(const mdot__op *op, int64_t batch, double out[MDOT__N_LOAD])
+{
+    double n = (double)batch;
+    out[0] = op->flops / n;
+    out[1] = (op->bytes_read - op->param_bytes + op->bytes_written) / n;
+    out[2] = op->param_bytes;
+}
+
+void mdot__op_features(const mdot__op *op, int64_t batch, double out[MDOT__N_FEAT])
+{
+    double loads[MDOT__N_LOAD];
+    mdot__op_loads(op, batch, loads);
     for (size_t i = 0; i < MDOT__N_CONFIG; i++)
         out[i] = log1p(op->config[i]);
-    out[MDOT__N_CONFIG] = log1p(op->flops);
-    out[MDOT__N_CONFIG + 1] = log1p(op->bytes_read);
-    out[MDOT__N_CONFIG + 2] = log1p(op->bytes_written);
+    for (size_t i = 0; i < MDOT__N_LOAD; i++)
+        out[MDOT__N_CONFIG + i] = log1p(loads[i]);
 }
 
 void mdot__sinusoid(double x, size_t dims, double *out)
