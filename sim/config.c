@@ -16,7 +16,10 @@
 #include "base/json.h"
 #include "base/limits.h"
 
-typedef enum key_type { KEY_ENUM, KEY_DOUBLE, KEY_UINT, KEY_INT, KEY_STRING, KEY_BOOL } key_type;
+/* KEY_STRING: one of choices; KEY_TEXT: any non-empty string (a name or path) */
+typedef enum key_type {
+    KEY_ENUM, KEY_DOUBLE, KEY_UINT, KEY_INT, KEY_STRING, KEY_BOOL, KEY_TEXT
+} key_type;
 
 typedef struct sim_key {
     const char *name;   /* JSON key under "sim" */
@@ -33,6 +36,7 @@ static const char *const coll_names[] = {"ring", "flows", NULL};
 static const char *const steady_names[] = {"exact", "approx", NULL};
 static const char *const gpu_names[] = {"a100", "h100", NULL};
 static const char *const job_model_names[] = {"flat", "structured", NULL};
+static const char *const compute_names[] = {"catalog", "mdot", NULL};
 
 static const sim_key sim_keys[] = {
     {"mode", "mode", KEY_ENUM, -1, mode_names},
@@ -56,6 +60,9 @@ static const sim_key sim_keys[] = {
     {"job_model", "job-model", KEY_ENUM, -1, job_model_names},
     {"shards", "shards", KEY_INT, CCS_LIMIT_SHARDS, NULL},
     {"shard_warmup", "shard-warmup", KEY_INT, CCS_LIMIT_SHARD_WARMUP, NULL},
+    {"compute", "compute", KEY_ENUM, -1, compute_names},
+    {"mdot_weights", "mdot-weights", KEY_TEXT, -1, NULL},
+    {"graph_library", "graph-library", KEY_TEXT, -1, NULL},
 };
 
 const char *const *config_sim_keys(void)
@@ -64,7 +71,7 @@ const char *const *config_sim_keys(void)
         "mode", "start_s", "end_s", "seed", "priority_levels", "interval_s", "time_scale",
         "placement", "collective_model", "channels", "alpha_us", "gpu", "buckets", "jitter_sigma",
         "scale_hosts", "gzip", "fast_forward", "steady", "job_model", "shards", "shard_warmup",
-        NULL};
+        "compute", "mdot_weights", "graph_library", NULL};
     G_STATIC_ASSERT(G_N_ELEMENTS(names) == G_N_ELEMENTS(sim_keys) + 1);
     return names;
 }
@@ -104,6 +111,8 @@ void config_free(config *c)
     g_free(c->trace_path);
     g_free(c->scheduler);
     g_free(c->sim.gpu);
+    g_free(c->sim.mdot_weights);
+    g_free(c->sim.graph_library);
     g_free(c);
 }
 
@@ -201,11 +210,32 @@ static bool key_store_choice(config *c, const sim_key *k, const char *v, const c
         c->sim.steady = (config_steady)i;
     else if (strcmp(k->name, "job_model") == 0)
         c->sim.job_model = (config_job_model)i;
+    else if (strcmp(k->name, "compute") == 0)
+        c->sim.compute = (config_compute)i;
     else if (strcmp(k->name, "gpu") == 0) {
         g_free(c->sim.gpu);
         c->sim.gpu = g_strdup(k->choices[i]);
     } else
         g_assert_not_reached();
+    return true;
+}
+
+/* A free-form string key; base (nullable) is the directory a relative
+ * graph_library path is taken from (the scenario's). */
+static bool key_store_text(config *c, const sim_key *k, const char *v, const char *base,
+                           const char *where, GError **error)
+{
+    if (!*v) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a non-empty string",
+                    where);
+        return false;
+    }
+    char **slot = strcmp(k->name, "mdot_weights") == 0 ? &c->sim.mdot_weights
+                                                        : &c->sim.graph_library;
+    g_free(*slot);
+    *slot = slot == &c->sim.graph_library && base && !g_path_is_absolute(v)
+                ? g_build_filename(base, v, NULL)
+                : g_strdup(v);
     return true;
 }
 
@@ -235,6 +265,15 @@ static bool sim_key_from_json(config *c, const sim_key *k, const cJSON *v, const
             return false;
         }
         return key_store_choice(c, k, v->valuestring, where, error);
+    case KEY_TEXT: {
+        if (!cJSON_IsString(v)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a string, got %s",
+                        where, json_type_name(v));
+            return false;
+        }
+        g_autofree char *base = g_path_get_dirname(file);
+        return key_store_text(c, k, v->valuestring, base, where, error);
+    }
     case KEY_BOOL:
         if (!cJSON_IsBool(v)) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
@@ -403,6 +442,8 @@ bool config_set_option(config *c, const char *key, const char *value, GError **e
     case KEY_ENUM:
     case KEY_STRING:
         return key_store_choice(c, k, value, where, error);
+    case KEY_TEXT:
+        return key_store_text(c, k, value, NULL, where, error);
     case KEY_BOOL: {
         static const char *const t[] = {"true", "1", "yes", "on", NULL};
         static const char *const f[] = {"false", "0", "no", "off", NULL};
@@ -546,5 +587,14 @@ cJSON *config_to_json(const config *c)
         cJSON_AddNumberToObject(s, "shards", c->sim.shards);
         cJSON_AddNumberToObject(s, "shard_warmup", c->sim.shard_warmup);
     }
+    cJSON_AddStringToObject(s, "compute", compute_names[c->sim.compute]);
+    if (c->sim.mdot_weights)
+        cJSON_AddStringToObject(s, "mdot_weights", c->sim.mdot_weights);
+    else
+        cJSON_AddNullToObject(s, "mdot_weights");
+    if (c->sim.graph_library)
+        cJSON_AddStringToObject(s, "graph_library", c->sim.graph_library);
+    else
+        cJSON_AddNullToObject(s, "graph_library");
     return o;
 }

@@ -49,6 +49,11 @@ typedef enum config_job_model {
     CONFIG_JOB_MODEL_FLAT,       /* compute, then one gradient collective (the catalog's figures) */
     CONFIG_JOB_MODEL_STRUCTURED, /* the structure the job's model and GPUs resolve to (workload.h) */
 } config_job_model;
+/* Where trace jobs' compute times come from (docs/mdot.md §4). */
+typedef enum config_compute {
+    CONFIG_COMPUTE_CATALOG, /* the catalog's measured times (models.json) */
+    CONFIG_COMPUTE_MDOT,    /* MDOT predictions of the graph library's graphs */
+} config_compute;
 
 /* The "sim" keys: each has an option --KEY with '_' written '-' (and the
  * short names noted).  NAN/0 means "from the trace" where stated. */
@@ -79,6 +84,11 @@ typedef struct config_sim {
     int shard_warmup;           /* sim.shard_warmup, --shard-warmup: a shard's warm-up, in
                                  * iterations alone of the slowest job running at its start
                                  * (default CONFIG_SHARD_WARMUP) */
+    config_compute compute;     /* sim.compute, --compute (default catalog) */
+    char *mdot_weights;         /* sim.mdot_weights, --mdot-weights: MDOT weights of this device
+                                 * for every job whatever the GPU (the recorded override), or NULL */
+    char *graph_library;        /* sim.graph_library, --graph-library: graph library index (in a
+                                 * scenario relative to it), or NULL for the built-in one */
 } config_sim;
 
 /* The default warm-up of a time shard, in iterations (docs/cluster.md says

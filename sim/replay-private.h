@@ -25,6 +25,14 @@ struct sched_ctx {
     struct replay *r;
 };
 
+/* Compute seconds per iteration of a job of model m on gpu: the catalog's,
+ * or MDOT's for a graph model or under sim.compute = "mdot" (replay_compute.c).
+ * False with the error (no weights for the GPU, a bad graph, ...). */
+bool replay__compute_s(struct replay *r, const catalog_model *m, catalog_gpu gpu, double *out,
+                       GError **error);
+/* run.json's "compute" object.  (transfer full) */
+cJSON *replay__compute_json(const struct replay *r);
+
 struct replay {
     config *cfg;               /* a private copy of the options that matter (owned) */
     const config *cfg_in;      /* (transfer none) for run.json */
@@ -59,6 +67,7 @@ struct replay {
     size_t peak_gpus_demand;   /* of the trace in the window */
     size_t jobs_unknown_hosts; /* jobs in the window naming a host the topology lacks */
     char *first_unknown_host;  /* "job J: host H" of the first such job, or NULL */
+    struct mdot_compute *mc;   /* MDOT compute times (replay_compute.c), or NULL */
     double wall_s;
     bool ran;
     timeline *tl;              /* (nullable) replay_set_timeline */

@@ -11,6 +11,7 @@
 #include "base/limits.h"
 #include "replay-private.h"
 #include "traces/workload.h"
+#include "traces/mdot_compute.h"
 
 static GRand *rng_new(uint64_t seed, uint32_t stream)
 {
@@ -25,6 +26,7 @@ void replay_free(replay *r)
     if (r->sched && r->ops)
         r->ops->destroy(r->sched);
     metrics_free(r->m);
+    mdot_compute_free(r->mc);
     timeline_free(r->tl);
     net_free(r->n);
     evq_free(r->q);
@@ -121,8 +123,13 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
     out->end_s = tj->end_s * scale;
     out->hosts = tj->hosts;
     out->host_gpus = tj->host_gpus;
+    double compute_s = 0;
+    if (!replay__compute_s(r, m, gpu, &compute_s, error)) {
+        g_prefix_error(error, "job %s: ", tj->id);
+        return false;
+    }
     *jitter = catalog_jitter_factor(rng, r->cfg->sim.jitter_sigma);
-    out->compute_s = m->compute_s[gpu] * *jitter;
+    out->compute_s = compute_s * *jitter;
     out->fwd_frac = m->comm_start_frac;
     out->opt_s = m->opt_s[gpu];
     out->coll = m->network ? coll_from_catalog(m->collective) : COLL_NONE;
@@ -454,6 +461,8 @@ replay *replay_new_shard(const config *cfg, const sched_ops *ops, topo *t, const
     g_free(r->cfg->sim.gpu);
     r->cfg->sim = cfg->sim;
     r->cfg->sim.gpu = g_strdup(cfg->sim.gpu);
+    r->cfg->sim.mdot_weights = g_strdup(cfg->sim.mdot_weights);
+    r->cfg->sim.graph_library = g_strdup(cfg->sim.graph_library);
     g_free(r->cfg->scheduler);
     r->cfg->scheduler = g_strdup(cfg->scheduler);
     r->cfg->scheduler_obj = cfg->scheduler_obj;

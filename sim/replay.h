@@ -175,6 +175,11 @@ const char *replay_unknown_hosts(const replay *r, size_t *count);
 /* True if the decision hook or the watcher stopped the run. */
 bool replay_stopped(const replay *r);
 
+/* Warnings about the replay's MDOT compute times (the weights override,
+ * graphs outside the training range), each once; NULL when no job took its
+ * time from MDOT.  (transfer none) */
+const GPtrArray *replay_compute_warnings(const replay *r);
+
 /* Per-job results, in trace order (for tests and the CLI). */
 size_t replay_job_count(const replay *r);
 typedef struct replay_job_result {

@@ -360,8 +360,8 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     g_autoptr(cJSON) root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "version", ccs_version());
     cJSON_AddStringToObject(root, "git_commit", ccs_git_commit());
-    /* the MDOT predictor behind any {"graph": ...} model (docs/mdot.md) */
-    cJSON_AddStringToObject(root, "compute_predictor", MDOT_VERSION);
+    /* where compute times came from: the catalog, MDOT (docs/mdot.md §4) */
+    cJSON_AddItemToObject(root, "compute", replay__compute_json(r));
     cJSON_AddItemToObject(root, "config", config_to_json(r->cfg_in));
     /* an integer, written exactly (64-bit), as in config.sim.seed */
     char seed[32];

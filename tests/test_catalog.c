@@ -245,7 +245,7 @@ static void test_catalog_inline(void)
 {
     GError *err = NULL;
     cJSON *o = cJSON_Parse("{\"compute_s\": 2.5, \"comm_bytes\": 1e9}");
-    g_autoptr(catalog_model) m = catalog_model_from_cjson(o, "j1", &err);
+    g_autoptr(catalog_model) m = catalog_model_from_cjson(o, "j1", NULL, &err);
     cJSON_Delete(o);
     TEST_ASSERT_NO_ERROR(err);
     CU_ASSERT_FATAL(m != NULL);
@@ -259,7 +259,7 @@ static void test_catalog_inline(void)
     g_autoptr(catalog_model) copy = catalog_model_copy(m);
     CU_ASSERT_STRING_EQUAL(copy->name, "j1");
     o = cJSON_Parse("{\"compute_s\": 1}");
-    g_autoptr(catalog_model) quiet = catalog_model_from_cjson(o, "q", &err);
+    g_autoptr(catalog_model) quiet = catalog_model_from_cjson(o, "q", NULL, &err);
     cJSON_Delete(o);
     CU_ASSERT(quiet && !quiet->network && quiet->collective == CATALOG_COLL_NONE);
     static const char *const bad[] = {
@@ -268,7 +268,7 @@ static void test_catalog_inline(void)
     };
     for (size_t k = 0; k < G_N_ELEMENTS(bad); k++) {
         o = cJSON_Parse(bad[k]);
-        catalog_model *x = catalog_model_from_cjson(o, "m", &err);
+        catalog_model *x = catalog_model_from_cjson(o, "m", NULL, &err);
         cJSON_Delete(o);
         CU_ASSERT_PTR_NULL(x);
         catalog_model_free(x);

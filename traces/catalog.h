@@ -17,6 +17,7 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct workload_arch;
 
@@ -73,6 +74,10 @@ typedef struct catalog_model {
                                           * "megatron" with an arch, "ddp" otherwise */
     int micro_batch;                     /* sequences per micro-batch of an FSDP entry's GPU (the
                                           * entry's optional "micro_batch"; 0: none) */
+    char *graph_path;                    /* an inline graph model's operator graph (then
+                                          * compute_s is NaN until the replay predicts it
+                                          * for its GPU, mdot_compute.h), else NULL */
+    int64_t graph_batch;                 /* the batch to predict it at (0: the graph's own) */
 } catalog_model;
 
 typedef struct catalog catalog;
@@ -105,12 +110,15 @@ const catalog_model *catalog_resolve(const catalog *c, const char *trace_name, i
  * required; comm_bytes defaults to 0 (then network = false), comm_start_frac
  * to 1, opt_s to 0, collective to "allreduce".  Optional "buckets", "tp",
  * "pp", "a2a_bytes", "pp_bytes".  The same times apply to every GPU type.
- * Instead of compute_s, {"graph": FILE, "batch": N, "device": D} (batch and
- * device optional) takes compute_s from the MDOT predictor (mdot.h; FILE
- * relative to the working directory); comm_bytes then defaults to 4 bytes
- * per parameter of the graph, and the model is marked predicted.
- * name becomes the model's name.  (transfer full) */
-catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GError **error);
+ * Instead of compute_s, {"graph": FILE, "batch": N} (batch optional) names
+ * an MDOT operator graph (mdot.h; FILE relative to base_dir, the directory
+ * of the file holding the job, unless absolute or base_dir is NULL): the
+ * graph is read and checked now, graph_path and graph_batch keep it, and
+ * compute_s stays NaN for the replay to predict for its GPU (mdot_compute.h);
+ * comm_bytes then defaults to 4 bytes per parameter of the graph, and the
+ * model is marked predicted.  name becomes the model's name.  (transfer full) */
+catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, const char *base_dir,
+                                        GError **error);
 
 /* A copy of m (transfer full). */
 catalog_model *catalog_model_copy(const catalog_model *m);

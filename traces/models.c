@@ -78,6 +78,7 @@ void catalog_model_free(catalog_model *m)
     g_free(m->gpu_note);
     g_free(m->arch);
     g_free(m->framework);
+    g_free(m->graph_path);
     g_free(m);
 }
 
@@ -92,6 +93,7 @@ catalog_model *catalog_model_copy(const catalog_model *m)
     c->gpu_note = g_strdup(m->gpu_note);
     c->arch = m->arch ? g_memdup2(m->arch, sizeof *m->arch) : NULL;
     c->framework = g_strdup(m->framework);
+    c->graph_path = g_strdup(m->graph_path);
     return c;
 }
 
@@ -397,33 +399,48 @@ catalog *catalog_load_default(GError **error)
 
 /* ---- inline models -------------------------------------------------- */
 
-/* compute_s and the parameter count of {"graph": FILE, "batch": N, "device": D}
- * from the MDOT predictor; source says how it was obtained. */
-static bool graph_compute(const cJSON *obj, const char *name, double *compute_s, double *params,
-                          char **source, GError **error)
+/* The graph of {"graph": FILE, "batch": N}: FILE (relative to base_dir
+ * unless absolute) is read and checked now, its path, batch (0: the
+ * graph's own) and parameter count kept; the compute time comes later from
+ * the replay, which knows the GPU (docs/mdot.md §5). */
+static bool graph_model(const cJSON *obj, const char *name, const char *base_dir,
+                        catalog_model *m, GError **error)
 {
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "graph");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(obj, "device");
     double batch = 0;
-    if (!cJSON_IsString(g) || !*g->valuestring || (dev && !cJSON_IsString(dev))) {
+    if (cJSON_GetObjectItemCaseSensitive(obj, "device")) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: graph and device: expected file and device names", name);
+                    "%s: device: no longer a model key; the weights follow the replay's --gpu, "
+                    "and --mdot-weights (sim.mdot_weights) overrides them for every job",
+                    name);
+        return false;
+    }
+    if (!cJSON_IsString(g) || !*g->valuestring) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: graph: expected a file name",
+                    name);
         return false;
     }
     if (!ccs_json_number(obj, "batch", CCS_LIMIT_GRAPH_BATCH, NULL, name, &batch, error))
         return false;
-    const char *device = dev ? dev->valuestring : NULL;
-    *compute_s = mdot_predict_file_s(g->valuestring, (int64_t)batch, device, params, error);
-    if (*compute_s < 0) {
-        g_prefix_error(error, "%s: ", name);
+    m->graph_batch = (int64_t)batch;
+    m->graph_path = g_path_is_absolute(g->valuestring) || !base_dir
+                        ? g_strdup(g->valuestring)
+                        : g_build_filename(base_dir, g->valuestring, NULL);
+    g_autoptr(mdot_graph) gr = mdot_graph_load(m->graph_path, error);
+    if (!gr) {
+        g_prefix_error(error, "%s: graph: ", name);
         return false;
     }
-    *source = g_strdup_printf("MDOT %s (%s) from %s", MDOT_VERSION, device ? device : "cpu1",
-                              g->valuestring);
+    m->params = mdot_graph_params(gr);
+    m->source = g_strdup_printf("MDOT %s from %s", MDOT_VERSION, m->graph_path);
+    m->predicted = true;
+    for (int k = 0; k < CATALOG_GPU_COUNT; k++)
+        m->compute_s[k] = NAN; /* the replay's: mdot_compute.h */
     return true;
 }
 
-catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GError **error)
+catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, const char *base_dir,
+                                        GError **error)
 {
     if (!name)
         name = "model";
@@ -441,11 +458,11 @@ catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GErr
         return NULL;
     }
     double compute = 0, comm = 0, start = 1, opt = 0, buckets = 1, tp = 1, pp = 1, a2a = 0,
-           ppb = 0, params = 0;
-    g_autofree char *source = NULL;
-    if (has_graph && !graph_compute(obj, name, &compute, &params, &source, error))
+           ppb = 0;
+    g_autoptr(catalog_model) m = g_new0(catalog_model, 1);
+    if (has_graph && !graph_model(obj, name, base_dir, m, error))
         return NULL;
-    comm = 4 * params; /* fp32 gradients of a graph model; 0 otherwise */
+    comm = 4 * m->params; /* fp32 gradients of a graph model; 0 otherwise */
     if (!ccs_json_number(obj, "compute_s", CCS_LIMIT_COMPUTE_S, NULL, name, &compute, error) ||
         !ccs_json_number(obj, "comm_bytes", CCS_LIMIT_COMM_BYTES, NULL, name, &comm, error) ||
         !ccs_json_number(obj, "comm_start_frac", CCS_LIMIT_FRACTION, NULL, name, &start,
@@ -475,17 +492,16 @@ catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GErr
             return NULL;
         }
     }
-    catalog_model *m = g_new0(catalog_model, 1);
     m->name = g_strdup(name);
     m->family = g_strdup("inline");
-    m->source = has_graph ? g_steal_pointer(&source) : g_strdup("inline model");
-    m->predicted = has_graph;
-    m->params = params;
-    m->grad_params = params;
+    if (!has_graph)
+        m->source = g_strdup("inline model");
+    m->grad_params = m->params;
     m->bytes_per_value = has_graph ? 4 : 1;
     m->grad_bytes = comm;
     for (int g = 0; g < CATALOG_GPU_COUNT; g++) {
-        m->compute_s[g] = compute;
+        if (!has_graph)
+            m->compute_s[g] = compute;
         m->opt_s[g] = opt;
     }
     m->fwd_frac = start;
@@ -499,7 +515,7 @@ catalog_model *catalog_model_from_cjson(const cJSON *obj, const char *name, GErr
     m->network = comm > 0 || a2a > 0 || ppb > 0;
     if (!m->network)
         m->collective = CATALOG_COLL_NONE;
-    return m;
+    return g_steal_pointer(&m);
 }
 
 /* ---- jitter --------------------------------------------------------- */

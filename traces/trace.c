@@ -297,7 +297,8 @@ static trace_job *json_job(const cJSON *o, const char *name, size_t i, GError **
         model = g_strdup(m->valuestring);
     } else if (cJSON_IsObject(m)) {
         g_autofree char *mn = g_strdup_printf("%s: jobs[%zu]: model", name, i);
-        inl = catalog_model_from_cjson(m, mn, error);
+        g_autofree char *base = g_path_get_dirname(name); /* graph files: next to the job's file */
+        inl = catalog_model_from_cjson(m, mn, base, error);
         if (!inl)
             return NULL;
         g_free(inl->name);

@@ -66,6 +66,16 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
          "gradient buckets per iteration (default 1; 0: the catalog's)", "B"},
         {"jitter", 0, 0, G_OPTION_ARG_STRING, &o->jitter,
          "log-normal sigma of per-job compute jitter (default 0)", "SIGMA"},
+        {"compute", 0, 0, G_OPTION_ARG_STRING, &o->compute,
+         "compute times per iteration: the catalog's measurements, or MDOT's predictions of "
+         "each catalog model's graph for the GPU (docs/mdot.md §4) (default catalog)",
+         "catalog|mdot"},
+        {"mdot-weights", 0, 0, G_OPTION_ARG_STRING, &o->mdot_weights,
+         "use this device's MDOT weights for every job whatever --gpu is (an override: "
+         "warned and recorded in run.json; without it a GPU with no weights is refused)",
+         "DEVICE"},
+        {"graph-library", 0, 0, G_OPTION_ARG_FILENAME, &o->graph_library,
+         "graph library index for --compute mdot (default the built-in one)", "FILE"},
         {"scale-hosts", 0, 0, G_OPTION_ARG_NONE, &o->scale_hosts,
          "allow a trace larger than the topology: skip (and count) the jobs that do not fit", NULL},
         {"gzip", 0, 0, G_OPTION_ARG_NONE, &o->gzip, "write the CSV files gzipped (.csv.gz)", NULL},
@@ -110,7 +120,7 @@ void cli_sim_opts_clear(cli_sim_opts *o)
                   &o->time_scale, &o->placement, &o->collective_model, &o->channels,
                   &o->alpha_us, &o->buckets, &o->jitter, &o->progress_file, &o->timeline,
                   &o->timeline_jobs, &o->timeline_span, &o->steady, &o->job_model, &o->shards,
-                  &o->shard_warmup};
+                  &o->shard_warmup, &o->compute, &o->mdot_weights, &o->graph_library};
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
         g_clear_pointer(s[i], g_free);
 }
@@ -132,6 +142,8 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
         {"alpha_us", o->alpha_us}, {"buckets", o->buckets},     {"jitter_sigma", o->jitter},
         {"steady", o->steady},     {"job_model", o->job_model},
         {"shards", o->shards},     {"shard_warmup", o->shard_warmup},
+        {"compute", o->compute},   {"mdot_weights", o->mdot_weights},
+        {"graph_library", o->graph_library},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
         if (kv[i].value && !config_set_option(c, kv[i].key, kv[i].value, error)) {
@@ -405,6 +417,9 @@ static GPtrArray *run_warnings(const replay *r, const cli_inputs *in)
                                            "placed by the placement policy (first: %s)",
                                            n, n == 1 ? "" : "s", n == 1 ? "s" : "",
                                            n == 1 ? "was" : "were", first));
+    const GPtrArray *cw = replay_compute_warnings(r);
+    for (size_t i = 0; cw && i < cw->len; i++)
+        g_ptr_array_add(w, g_strdup(cw->pdata[i]));
     const trace_stats *st = trace_get_stats(in->tr);
     if (st->skipped_bad_time > 0)
         g_ptr_array_add(w, g_strdup_printf(

@@ -18,6 +18,7 @@
 /* Option values as typed (NULL / FALSE = not given). */
 typedef struct cli_sim_opts {
     char *scenario, *trace, *topo, *sched, *scheds, *out;
+    char *compute, *mdot_weights, *graph_library; /* where compute times come from (MDOT) */
     char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
         *collective_model, *channels, *alpha_us, *buckets, *jitter, *steady, *job_model, *shards,
         *shard_warmup;

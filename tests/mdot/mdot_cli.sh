@@ -1,9 +1,14 @@
 #!/bin/sh
-# mdot_cli.sh - integration test of `ccsim predict` (suite "integration"):
-# a prediction, --batch, and bad graphs with their messages and exit statuses.
-# Usage: mdot_cli.sh PATH/TO/ccsim
+# mdot_cli.sh - integration test of `ccsim predict` and of MDOT in a replay
+# (suite "integration"): a prediction, --batch and its limit, training-range
+# warnings, bad graphs with their messages and exit statuses; a scenario's
+# graph model found next to the scenario, refused on a GPU without weights,
+# run under the recorded --mdot-weights override; --compute mdot for
+# catalog models.
+# Usage: mdot_cli.sh PATH/TO/ccsim SOURCE_DIR
 set -u
 ccsim=$1
+src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -17,13 +22,31 @@ op() { # op TYPE PREDS
 
 printf '{"name":"chain","batch":4,"ops":[%s,%s,%s]}' "$(op conv '[]')" "$(op relu '[0]')" \
   "$(op linear '[1]')" >"$tmp/ok.json"
-"$ccsim" predict "$tmp/ok.json" >"$tmp/out" 2>&1; st=$?
+"$ccsim" predict "$tmp/ok.json" >"$tmp/out" 2>"$tmp/err"; st=$?
 check "predict exits 0" [ "$st" -eq 0 ]
 check "predict prints seconds" grep -q "^chain: .* s per training iteration (batch 4, 3 operators)" "$tmp/out"
-check "predict names the predictor" grep -q "^predictor mdot-1, device cpu1" "$tmp/out"
+check "predict prints fixed + per-sample seconds" grep -q "^  = .* s + .* s per sample" "$tmp/out"
+check "predict names the predictor" grep -q "^predictor mdot-2, device cpu1" "$tmp/out"
 "$ccsim" predict "$tmp/ok.json" --batch 16 >"$tmp/out16" 2>&1; st=$?
 check "--batch 16 exits 0" [ "$st" -eq 0 ]
 check "--batch 16 used" grep -q "(batch 16, 3 operators)" "$tmp/out16"
+
+# The docs' example graph: a training row's model (ResNet-18, 2 images of
+# 64 px), inside the training range at batch 8, outside at 4096.
+ex="$src/examples/mdot/resnet18-b2-s64.json"
+"$ccsim" predict "$ex" --batch 8 >"$tmp/ex8" 2>"$tmp/ex8.err"; st=$?
+check "example graph predicts" [ "$st" -eq 0 ]
+check "example graph: no warning in range" [ ! -s "$tmp/ex8.err" ]
+"$ccsim" predict "$ex" --batch 4096 >"$tmp/ex4096" 2>"$tmp/ex4096.err"; st=$?
+check "batch 4096 exits 0" [ "$st" -eq 0 ]
+check "batch 4096 warns about the batch" \
+  grep -q "warning: resnet18-b2-s64: batch 4096 is outside the training range" "$tmp/ex4096.err"
+check "batch 4096 warns about the FLOPs" grep -q "forward FLOPs per iteration .* is outside" "$tmp/ex4096.err"
+# twice the batch, at most twice the time (the prediction is affine in the batch)
+t8=$(sed -n 's/^resnet18-b2-s64: \([0-9.e+-]*\) s per.*/\1/p' "$tmp/ex8")
+t4096=$(sed -n 's/^resnet18-b2-s64: \([0-9.e+-]*\) s per.*/\1/p' "$tmp/ex4096")
+check "batch 4096 is 256..512 x batch 8 ($t4096 vs $t8)" \
+  awk -v a="$t4096" -v b="$t8" 'BEGIN{exit !(a > 256 * b && a <= 512 * b)}'
 
 bad() { # bad NAME JSON STATUS MESSAGE
   printf '%s' "$2" >"$tmp/$1.json"
@@ -38,39 +61,81 @@ bad unknown "{\"batch\":2,\"ops\":[$(op warp_drive '[]')]}" 1 \
   "ops[0].type: unknown operator type 'warp_drive'"
 bad missing '{"batch":2,"ops":[{"type":"relu","flops":1,"bytes_read":1,"preds":[]}]}' 1 \
   "ops[0].bytes_written: missing"
-bad negative "{\"batch\":-2,\"ops\":[$(op relu '[]')]}" 1 "batch: -2 is outside [1, 1000000]"
-printf '{"batch":' >"$tmp/notjson.json"
-"$ccsim" predict "$tmp/notjson.json" >/dev/null 2>"$tmp/err"; st=$?
-check "notjson exits 1" [ "$st" -eq 1 ]
-check "notjson names file and line" grep -qF "ccsim: $tmp/notjson.json:1: not valid JSON" "$tmp/err"
+bad negative "{\"batch\":-2,\"ops\":[$(op relu '[]')]}" 1 "batch: -2 is outside [1, 1000000000]"
+bad cin '{"batch":2,"ops":[{"type":"conv","flops":1,"bytes_read":1,"bytes_written":1,"preds":[],"config":{"cin":"x"}}]}' 1 \
+  "ops[0].config.cin: expected a number, got a string"
 
 "$ccsim" predict "$tmp/ok.json" --batch -3 >/dev/null 2>"$tmp/err"; st=$?
 check "--batch -3 exits 2" [ "$st" -eq 2 ]
-check "--batch -3 message" grep -q "^ccsim: predict: --batch: -3 is outside \\[1, 1000000\\]" "$tmp/err"
+check "--batch -3 message" grep -q "^ccsim: predict: --batch: -3 is outside \[1, 1000000000\]" "$tmp/err"
+"$ccsim" predict "$tmp/ok.json" --batch 2000000000 >"$tmp/out" 2>"$tmp/err"; st=$?
+check "--batch 2e9 exits 2" [ "$st" -eq 2 ]
+check "--batch 2e9 names the limit" grep -q "2000000000 is outside \[1, 1000000000\]" "$tmp/err"
+check "--batch 2e9 prints nothing on stdout" [ ! -s "$tmp/out" ]
 "$ccsim" predict "$tmp/ok.json" --device tpu9 >/dev/null 2>"$tmp/err"; st=$?
 check "unknown device exits 2" [ "$st" -eq 2 ]
-check "unknown device lists the known" grep -q "known: cpu1" "$tmp/err"
+check "unknown device lists the known" grep -q "weights exist for: cpu1" "$tmp/err"
 "$ccsim" predict >/dev/null 2>&1; st=$?
 check "no GRAPH exits 2" [ "$st" -eq 2 ]
-# A scenario job whose model is {"graph": FILE, "batch": N}: its isolated
-# iteration time is the predicted compute (no network: 1 GPU), and run.json
-# names the predictor.
+
+# A scenario job whose model is {"graph": FILE, "batch": N}, FILE relative
+# to the scenario (run from another directory).  Its isolated iteration
+# time is the predicted compute (no network: 1 GPU).
 t16=$(sed -n 's/^chain: \([0-9.e+-]*\) s per.*/\1/p' "$tmp/out16")
-cat >"$tmp/scenario.json" <<JSON
+mkdir -p "$tmp/scn/graphs" "$tmp/elsewhere"
+cp "$tmp/ok.json" "$tmp/scn/graphs/chain.json"
+cat >"$tmp/scn/scenario.json" <<JSON
 {"topology": {"hosts": [{"name": "h1", "gpus": 8, "nics": 1}], "switches": [], "links": []},
  "trace": {"jobs": [{"id": "g1", "gpus": 1, "hosts": ["h1"], "start_s": 0, "end_s": 60,
-                     "model": {"graph": "$tmp/ok.json", "batch": 16}}]},
+                     "model": {"graph": "graphs/chain.json", "batch": 16}}]},
  "scheduler": "ecmp", "sim": {"mode": "window", "start_s": 0, "end_s": 60, "seed": 1}}
 JSON
-"$ccsim" run --scenario "$tmp/scenario.json" --out "$tmp/run" >"$tmp/run.log" 2>&1; st=$?
-check "graph-model scenario exits 0" [ "$st" -eq 0 ]
-check "run.json names the predictor" grep -q '"compute_predictor":[[:space:]]*"mdot-1"' "$tmp/run/run.json"
+cd "$tmp/elsewhere" || exit 1
+"$ccsim" run --scenario ../scn/scenario.json --out "$tmp/refused" >/dev/null 2>"$tmp/err"; st=$?
+check "graph model on an a100 without weights exits 1" [ "$st" -eq 1 ]
+check "refusal names the weights and the override" \
+  grep -q "job g1: MDOT has no weights for GPU 'a100' (weights exist for: cpu1).*--mdot-weights" "$tmp/err"
+check "no output folder after the refusal" [ ! -e "$tmp/refused" ]
+"$ccsim" run --scenario ../scn/scenario.json --mdot-weights cpu1 --out "$tmp/run" \
+  >/dev/null 2>"$tmp/run.err"; st=$?
+check "--mdot-weights cpu1 run exits 0" [ "$st" -eq 0 ]
+check "the override is warned" grep -q "warning: MDOT compute times use the weights of cpu1" "$tmp/run.err"
+check "run.json records the override" grep -q '"override":[[:space:]]*true' "$tmp/run/run.json"
+check "run.json names the predictor" grep -q '"predictor":[[:space:]]*"mdot-2"' "$tmp/run/run.json"
 iso=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="isolated_iter_s") c=i} NR==2{print $c}' "$tmp/run/jobs.csv")
 check "isolated iteration = predicted compute ($iso vs $t16)" \
   awk -v a="$iso" -v b="$t16" 'BEGIN{exit !(a > 0 && (a-b)/b < 1e-4 && (b-a)/b < 1e-4)}'
-sed 's/"batch": 16/"batch": -1/' "$tmp/scenario.json" >"$tmp/bad-scenario.json"
-"$ccsim" run --scenario "$tmp/bad-scenario.json" --out "$tmp/bad" >/dev/null 2>"$tmp/err"; st=$?
+sed 's/"batch": 16/"batch": -1/' ../scn/scenario.json >../scn/bad.json
+"$ccsim" run --scenario ../scn/bad.json --mdot-weights cpu1 --out "$tmp/bad" >/dev/null 2>"$tmp/err"; st=$?
 check "graph model with batch -1 exits 1" [ "$st" -eq 1 ]
-check "graph model batch message" grep -q "model.batch: -1 is outside \\[1, 1000000\\]" "$tmp/err"
+check "graph model batch message" grep -q "model.batch: -1 is outside \[1, 1000000000\]" "$tmp/err"
 check "no output folder after the failure" [ ! -e "$tmp/bad" ]
+sed 's/"batch": 16/"batch": 16, "device": "cpu1"/' ../scn/scenario.json >../scn/dev.json
+"$ccsim" run --scenario ../scn/dev.json --out "$tmp/dev" >/dev/null 2>"$tmp/err"; st=$?
+check "a model's device key is refused" grep -q "device: no longer a model key" "$tmp/err"
+
+# --compute mdot: catalog models take MDOT's time for their library graph;
+# Non-training keeps the catalog's and run.json lists it.
+cat >"$tmp/scn/catalog.json" <<JSON
+{"topology": {"hosts": [{"name": "h1", "gpus": 8, "nics": 1}], "switches": [], "links": []},
+ "trace": {"jobs": [{"id": "r", "gpus": 1, "hosts": ["h1"], "start_s": 0, "end_s": 600,
+                     "model": "ResNet-50"},
+                    {"id": "n", "gpus": 1, "hosts": ["h1"], "start_s": 0, "end_s": 600,
+                     "model": "Non-training"}]},
+ "scheduler": "ecmp", "sim": {"mode": "window", "start_s": 0, "end_s": 600, "seed": 1,
+                              "compute": "mdot"}}
+JSON
+"$ccsim" run --scenario ../scn/catalog.json --out "$tmp/cm" >/dev/null 2>"$tmp/err"; st=$?
+check "--compute mdot on an a100 without weights exits 1" [ "$st" -eq 1 ]
+check "--compute mdot refusal" grep -q "MDOT has no weights for GPU 'a100'" "$tmp/err"
+"$ccsim" run --scenario ../scn/catalog.json --mdot-weights cpu1 --out "$tmp/cm" >/dev/null 2>&1; st=$?
+check "--compute mdot with the override exits 0" [ "$st" -eq 0 ]
+check "run.json: compute source mdot" grep -q '"source":[[:space:]]*"mdot"' "$tmp/cm/run.json"
+check "run.json: Non-training kept" grep -q '"catalog_kept":[[:space:]]*\[[[:space:]]*"Non-training"' "$tmp/cm/run.json"
+"$ccsim" run --scenario ../scn/catalog.json --compute catalog --out "$tmp/cc" >/dev/null 2>&1; st=$?
+check "--compute catalog needs no weights" [ "$st" -eq 0 ]
+r_cat=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="isolated_iter_s") c=i} $1=="r"{print $c}' "$tmp/cc/jobs.csv")
+r_mdot=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="isolated_iter_s") c=i} $1=="r"{print $c}' "$tmp/cm/jobs.csv")
+check "ResNet-50's time differs between catalog and MDOT ($r_cat vs $r_mdot)" \
+  awk -v a="$r_cat" -v b="$r_mdot" 'BEGIN{exit !(a > 0 && b > 0 && a != b)}'
 exit $fail

@@ -1,0 +1,57 @@
+/* replay_compute.c - where a replayed job's compute time per iteration
+ * comes from: the catalog's measured time for the replay's GPU, or MDOT
+ * (an inline graph model always; every catalog model under sim.compute =
+ * "mdot"), through one traces/mdot_compute.h object per replay, made at the
+ * first job that needs it (docs/mdot.md §4).  Not here: the job's other
+ * figures (replay.c resolve_job).
+ */
+#include "replay-private.h"
+
+#include <math.h>
+
+#include "base/ccs.h"
+#include "traces/mdot_compute.h"
+
+/* The replay's MDOT object, made once: weights for its GPU or the
+ * override (or the refusal). */
+static mdot_compute *mdot_of(replay *r, GError **error)
+{
+    if (r->mc)
+        return r->mc;
+    mdot_compute_options o = {r->cfg->sim.gpu, r->cfg->sim.mdot_weights,
+                              r->cfg->sim.graph_library};
+    r->mc = mdot_compute_new(&o, error);
+    return r->mc;
+}
+
+bool replay__compute_s(replay *r, const catalog_model *m, catalog_gpu gpu, double *out,
+                       GError **error)
+{
+    if (!m->graph_path && r->cfg->sim.compute != CONFIG_COMPUTE_MDOT) {
+        *out = m->compute_s[gpu];
+        return true;
+    }
+    mdot_compute *mc = mdot_of(r, error);
+    if (!mc)
+        return false;
+    if (m->graph_path) {
+        *out = mdot_compute_graph_s(mc, m->graph_path, m->graph_batch, error);
+        return *out >= 0;
+    }
+    bool from_catalog = false;
+    *out = mdot_compute_catalog_s(mc, m, gpu, &from_catalog, error);
+    return *out >= 0;
+}
+
+cJSON *replay__compute_json(const replay *r)
+{
+    cJSON *o = r->mc ? mdot_compute_to_json(r->mc) : cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "source", r->cfg->sim.compute == CONFIG_COMPUTE_MDOT ? "mdot"
+                                         : r->mc ? "catalog+graphs" : "catalog");
+    return o;
+}
+
+const GPtrArray *replay_compute_warnings(const replay *r)
+{
+    return r->mc ? mdot_compute_warnings(r->mc) : NULL;
+}
