@@ -49,7 +49,7 @@ typedef enum config_job_model {
     CONFIG_JOB_MODEL_FLAT,       /* compute, then one gradient collective (the catalog's figures) */
     CONFIG_JOB_MODEL_STRUCTURED, /* the structure the job's model and GPUs resolve to (workload.h) */
 } config_job_model;
-/* Where trace jobs' compute times come from (docs/mdot.md §4). */
+/* Where trace jobs' compute times come from (docs/mdot.md §5). */
 typedef enum config_compute {
     CONFIG_COMPUTE_CATALOG, /* the catalog's measured times (models.json) */
     CONFIG_COMPUTE_MDOT,    /* MDOT predictions of the graph library's graphs */

@@ -2,7 +2,7 @@
  * comes from: the catalog's measured time for the replay's GPU, or MDOT
  * (an inline graph model always; every catalog model under sim.compute =
  * "mdot"), through one traces/mdot_compute.h object per replay, made at the
- * first job that needs it (docs/mdot.md §4).  Not here: the job's other
+ * first job that needs it (docs/mdot.md §5).  Not here: the job's other
  * figures (replay.c resolve_job).
  */
 #include "replay-private.h"

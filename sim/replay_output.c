@@ -360,7 +360,7 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     g_autoptr(cJSON) root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "version", ccs_version());
     cJSON_AddStringToObject(root, "git_commit", ccs_git_commit());
-    /* where compute times came from: the catalog, MDOT (docs/mdot.md §4) */
+    /* where compute times came from: the catalog, MDOT (docs/mdot.md §5) */
     cJSON_AddItemToObject(root, "compute", replay__compute_json(r));
     cJSON_AddItemToObject(root, "config", config_to_json(r->cfg_in));
     /* an integer, written exactly (64-bit), as in config.sim.seed */

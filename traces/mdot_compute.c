@@ -1,6 +1,6 @@
 /* mdot_compute.c - a replay's compute times from MDOT: weights for the GPU
  * or the recorded override, the graph library, cached estimates, stage
- * times for per-stage jobs, warnings (mdot_compute.h; docs/mdot.md §4).
+ * times for per-stage jobs, warnings (mdot_compute.h; docs/mdot.md §5).
  * Not here: the network (mdot_infer.c), graphs (mdot_graph.c).
  */
 #include "mdot_compute.h"
@@ -60,7 +60,7 @@ static mdot_model *pick_weights(const mdot_compute_options *o, bool *override, G
                     "MDOT has no weights for GPU '%s' (weights exist for: %s); its compute "
                     "times cannot come from MDOT.  To use another device's weights anyway, "
                     "pass --mdot-weights DEVICE (scenario sim.mdot_weights): the times are then "
-                    "that device's, and run.json records it (docs/mdot.md §4)",
+                    "that device's, and run.json records it (docs/mdot.md §5)",
                     o->gpu, mdot_model_devices());
         return NULL;
     }
@@ -192,7 +192,7 @@ static bool library_entry(mdot_compute *mc, const char *name, char **path, int64
     *path = NULL;
     if (!e) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s has no graph for model '%s' (docs/mdot.md §4 lists its models)", lname,
+                    "%s has no graph for model '%s' (docs/mdot.md §5 lists its models)", lname,
                     name);
         return false;
     }

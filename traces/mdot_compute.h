@@ -1,7 +1,7 @@
 /* mdot_compute.h - a replay's compute times from MDOT: the weights for the
  * replay's GPU (or an explicit, recorded override), graph files and the
  * graph library of catalog models, cached predictions, and the warnings to
- * print and record (docs/mdot.md §4).  Not here: the predictor (mdot.h),
+ * print and record (docs/mdot.md §5).  Not here: the predictor (mdot.h),
  * the catalog's measured times (catalog.h).
  *
  * Rules: a replay on GPU X uses MDOT weights measured on X.  When there are

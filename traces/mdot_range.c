@@ -1,6 +1,6 @@
 /* mdot_range.c - where a graph lies outside what an MDOT model was trained
  * on: batch, operator count, forward FLOPs, operator types no training row
- * used (docs/mdot.md §4).  Not here: the prediction itself (mdot_infer.c).
+ * used (docs/mdot.md §2).  Not here: the prediction itself (mdot_infer.c).
  *
  * Outside the training range the prediction still follows its
  * construction (linear in the batch, a sum over operators), but nothing

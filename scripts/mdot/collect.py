@@ -7,7 +7,8 @@
 usage: collect.py [--quick] [--out FILE.jsonl.gz] [--device cpu|cuda]
                   [--device-id NAME] [--precision fp32|bf16|fp16]
                   [--warmup N] [--repeat N] [--op-warmup N] [--op-repeat N]
-                  [--no-op-times] [--family F] [--graph-only] [--max-minutes M]
+                  [--no-op-times] [--family F,..] [--graph-only] [--max-minutes M]
+       collect.py --merge ROWS.jsonl.gz ... --out FILE.jsonl.gz
 
 For every (model, batch, size) of the zoo (zoo.DEFAULT, or zoo.QUICK with
 --quick) it writes one JSON line: the operator sequence (opgraph.export),
@@ -116,11 +117,11 @@ def collect_one(family, variant, builder, batch, size, args, clock, gen):
     return rec
 
 
-def rounds(zoo_set, family=None):
+def rounds(zoo_set, families=None):
     """The zoo's (family, variant, builder, batch, size) in rounds: every
     model's first input, then every model's second, ..., so that a run cut
     short by --max-minutes still covers every family."""
-    entries = [e for e in zoo_set if family is None or e[0] == family]
+    entries = [e for e in zoo_set if families is None or e[0] in families]
     for r in range(max(len(e[3]) for e in entries)):
         for fam, variant, builder, inputs in entries:
             if r < len(inputs):
@@ -156,7 +157,11 @@ def parse_args(argv):
     p.add_argument("--op-repeat", type=int, default=3)
     p.add_argument("--no-op-times", dest="op_times", action="store_false",
                    help="do not time every operator alone")
-    p.add_argument("--family", help="collect only this family")
+    p.add_argument("--family", help="collect only these families (comma-separated); "
+                   "runs on disjoint families may go side by side, each with its own --out, "
+                   "and be merged with --merge")
+    p.add_argument("--merge", nargs="+", metavar="ROWS.jsonl.gz",
+                   help="write the rows of these files into --out (in zoo order) and stop")
     p.add_argument("--graph-only", action="store_true", help="no timing")
     p.add_argument("--max-minutes", type=float, default=float("inf"),
                    help="start no new row after this many minutes (wall clock)")
@@ -169,8 +174,34 @@ def parse_args(argv):
     return args
 
 
+def write_rows(out, lines, zoo_set):
+    """Rows (JSON lines by name) to out, gzip, atomically, in the zoo's
+    round order (rows of other names last, by name), so that the file does
+    not depend on how the collection was split or interrupted."""
+    order = {f"{v}-b{b}-s{s}": i for i, (_, v, _, b, s) in enumerate(rounds(zoo_set))}
+    names = sorted(lines, key=lambda n: (order.get(n, len(order)), n))
+    tmp = out + ".tmp"
+    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as g:
+        for n in names:
+            g.write(lines[n].encode())
+    os.replace(tmp, out)
+
+
+def merge(args):
+    lines = {}
+    for path in args.merge:
+        with gzip.open(path, "rt") as f:
+            for line in f:
+                if line.strip():
+                    lines[json.loads(line)["name"]] = line
+    write_rows(args.out, lines, zoo.QUICK if args.quick else zoo.DEFAULT)
+    print(f"{len(lines)} rows in {args.out}", file=sys.stderr)
+
+
 def main(argv=None):
     args = parse_args(argv)
+    if args.merge:
+        return merge(args)
     clock, device_name = setup_device(args)
     gen = torch.Generator().manual_seed(0)
     zoo_set = zoo.QUICK if args.quick else zoo.DEFAULT
@@ -181,7 +212,8 @@ def main(argv=None):
             "date": time.strftime("%Y-%m-%d", time.gmtime())}
     t_start, wall_end = time.process_time(), time.time() + 60 * args.max_minutes
     with open(part, "a") as f:
-        for family, variant, builder, batch, size in rounds(zoo_set, args.family):
+        families = set(args.family.split(",")) if args.family else None
+        for family, variant, builder, batch, size in rounds(zoo_set, families):
             name = f"{variant}-b{batch}-s{size}"
             if name in done:
                 continue
@@ -197,11 +229,7 @@ def main(argv=None):
             done[name] = line
             print(f"{name}: {len(rec['ops'])} ops, {rec.get('time_s', float('nan')):.4f} s, "
                   f"opsum {rec.get('opsum_s', float('nan')):.4f} s", file=sys.stderr)
-    tmp = args.out + ".tmp"
-    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as g:
-        for line in done.values():
-            g.write(line.encode())
-    os.replace(tmp, args.out)
+    write_rows(args.out, done, zoo_set)
     os.remove(part)
     print(f"{len(done)} rows in {args.out}; CPU time {time.process_time() - t_start:.0f} s",
           file=sys.stderr)

@@ -136,6 +136,17 @@ def _key(node, gm, args, kwargs):
             repr(torch.fx.node.map_aggregate(kwargs, describe)))
 
 
+def _cut(v):
+    """v cut from the autograd graph, so that the pass holds no graph of the
+    whole model; a tensor that required grad still does, as a non-leaf (an
+    in-place operator may write into it)."""
+    if not torch.is_tensor(v):
+        return v
+    if not v.requires_grad:
+        return v.detach()
+    return v.detach().requires_grad_(True).clone()
+
+
 class _OpTimer(torch.fx.Interpreter):
     """Runs the graph once; at every kept node, times the operator alone."""
 
@@ -146,7 +157,7 @@ class _OpTimer(torch.fx.Interpreter):
         self.times, self.cache = {}, {}
 
     def run_node(self, n):
-        out = super().run_node(n)
+        out = torch.fx.node.map_aggregate(super().run_node(n), _cut)
         if n in self.keep:
             args, kwargs = self.fetch_args_kwargs_from_env(n)
             key = _key(n, self.module, args, kwargs)

@@ -68,7 +68,7 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
          "log-normal sigma of per-job compute jitter (default 0)", "SIGMA"},
         {"compute", 0, 0, G_OPTION_ARG_STRING, &o->compute,
          "compute times per iteration: the catalog's measurements, or MDOT's predictions of "
-         "each catalog model's graph for the GPU (docs/mdot.md §4) (default catalog)",
+         "each catalog model's graph for the GPU (docs/mdot.md §5) (default catalog)",
          "catalog|mdot"},
         {"mdot-weights", 0, 0, G_OPTION_ARG_STRING, &o->mdot_weights,
          "use this device's MDOT weights for every job whatever --gpu is (an override: "

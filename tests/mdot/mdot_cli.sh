@@ -7,8 +7,8 @@
 # catalog models.
 # Usage: mdot_cli.sh PATH/TO/ccsim SOURCE_DIR
 set -u
-ccsim=$1
-src=$2
+ccsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: the test changes directory
+src=$(cd "$2" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
