@@ -268,7 +268,7 @@ static bool sim_key_from_json(config *c, const sim_key *k, const cJSON *v, const
     case KEY_TEXT: {
         if (!cJSON_IsString(v)) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID, "%s: expected a string, got %s",
-                        where, json_type_name(v));
+                        where, ccs_json_type_name(v));
             return false;
         }
         g_autofree char *base = g_path_get_dirname(file);

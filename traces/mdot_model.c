@@ -249,9 +249,10 @@ mdot_model *mdot_model_load_json(const char *json, size_t len, const char *name,
                                  GError **error)
 {
     g_autoptr(cJSON) root = ccs_json_parse(json, len, name, error);
-    static const char *const keys[] = {"version", "device", "device_name", "rows",   "epochs",
-                                       "seed",    "d_model", "heads",      "ffn",    "layers",
-                                       "pe",      "vocab",  "tensors",     NULL};
+    static const char *const keys[] = {"version", "device",  "device_name", "precision", "rows",
+                                       "epochs",  "seed",    "d_model",     "heads",     "ffn",
+                                       "layers",  "window",  "pe",          "vocab",     "range",
+                                       "tensors", NULL};
     if (!root || !ccs_json_check_keys(root, keys, name, NULL, error))
         return NULL;
     g_autoptr(mdot_model) m = g_new0(mdot_model, 1);

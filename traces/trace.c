@@ -167,7 +167,7 @@ static bool structured_model(const cJSON *m, const char *name, const char *id, i
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "compute_s", c);
     cJSON_AddNumberToObject(o, "opt_s", (*st)->opt_s);
-    *inl = catalog_model_from_cjson(o, id, error);
+    *inl = catalog_model_from_cjson(o, id, NULL, error);
     cJSON_Delete(o);
     if (!*inl)
         return false;
