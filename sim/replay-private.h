@@ -30,6 +30,11 @@ struct sched_ctx {
  * False with the error (no weights for the GPU, a bad graph, ...). */
 bool replay__compute_s(struct replay *r, const catalog_model *m, catalog_gpu gpu, double *out,
                        GError **error);
+/* The replay's MDOT object (traces/mdot_compute.h), made at the first
+ * call: weights for its GPU or the override, else NULL and the refusal.
+ * Structured jobs under sim.compute = "mdot" take their per-stage times from
+ * it (mdot_compute_stage_times).  (transfer none) */
+struct mdot_compute *replay__mdot(struct replay *r, GError **error);
 /* run.json's "compute" object.  (transfer full) */
 cJSON *replay__compute_json(const struct replay *r);
 

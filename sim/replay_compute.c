@@ -12,9 +12,7 @@
 #include "base/ccs.h"
 #include "traces/mdot_compute.h"
 
-/* The replay's MDOT object, made once: weights for its GPU or the
- * override (or the refusal). */
-static mdot_compute *mdot_of(replay *r, GError **error)
+mdot_compute *replay__mdot(replay *r, GError **error)
 {
     if (r->mc)
         return r->mc;
@@ -31,7 +29,7 @@ bool replay__compute_s(replay *r, const catalog_model *m, catalog_gpu gpu, doubl
         *out = m->compute_s[gpu];
         return true;
     }
-    mdot_compute *mc = mdot_of(r, error);
+    mdot_compute *mc = replay__mdot(r, error);
     if (!mc)
         return false;
     if (m->graph_path) {
