@@ -63,6 +63,10 @@ def fit_predict_config(train_rows, test_rows):
     return [math.exp(float(v)) for v in (xt @ w).flatten()]
 
 
+def has_op_times(rows):
+    return all("time_s" in op for r in rows for op in r["ops"])
+
+
 def predict_fold(method, train_rows, test_rows, seed, epochs):
     if method == "config":
         return fit_predict_config(train_rows, test_rows)
@@ -166,7 +170,7 @@ def main(argv=None):
     p.add_argument("--data", default="scripts/mdot/data/cpu1.jsonl.gz")
     p.add_argument("--folds", type=int, default=4)
     p.add_argument("--seeds", default="0,1,2,3,4")
-    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--epochs", type=int, default=train.EPOCHS)
     p.add_argument("--methods", default=",".join(METHODS))
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--eval", default="scripts/mdot/data/evaluation.json")
@@ -182,6 +186,10 @@ def main(argv=None):
         methods = args.methods.split(",")
         if any(m not in METHODS for m in methods):
             p.error(f"--methods: choose among {', '.join(METHODS)}")
+        if "opsum" in methods and not has_op_times(rows):
+            print("opsum left out: the rows have no per-operator times (collect.py "
+                  "--no-op-times, or rows of before the operator timing)", file=sys.stderr)
+            methods.remove("opsum")
         seeds = [int(s) for s in args.seeds.split(",")]
         jobs = [(m, s if m in NETS else 0, args.data, args.folds, args.epochs)
                 for m in methods for s in (seeds if m in NETS else seeds[:1])]

@@ -2,7 +2,7 @@
 # The graph library: one MDOT operator graph per catalog model (traces/
 # models.json), built at full size on PyTorch's meta device (shapes only, no
 # memory) and exported with opgraph.export, plus the index the replay reads
-# under --compute mdot (docs/mdot.md §4).
+# under --compute mdot (docs/mdot.md §5).
 """Write traces/graphs/: the operator graph of every catalog model.
 
 usage: library.py [--out DIR] [--only NAME,...]
@@ -278,7 +278,7 @@ def main(argv=None):
     with open(os.path.join(args.out, "library.json"), "w") as f:
         json.dump({"about": "MDOT graph library: catalog model -> operator graph (batch 1) "
                             "and the batch of the catalog's time; written by "
-                            "scripts/mdot/library.py (docs/mdot.md §4)",
+                            "scripts/mdot/library.py (docs/mdot.md §5)",
                    "graphs": index}, f, indent=1)
         f.write("\n")
 

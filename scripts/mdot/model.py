@@ -100,7 +100,7 @@ class GnnLayer(nn.Module):
 
 
 class Mdot(nn.Module):
-    def __init__(self, d=32, heads=4, ffn=64, layers=2, window=16, ctx="transformer",
+    def __init__(self, d=16, heads=2, ffn=32, layers=2, window=16, ctx="transformer",
                  pe="graph"):
         super().__init__()
         self.d, self.heads, self.ffn, self.window = d, heads, ffn, window

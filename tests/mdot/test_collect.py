@@ -199,5 +199,15 @@ class Folds(unittest.TestCase):
         self.assertEqual(sorted(len(f) for f in idx), [6, 7, 10])
 
 
+class Docs(unittest.TestCase):
+    def test_every_operator_type_is_listed(self):
+        # docs/mdot.md's operator-type table has one row per vocabulary type
+        import features
+        with open(os.path.join(ROOT, "docs", "mdot.md")) as f:
+            rows = [line.split("|")[1].strip().strip("`") for line in f
+                    if line.startswith("| `")]
+        self.assertEqual(sorted(set(rows) & set(features.VOCAB)), sorted(features.VOCAB))
+
+
 if __name__ == "__main__":
     unittest.main()
