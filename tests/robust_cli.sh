@@ -111,12 +111,12 @@ refuse compare_jobs 2 '^ccsim: --jobs: 5000 is outside 0 or \[1, 1024\]' compare
 python3 - <<'PY'
 import json
 ops = [{"type": "relu", "flops": 8, "bytes_read": 4, "bytes_written": 4, "preds": [i - 1] if i else []}
-       for i in range(5001)]
+       for i in range(100001)]
 json.dump({"batch": 2, "ops": ops}, open("big-graph.json", "w"))
 json.dump({"batch": 2, "ops": [{"type": "relu", "flops": 1e308, "bytes_read": 4, "bytes_written": 4,
                                 "preds": []}]}, open("flops-graph.json", "w"))
 PY
-refuse graph_ops 1 'big-graph.json: ops: operators: 5001 is outside \[1, 5000\]' predict big-graph.json
+refuse graph_ops 1 'big-graph.json: ops: operators: 100001 is outside \[1, 100000\]' predict big-graph.json
 refuse graph_flops 1 'flops-graph.json: ops\[0\].flops: 1e\+308 is outside \[0, 1e\+18\]' \
     predict flops-graph.json
 

@@ -115,7 +115,7 @@ static bool model(const char *key, double v, GError **error)
                                 ? g_strdup_printf("{\"compute_s\": %s}", s)
                                 : g_strdup_printf("{\"compute_s\": 1, \"%s\": %s}", key, s);
     g_autoptr(cJSON) o = cJSON_Parse(text);
-    g_autoptr(catalog_model) m = catalog_model_from_cjson(o, "m", error);
+    g_autoptr(catalog_model) m = catalog_model_from_cjson(o, "m", NULL, error);
     return m != NULL;
 }
 

@@ -156,17 +156,27 @@ class Mdot(nn.Module):
     def op_times(self, u, loads, batch):
         """Per-operator seconds [B, n] at batch [B] from u [B,n,3] and raw
         per-sample loads [B,n,3] = (f_v, a_v, p_v) (features.raw_loads)."""
+        fixed, per_sample = self.op_affine(u, loads)
+        return fixed + per_sample * batch[:, None]
+
+    def op_affine(self, u, loads):
+        """Each operator's (fixed s, s per sample), [B, n] each."""
         tau, flops_s, bytes_s = self.prior[0], self.prior[1], self.prior[2]
-        n_ = batch[:, None]
         f, a, p = loads[..., 0], loads[..., 1], loads[..., 2]
-        return (torch.exp(u[..., 0]) * tau + torch.exp(u[..., 1]) * n_ * f / flops_s
-                + torch.exp(u[..., 2]) * (n_ * a + p) / bytes_s)
+        mem = torch.exp(u[..., 2]) / bytes_s
+        return (torch.exp(u[..., 0]) * tau + mem * p,
+                torch.exp(u[..., 1]) * f / flops_s + mem * a)
+
+    def affine(self, types, feats, pe, mask, loads, graph=None):
+        """(fixed_s [B], per_sample_s [B]): T(N) = fixed_s + per_sample_s N."""
+        u = self.corrections(types, feats, pe, mask, graph)
+        fixed, per_sample = self.op_affine(u, loads)
+        return fixed.masked_fill(~mask, 0.0).sum(-1), per_sample.masked_fill(~mask, 0.0).sum(-1)
 
     def forward(self, types, feats, pe, mask, loads, batch, graph=None):
         """log seconds per iteration [B]."""
-        u = self.corrections(types, feats, pe, mask, graph)
-        t = self.op_times(u, loads, batch).masked_fill(~mask, 0.0)
-        return torch.log(t.sum(-1))
+        fixed, per_sample = self.affine(types, feats, pe, mask, loads, graph)
+        return torch.log(fixed + per_sample * batch)
 
 
 def export_json(model, meta):

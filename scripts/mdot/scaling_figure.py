@@ -27,7 +27,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MODELS = [("ResNet-18 (example graph)", "examples/mdot/resnet18-b2-s64.json"),
+MODELS = [("ResNet-18 (example graph)", "examples/graphs/resnet18-b2-s64.json"),
           ("ResNet-50 (224 px)", "traces/graphs/resnet50.json.gz"),
           ("GPT-350M (2048 tokens)", "traces/graphs/gpt-350m.json.gz")]
 BATCHES = [2 ** k for k in range(13)]

@@ -77,13 +77,27 @@ def make_net(spec, d=D_MODEL):
                            ctx=spec["ctx"], pe=spec.get("pe", "none"))
 
 
+def graph_groups(rows):
+    """Rows grouped by graph: the rows of one model at one input size differ
+    only in the batch, and every network input is batch-free, so each
+    group's corrections are computed once (an exact saving).  [[row
+    indices], ...] in first-seen order."""
+    groups = {}
+    for i, r in enumerate(rows):
+        groups.setdefault((r.get("variant", r["name"]), r.get("size")), []).append(i)
+    return list(groups.values())
+
+
 def fit_net(rows, spec, epochs, seed, d=D_MODEL, enc=None):
     """A model.Mdot of settings spec trained on rows (MSE of log time, Adam,
-    mini-batches of 8 rows of similar length); enc: rows' encodings."""
+    mini-batches of BATCH_ROWS graphs of similar length, each with all its
+    rows); enc: the rows' encodings."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
     net = make_net(spec, d)
+    groups = graph_groups(rows)
     enc = enc or [dataset.encode(r, d) for r in rows]
+    genc = [enc[g[0]] for g in groups]
     allf = torch.cat([e["feats"] for e in enc])
     net.mu.copy_(allf.mean(0))
     net.sd.copy_(allf.std(0).clamp(min=1e-6))
@@ -91,18 +105,24 @@ def fit_net(rows, spec, epochs, seed, d=D_MODEL, enc=None):
     y = torch.tensor([math.log(r["time_s"]) for r in rows])
     opt = torch.optim.Adam(net.parameters(), lr=2e-3)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, epochs)
-    order = sorted(range(len(rows)), key=lambda i: len(rows[i]["ops"]))
+    order = sorted(range(len(groups)), key=lambda g: len(rows[groups[g][0]]["ops"]))
     batches = [order[i:i + BATCH_ROWS] for i in range(0, len(order), BATCH_ROWS)]
     gnn = spec["ctx"] == "gnn"
-    data = {tuple(b): dataset.collate(enc, b, torch.float32, spec.get("pe"), gnn)
-            for b in batches}
+    data = {}
+    for b in batches:
+        members = [(j, i) for j, g in enumerate(b) for i in groups[g]]
+        data[tuple(b)] = (dataset.collate(genc, b, torch.float32, spec.get("pe"), gnn),
+                          torch.tensor([j for j, _ in members]),
+                          torch.tensor([rows[i]["batch"] for _, i in members], dtype=torch.float32),
+                          y[[i for _, i in members]])
     for _ in range(epochs):
         rng.shuffle(batches)
         for b in batches:
-            c = data[tuple(b)]
-            pred = net(c["types"], c["feats"], c["pe"], c["mask"], c["loads"], c["batch"],
-                       c.get("graph"))
-            loss = ((pred - y[b]) ** 2).mean()
+            c, which, nb, target = data[tuple(b)]
+            fixed, per_sample = net.affine(c["types"], c["feats"], c["pe"], c["mask"],
+                                           c["loads"], c.get("graph"))
+            pred = torch.log(fixed[which] + per_sample[which] * nb)
+            loss = ((pred - target) ** 2).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -111,15 +131,18 @@ def fit_net(rows, spec, epochs, seed, d=D_MODEL, enc=None):
 
 
 def predict_net(net, rows, enc=None):
-    """Predicted seconds per row, in double precision."""
+    """Predicted seconds per row, in double precision (one estimate per
+    graph, evaluated at each of its rows' batches)."""
     net = net.double().eval()
-    enc = enc or [dataset.encode(r, net.d) for r in rows]
-    out = []
+    out = [0.0] * len(rows)
     with torch.no_grad():
-        for i in range(len(rows)):
-            c = dataset.collate(enc, [i], torch.float64, net.pe, net.ctx == "gnn")
-            out.append(math.exp(float(net(c["types"], c["feats"], c["pe"], c["mask"],
-                                          c["loads"], c["batch"], c.get("graph"))[0])))
+        for g in graph_groups(rows):
+            e = [enc[g[0]]] if enc else [dataset.encode(rows[g[0]], net.d)]
+            c = dataset.collate(e, [0], torch.float64, net.pe, net.ctx == "gnn")
+            fixed, per_sample = net.affine(c["types"], c["feats"], c["pe"], c["mask"],
+                                           c["loads"], c.get("graph"))
+            for i in g:
+                out[i] = float(fixed[0] + per_sample[0] * rows[i]["batch"])
     net.float()
     return out
 

@@ -17,7 +17,7 @@ check() { # check WHAT CONDITION...
   if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fail=1; fi
 }
 op() { # op TYPE PREDS
-  printf '{"type":"%s","flops":1000,"bytes_read":400,"bytes_written":400,"preds":%s}' "$1" "$2"
+  printf '{"type":"%s","flops":1e9,"bytes_read":4e8,"bytes_written":4e8,"preds":%s}' "$1" "$2"
 }
 
 printf '{"name":"chain","batch":4,"ops":[%s,%s,%s]}' "$(op conv '[]')" "$(op relu '[0]')" \
@@ -33,7 +33,7 @@ check "--batch 16 used" grep -q "(batch 16, 3 operators)" "$tmp/out16"
 
 # The docs' example graph: a training row's model (ResNet-18, 2 images of
 # 64 px), inside the training range at batch 8, outside at 4096.
-ex="$src/examples/mdot/resnet18-b2-s64.json"
+ex="$src/examples/graphs/resnet18-b2-s64.json"
 "$ccsim" predict "$ex" --batch 8 >"$tmp/ex8" 2>"$tmp/ex8.err"; st=$?
 check "example graph predicts" [ "$st" -eq 0 ]
 check "example graph: no warning in range" [ ! -s "$tmp/ex8.err" ]
@@ -62,6 +62,10 @@ bad unknown "{\"batch\":2,\"ops\":[$(op warp_drive '[]')]}" 1 \
 bad missing '{"batch":2,"ops":[{"type":"relu","flops":1,"bytes_read":1,"preds":[]}]}' 1 \
   "ops[0].bytes_written: missing"
 bad negative "{\"batch\":-2,\"ops\":[$(op relu '[]')]}" 1 "batch: -2 is outside [1, 1000000000]"
+printf '{"batch":' >"$tmp/notjson.json"
+"$ccsim" predict "$tmp/notjson.json" >/dev/null 2>"$tmp/err"; st=$?
+check "notjson exits 1" [ "$st" -eq 1 ]
+check "notjson names file and line" grep -qF "ccsim: $tmp/notjson.json:1: not valid JSON" "$tmp/err"
 bad cin '{"batch":2,"ops":[{"type":"conv","flops":1,"bytes_read":1,"bytes_written":1,"preds":[],"config":{"cin":"x"}}]}' 1 \
   "ops[0].config.cin: expected a number, got a string"
 
