@@ -75,6 +75,7 @@ typedef struct replay_summary {
     double approx_util_bound;       /* that over the cluster's GPU-seconds (run.json) */
     uint64_t approx_change_windows; /* groups' first windows opened at a change (run.json) */
     uint64_t approx_change_windows_kept; /* of those, the ones that agreed with the next (run.json) */
+    uint64_t approx_carried_jumps;  /* jumps on windows carried across a one-member change (run.json) */
     int64_t peak_rss_bytes;
 } replay_summary;
 

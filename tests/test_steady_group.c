@@ -471,6 +471,63 @@ static void test_group_approx_change(void)
     test_run_clear(&y);
 }
 
+/* A group that gains one member (docs/engine.md §5d, "one anchor
+ * iteration per group formation"): never_repeats' jobs, but c (level 2,
+ * the anchor: 1.418 s alone) arrives at 10 while a (level 0) and b (level
+ * 1) run from 0.  {a, b} forms at 0 (a first window), converges and jumps
+ * up to c's arrival; at 10 {a, b, c} forms (a second first window) from
+ * {a, b} plus one member, so a's and b's rates over {a, b}'s last window
+ * are carried and checked against the one window from 10 to c's first
+ * boundary: c, on the lowest level, takes nothing from a or b (strict
+ * priority on the shared NIC), so their rates agree and the group jumps
+ * there, to the window's end (one carried jump: two jumps in all), c's
+ * rate from that window alone.  a (never delayed, the fast member) ends
+ * 285 iterations of 0.7 s (0.7 x 285 = 199.5 < 200) on both paths; c's
+ * rate, measured in one window, adds dt / m_c x max(1e-2, 0.25 / n) to
+ * its bound (n its iterations in that window), which holds its
+ * iterations within the event path's, and b's; the cluster utilization
+ * is within the run's bound. */
+static void test_group_approx_carried(void)
+{
+    g_autofree char *approx = three_jobs(JOB("b", "0", "200", "0.7071067811865476", "2e9") ", "
+                                         JOB("c", "10", "200", "1.118033988749895", "3e9"), "",
+                                         "approx");
+    g_autofree char *exact = three_jobs(JOB("b", "0", "200", "0.7071067811865476", "2e9") ", "
+                                        JOB("c", "10", "200", "1.118033988749895", "3e9"), "",
+                                        "exact");
+    test_run x, y;
+    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+        replay_summary s, e;
+        replay_get_summary(x.r, &s);
+        replay_get_summary(y.r, &e);
+        CU_ASSERT_EQUAL(s.approx_change_windows, 2);
+        CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
+        CU_ASSERT_EQUAL(s.approx_jumps, 2);
+        CU_ASSERT_EQUAL(e.approx_carried_jumps, 0);
+        for (int run = 0; run < 2; run++) {
+            replay_job_result a;
+            replay_job_get(run ? y.r : x.r, 0, &a);
+            CU_ASSERT_EQUAL(a.iterations, 285);
+        }
+        for (size_t i = 1; i < 3; i++) {
+            replay_job_result p, q;
+            replay_job_get(x.r, i, &p);
+            replay_job_get(y.r, i, &q);
+            CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
+            fprintf(stderr, " (%s: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ")",
+                    i == 1 ? "b" : "c", p.iterations, q.iterations);
+        }
+        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                       s.approx_util_bound);
+        fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, %" G_GUINT64_FORMAT " carried,"
+                " utilization %.3g off, bound %.3g, iteration bound %.3g) ", s.approx_jumps,
+                s.approx_carried_jumps, fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac),
+                s.approx_util_bound, s.approx_iteration_bound);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
 /* A random scenario (seeded): 4 hosts under 2 ToRs (2 GPUs, 2 NICs of
  * 1e10 B/s each, uplinks of 80 to 240 Gb/s: tight or not), 2 to 4 jobs of
  * 2 GPUs on two hosts each, random compute, ring size, optimizer,
@@ -649,6 +706,7 @@ int main(void)
         {"approx", test_group_approx},
         {"approx_change", test_group_approx_change},
         {"approx_phase", test_group_approx_phase},
+        {"approx_carried", test_group_approx_carried},
         {"property", test_group_property},
         {"approx_property", test_group_approx_property},
         CU_TEST_INFO_NULL,

@@ -87,6 +87,7 @@ typedef struct steady_counters {
     double approx_busy_bound;  /* busy GPU-seconds they may be off by, summed */
     uint64_t approx_change_windows; /* first windows opened at a change */
     uint64_t approx_change_kept; /* of those, the ones that agreed with the next */
+    uint64_t approx_carried;   /* jumps on windows carried across a one-member change */
 } steady_counters;
 
 /* A wing over env (copied).  (transfer full) */

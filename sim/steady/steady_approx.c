@@ -30,6 +30,41 @@ void steady__keep_rates(group *g, GPtrArray *old)
     }
 }
 
+/* Whether set a (job*) is set b with one more member. */
+static bool one_more(GPtrArray *a, const GPtrArray *b)
+{
+    if (a->len != b->len + 1)
+        return false;
+    for (guint i = 0; i < b->len; i++)
+        if (!g_ptr_array_find(a, g_ptr_array_index(b, i), NULL))
+            return false;
+    return true;
+}
+
+void steady__carry_rates(group *g, GPtrArray *old)
+{
+    for (guint i = 0; i < old->len; i++) {
+        const group *o = g_ptr_array_index(old, i);
+        const ring *rg = &o->rates;
+        if (rg->n < 2 || !(one_more(o->members, g->members) || one_more(g->members, o->members)))
+            continue;
+        const snap *x = rg->s[rg->n - 2], *y = rg->s[rg->n - 1];
+        g->carried = g_array_new(FALSE, TRUE, sizeof(job_counters));
+        g_array_set_size(g->carried, g->members->len);
+        for (guint k = 0; k < g->members->len; k++) {
+            guint at;
+            if (!g_ptr_array_find(o->members, g_ptr_array_index(g->members, k), &at))
+                continue; /* the new member: iterations 0 */
+            const job_counters *p = &g_array_index(x->ctr, job_counters, at);
+            const job_counters *q = &g_array_index(y->ctr, job_counters, at);
+            g_array_index(g->carried, job_counters, k) =
+                (job_counters){q->iterations - p->iterations, q->iter_time_sum_s - p->iter_time_sum_s,
+                               q->busy_gpu_s - p->busy_gpu_s, q->shift_s - p->shift_s};
+        }
+        return;
+    }
+}
+
 /* Approximate jumps (--steady approx, docs/engine.md §5d): the relative
  * tolerance within which two consecutive windows' mean iteration times
  * must agree, at least APPROX_EPS and APPROX_PHASE / n for a member that
@@ -88,12 +123,13 @@ static bool converged(const job_counters *d1, const job_counters *d2)
  * the windows' mean iteration time and shift, and busy C + T_opt on its
  * GPUs.
  * Returns the error bound it adds to m's iterations (the windows' drift
- * over the jump, plus 1 for the phase the jump leaves m in and 1 for the
- * fraction carried) and adds that many iterations' busy time to
- * *busy_bound (docs/engine.md §5d). */
+ * over the jump, the tolerance unverified over it for a rate measured in
+ * one window only (0 for two), plus 1 for the phase the jump leaves m in
+ * and 1 for the fraction carried) and adds that many iterations' busy
+ * time to *busy_bound (docs/engine.md §5d). */
 static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
-                         const job_counters *d2, double dt, int64_t whole, job_counters *add,
-                         double *busy_bound)
+                         const job_counters *d2, double unverified, double dt, int64_t whole,
+                         job_counters *add, double *busy_bound)
 {
     double mean = cycle2_s(d1, d2), m1 = cycle_s(d1), m2 = cycle_s(d2);
     double n_both = (double)(d1->iterations + d2->iterations);
@@ -109,7 +145,7 @@ static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
         (double)add->iterations * ((d1->iter_time_sum_s + d2->iter_time_sum_s) / n_both);
     add->busy_gpu_s = (double)add->iterations * busy_iter;
     add->shift_s = (double)add->iterations * ((d1->shift_s + d2->shift_s) / n_both);
-    double bound = dt / mean * fabs(m2 - m1) / mean + 2.0;
+    double bound = dt / mean * fabs(m2 - m1) / mean + dt / mean * unverified + 2.0;
     *busy_bound += bound * busy_iter;
     return bound;
 }
@@ -171,55 +207,39 @@ static void rates_widen(group *g)
     rg->n = keep;
 }
 
-/* An approximate jump at a boundary of the fast member or the anchor:
- * when every member's mean iteration time agrees over the last two
- * windows (the rates ring's last three snapshots, rates_stride anchor
- * iterations apart), the group jumps k of the anchor's mean iterations up
- * to the next arrival or end, every counter advanced at the two windows'
- * mean rates (approx_add; the links' counters at their mean rates over
- * both windows).  Returns the jump's length, or 0. */
-double steady__approx_step(steady *s, group *g, double now_s)
+/* The windows a jump extrapolates: per member its increments over two
+ * windows (d1, d2) and the tolerance of a rate only one window measured
+ * (unverified, NULL: none); per group link its increments (l1, NULL:
+ * none, and l2) over T. */
+typedef struct windows {
+    const job_counters *d1, *d2;
+    const double *unverified;
+    const GArray *l1, *l2;
+    double T;
+} windows;
+
+/* Jump g at the rates of w: k of its fast member's mean cycles over both
+ * windows up to the next arrival or end, every counter advanced at the
+ * windows' mean rates (approx_add; the links' counters at theirs), the
+ * rates ring moved along (first: its oldest record, counted kept if it
+ * was taken at the change).  Returns the jump's length, or 0. */
+static double jump(steady *s, group *g, double now_s, const windows *w, const snap *c,
+                   snap *first)
 {
-    ring *rg = &g->rates;
-    bool fresh = g->rates_fresh;
-    g->rates_fresh = false;
-    if (rg->n < 3)
-        return 0;
-    snap *a = rg->s[rg->n - 3];
-    const snap *b = rg->s[rg->n - 2];
-    const snap *c = rg->s[rg->n - 1];
-    if (!a->has_links || !b->has_links || !c->has_links)
-        return 0;
-    double T = c->t - a->t;
-    g_autoptr(GArray) c1 = g_array_new(FALSE, TRUE, sizeof(job_counters));
-    g_autoptr(GArray) l1 = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
-    g_autoptr(GArray) c2 = g_array_new(FALSE, TRUE, sizeof(job_counters));
-    g_autoptr(GArray) l2 = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
-    steady__period_incr(a, b, c1, l1);
-    steady__period_incr(b, c, c2, l2);
-    const job_counters *d1 = (const job_counters *)(void *)c1->data;
-    const job_counters *d2 = (const job_counters *)(void *)c2->data;
     guint fast = 0;
-    for (guint i = 0; i < g->members->len; i++) {
-        if (!converged(&d1[i], &d2[i])) {
-            if (a->at_change) /* a window cut by the change: wait for a whole one */
-                ring_drop_oldest(rg);
-            else if (fresh)
-                rates_widen(g);
-            return 0;
-        }
+    for (guint i = 0; i < g->members->len; i++)
         if (g_ptr_array_index(g->members, i) == g->fast)
             fast = i;
-    }
     /* whole mean iterations of the fast member: the jump stops at most one
      * of them short of the next change */
-    double P = cycle2_s(&d1[fast], &d2[fast]);
+    double P = cycle2_s(&w->d1[fast], &w->d2[fast]);
     int64_t k = steady__periods_before(now_s, P, steady__next_change(s, false));
     if (k < 1)
         return 0;
     double dt = (double)k * P;
-    if (a->at_change) { /* counted once: the record moves on with the jump */
-        a->at_change = false;
+    if (first->at_change && !first->kept) { /* counted once: it moves on with the jump */
+        first->at_change = false;
+        first->kept = true;
         s->c.approx_change_kept++;
     }
     g_autoptr(GArray) tc = g_array_new(FALSE, TRUE, sizeof(job_counters));
@@ -230,25 +250,124 @@ double steady__approx_step(steady *s, group *g, double now_s)
         const job *m = g_ptr_array_index(g->members, i);
         steady_job *rm = steady__rec(s, m);
         job_counters *add = &g_array_index(tc, job_counters, i);
-        rm->approx_iter_bound += approx_add(m, rm, &d1[i], &d2[i], dt, i == fast ? k : 0, add,
-                                            &s->c.approx_busy_bound);
+        rm->approx_iter_bound +=
+            approx_add(m, rm, &w->d1[i], &w->d2[i], w->unverified ? w->unverified[i] : 0.0, dt,
+                       i == fast ? k : 0, add, &s->c.approx_busy_bound);
         s->c.approx_iter_bound = fmax(s->c.approx_iter_bound, rm->approx_iter_bound);
         s->c.approx_iters += (uint64_t)add->iterations;
     }
+    for (guint i = 0; w->l1 && i < g->links->len; i++)
+        steady__lst_add(&g_array_index(tl, net_link_stats, i),
+                        &g_array_index(w->l1, net_link_stats, i), dt / w->T);
     for (guint i = 0; i < g->links->len; i++)
         steady__lst_add(&g_array_index(tl, net_link_stats, i),
-                        &g_array_index(l1, net_link_stats, i), dt / T);
-    for (guint i = 0; i < g->links->len; i++)
-        steady__lst_add(&g_array_index(tl, net_link_stats, i),
-                        &g_array_index(l2, net_link_stats, i), dt / T);
+                        &g_array_index(w->l2, net_link_stats, i), dt / w->T);
     steady__jump(s, g, dt, now_s, (const job_counters *)(void *)tc->data,
-         (const net_link_stats *)(void *)tl->data, c, NULL, NULL);
+                 (const net_link_stats *)(void *)tl->data, c, NULL, NULL);
     /* the windows stay measured ones: every snapshot moves with the group;
      * the phase snapshots describe a past the group no longer has */
-    steady__ring_shift(rg, 0, dt, 1.0, tc, tl);
+    steady__ring_shift(&g->rates, 0, dt, 1.0, tc, tl);
     steady__ring_clear(&g->slow);
     steady__ring_clear(&g->quick);
     s->c.approx_jumps++;
     return dt;
 }
 
+/* A group that differs by one member from one before the change, at its
+ * first record after the one taken at the change: the window between
+ * them against the carried one (g->carried).  Every member ended an
+ * iteration in it (else wait for a whole window), each member the old
+ * group had agrees with its carried window (converged), and the new
+ * member's rate, measured in that window only, counts with the
+ * tolerance it would have had to meet (the unverified term of the
+ * bound): then the group jumps on the carried and the new window, the
+ * links at the new window's rates.  A disagreement drops the carried
+ * window: the group measures two windows of its own.  Returns the
+ * jump's length, or 0. */
+static double carried_step(steady *s, group *g, double now_s)
+{
+    ring *rg = &g->rates;
+    snap *a = rg->s[0];
+    const snap *c = rg->s[1];
+    if (!a->at_change || !a->has_links || !c->has_links) {
+        g_clear_pointer(&g->carried, g_array_unref);
+        return 0;
+    }
+    g_autoptr(GArray) cw = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) lw = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    steady__period_incr(a, c, cw, lw);
+    guint n = g->members->len;
+    const job_counters *dw = (const job_counters *)(void *)cw->data;
+    const job_counters *dc = (const job_counters *)(void *)g->carried->data;
+    g_autofree job_counters *d1 = g_new(job_counters, n);
+    g_autofree double *unverified = g_new0(double, n);
+    for (guint i = 0; i < n; i++) {
+        if (dw[i].iterations < 1)
+            return 0;
+        d1[i] = dc[i];
+        if (dc[i].iterations == 0) { /* the new member */
+            d1[i] = dw[i];
+            unverified[i] = fmax(APPROX_EPS, APPROX_PHASE / (double)dw[i].iterations);
+        } else if (!converged(&dc[i], &dw[i])) {
+            g_clear_pointer(&g->carried, g_array_unref);
+            return 0;
+        }
+    }
+    windows w = {d1, dw, unverified, NULL, lw, c->t - a->t};
+    double dt = jump(s, g, now_s, &w, c, a);
+    if (dt > 0) {
+        /* the window cut by the change stays one: if the next disagrees
+         * with it, it goes without doubling the windows */
+        a->at_change = true;
+        s->c.approx_carried++;
+        g_clear_pointer(&g->carried, g_array_unref);
+    }
+    return dt;
+}
+
+/* An approximate jump at a boundary of the fast member or the anchor:
+ * when every member's mean iteration time agrees over the last two
+ * windows (the rates ring's last three snapshots, rates_stride anchor
+ * iterations apart), the group jumps k of the anchor's mean iterations up
+ * to the next arrival or end, every counter advanced at the two windows'
+ * mean rates (approx_add; the links' counters at their mean rates over
+ * both windows); a group that differs from one before the change by one
+ * member may jump after one window (carried_step).  Returns the jump's
+ * length, or 0. */
+double steady__approx_step(steady *s, group *g, double now_s)
+{
+    ring *rg = &g->rates;
+    bool fresh = g->rates_fresh;
+    g->rates_fresh = false;
+    if (g->carried && rg->n == 2 && fresh) {
+        double dt = carried_step(s, g, now_s);
+        if (dt > 0)
+            return dt;
+    }
+    if (rg->n < 3)
+        return 0;
+    g_clear_pointer(&g->carried, g_array_unref);
+    snap *a = rg->s[rg->n - 3];
+    const snap *b = rg->s[rg->n - 2];
+    const snap *c = rg->s[rg->n - 1];
+    if (!a->has_links || !b->has_links || !c->has_links)
+        return 0;
+    g_autoptr(GArray) c1 = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) l1 = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    g_autoptr(GArray) c2 = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) l2 = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    steady__period_incr(a, b, c1, l1);
+    steady__period_incr(b, c, c2, l2);
+    const job_counters *d1 = (const job_counters *)(void *)c1->data;
+    const job_counters *d2 = (const job_counters *)(void *)c2->data;
+    for (guint i = 0; i < g->members->len; i++)
+        if (!converged(&d1[i], &d2[i])) {
+            if (a->at_change) /* a window cut by the change: wait for a whole one */
+                ring_drop_oldest(rg);
+            else if (fresh)
+                rates_widen(g);
+            return 0;
+        }
+    windows w = {d1, d2, NULL, l1, l2, c->t - a->t};
+    return jump(s, g, now_s, &w, c, a);
+}

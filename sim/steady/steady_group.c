@@ -39,6 +39,8 @@ static void group_free(gpointer p)
     steady__ring_clear(&g->quick);
     steady__ring_clear(&g->rates);
     g_array_free(g->prio, TRUE);
+    if (g->carried)
+        g_array_free(g->carried, TRUE);
     g_free(g);
 }
 
@@ -214,6 +216,8 @@ void steady__groups_update(steady *s)
         if (!s->env.approx)
             continue;
         steady__keep_rates(g, old);
+        if (g->rates.n == 0)
+            steady__carry_rates(g, old);
         double now = evq_now(s->env.q);
         if (g->rates.n == 0 && g->members->len >= 2 && now < s->env.end_s &&
             steady__groups_allowed(s))
