@@ -156,8 +156,9 @@ if os.path.exists(path):
         was = json.load(f).get("base", {}).get("sim", {})
     for key, now, default in (("steady", steady, "exact"), ("job_model", job_model, "flat")):
         if was.get(key, default) != now:
-            sys.exit(f"reproduce-crux.sh: {os.path.dirname(path)} holds {key} "
-                     f"{was.get(key, default)} runs; choose another --out for {now}")
+            option = "--" + key.replace("_", "-")
+            sys.exit(f"reproduce-crux.sh: {os.path.dirname(path)} holds {option} "
+                     f"{was.get(key, default)} runs; choose another --out for {option} {now}")
 sim = {"priority_levels": 8, "gpu": gpu, "placement": placement}
 if steady != "exact":
     sim["steady"] = steady
