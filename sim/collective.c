@@ -46,6 +46,7 @@ static void xfer_free(gpointer p)
         return; /* moved into another step (step_absorb) */
     g_array_free(x->fixed, TRUE);
     g_array_free(x->flows, TRUE);
+    g_array_free(x->hops, TRUE);
     if (x->cache_links) {
         g_array_free(x->cache_links, TRUE);
         g_array_free(x->cache_mult, TRUE);
@@ -93,7 +94,27 @@ static coll_xfer *xfer_new(double bytes, int steps)
     x->repeat = 1;
     x->fixed = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     x->flows = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    x->hops = g_array_new(FALSE, FALSE, sizeof(coll_hop));
     return x;
+}
+
+/* A hop of x whose links are the n fixed links just appended to x->fixed
+ * (before the flow's path: before of them), through flow (or
+ * COLL_NO_FLOW); its ring goes on from x's previous hop (ring_close
+ * closes it), or starts with it (first). */
+static void hop_record(coll_xfer *x, size_t n, size_t before, uint32_t flow, bool first)
+{
+    uint32_t idx = x->hops->len;
+    coll_hop h = {.first = x->fixed->len - (uint32_t)n, .before = (uint32_t)before,
+                  .after = (uint32_t)(n - before), .flow = flow, .prev = first ? idx : idx - 1};
+    g_array_append_val(x->hops, h);
+}
+
+/* The ring of x's hops from index start on is complete: its first hop
+ * forwards what its last one sent. */
+static void ring_close(coll_xfer *x, uint32_t start)
+{
+    g_array_index(x->hops, coll_hop, start).prev = x->hops->len - 1;
 }
 
 static GPtrArray *step_new(members *m)
@@ -140,8 +161,7 @@ static bool flow_get(coll_plan *p, members *m, size_t i, size_t k, size_t r, siz
     f.n_paths = topo_path_count(m->t, src, dst, error);
     if (f.n_paths == 0)
         return false;
-    uint64_t fkey = topo_hash64(m->uid * 0x9E3779B97F4A7C15ULL + p->flows->len);
-    f.path = topo_path_ecmp(m->t, src, dst, fkey, m->seed);
+    f.path = topo_path_ecmp(m->t, src, dst, coll_flow_key(m->uid, p->flows->len), m->seed);
     f.links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     g_array_append_val(p->flows, f);
     uint32_t idx = p->flows->len - 1;
@@ -158,17 +178,18 @@ static bool hop_add(coll_plan *p, members *m, coll_xfer *x, size_t i, size_t k, 
                     size_t c, GError **error)
 {
     const uint32_t *l;
-    size_t n = topo_path_gpu_to_nic(m->t, m->a->hosts[i], m->rail_gpu[i][r], &l);
-    append_links(x->fixed, l, n);
-    double lat = links_latency(m->t, l, n);
-    n = topo_path_nic_to_gpu(m->t, m->a->hosts[k], m->rail_gpu[k][r], &l);
-    append_links(x->fixed, l, n);
-    lat += links_latency(m->t, l, n);
+    size_t before = topo_path_gpu_to_nic(m->t, m->a->hosts[i], m->rail_gpu[i][r], &l);
+    append_links(x->fixed, l, before);
+    double lat = links_latency(m->t, l, before);
+    size_t after = topo_path_nic_to_gpu(m->t, m->a->hosts[k], m->rail_gpu[k][r], &l);
+    append_links(x->fixed, l, after);
+    lat += links_latency(m->t, l, after);
     x->fixed_latency_s = fmax(x->fixed_latency_s, lat);
     uint32_t f;
     if (!flow_get(p, m, i, k, r, c, &f, error))
         return false;
     g_array_append_val(x->flows, f);
+    hop_record(x, before + after, before, f, x->hops->len == 0);
     return true;
 }
 
@@ -192,6 +213,8 @@ static bool add_net_ring(coll_plan *p, members *m, double hop_bytes, int steps, 
                 if (!hop_add(p, m, x, i, (i + 1) % m->H, r, c, error))
                     return false;
             }
+            if (!m->flows_model)
+                ring_close(x, 0);
         }
     return true;
 }
@@ -217,8 +240,10 @@ static void add_nvlink_ring(members *m, double frac_num_per_g, double S,
             size_t n = topo_path_nvlink(m->t, a->hosts[i], a->gpus[a->gpu_off[i] + q],
                                         a->gpus[a->gpu_off[i] + (q + 1) % g], &l);
             append_links(x->fixed, l, n);
+            hop_record(x, n, n, COLL_NO_FLOW, q == 0);
             x->fixed_latency_s = fmax(x->fixed_latency_s, links_latency(m->t, l, n));
         }
+        ring_close(x, 0);
         g_ptr_array_add(s, x);
     }
 }
@@ -257,6 +282,7 @@ static bool build_p2p(coll_plan *p, members *m, double S, GError **error)
         const uint32_t *l;
         size_t n = topo_path_nvlink(m->t, a->hosts[0], a->gpus[0], a->gpus[1], &l);
         append_links(x->fixed, l, n);
+        hop_record(x, n, n, COLL_NO_FLOW, true);
         x->fixed_latency_s = links_latency(m->t, l, n);
         g_ptr_array_add(s, x);
         return true;
@@ -452,6 +478,11 @@ static bool resolve_channels(members *m, const coll_options *o, size_t *out, GEr
 
 int coll_plan_channels(const coll_plan *p) { return p->channels; }
 
+uint64_t coll_flow_key(uint64_t uid, size_t f)
+{
+    return topo_hash64(uid * 0x9E3779B97F4A7C15ULL + f);
+}
+
 static coll_plan *plan_new(int buckets, int channels)
 {
     coll_plan *p = g_new0(coll_plan, 1);
@@ -578,6 +609,12 @@ static void step_absorb(GPtrArray *into, GPtrArray *from, bool merge)
             g_ptr_array_add(into, x);
             from->pdata[i] = NULL;
             continue;
+        }
+        for (guint h = 0; h < x->hops->len; h++) {
+            coll_hop hop = g_array_index(x->hops, coll_hop, h);
+            hop.first += y->fixed->len;
+            hop.prev += y->hops->len;
+            g_array_append_val(y->hops, hop);
         }
         g_array_append_vals(y->fixed, x->fixed->data, x->fixed->len);
         g_array_append_vals(y->flows, x->flows->data, x->flows->len);

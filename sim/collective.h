@@ -71,14 +71,34 @@ typedef struct coll_flow {
     double latency_s;            /* propagation latency of the chosen path */
 } coll_flow;
 
-/* One transfer of a step: size bytes over fixed links plus flow paths. */
+/* "No flow": a hop that stays inside one host (NVLink). */
+#define COLL_NO_FLOW UINT32_MAX
+
+/* One hop of a transfer, GPU to GPU (a ring hop, an all-to-all pair, a
+ * pipeline send): its links are fixed[first .. first + before), then the
+ * network path of flow (none when flow is COLL_NO_FLOW), then
+ * fixed[first + before .. first + before + after).  In a lock-step ring
+ * the hop forwards at each lock-step what hop prev (an index into the
+ * transfer's hops) sent at the one before; a hop alone is its own prev. */
+typedef struct coll_hop {
+    uint32_t first, before, after;
+    uint32_t flow;    /* index into the plan's flows, or COLL_NO_FLOW */
+    uint32_t prev;    /* the upstream hop in its ring */
+} coll_hop;
+
+/* One transfer of a step: size bytes over fixed links plus flow paths.
+ * A lock-step ring is one transfer whose hops all move `bytes` in `steps`
+ * equal chunks (repeat x steps when it merges repeat collectives), each
+ * hop forwarding at chunk k what its prev sent at k-1; a transfer merged
+ * from several groups' rings holds all their hops. */
 typedef struct coll_xfer {
-    double bytes;     /* transfer size (one bucket) */
+    double bytes;     /* transfer size (one bucket), per hop */
     int steps;        /* lock-steps, for the alpha part of the startup */
     int repeat;       /* collectives merged into it (their startups add up), >= 1 */
     double fixed_latency_s; /* largest propagation latency of one hop's intra-host links */
     GArray *fixed;    /* uint32 topology link ids inside hosts (repeats = multiplicity) */
     GArray *flows;    /* uint32 indices into the plan's flows */
+    GArray *hops;     /* coll_hop, one per GPU-to-GPU hop */
     /* private: the merged link set under the paths of plan version cache_version */
     GArray *cache_links, *cache_mult;
     uint64_t cache_version;
@@ -194,5 +214,11 @@ double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_
 void coll_plan_link_bytes(const coll_plan *p, GArray *links, GArray *bytes);
 
 const char *coll_kind_name(coll_kind k);
+
+/* The ECMP hash input of flow index f of the job with identity uid: the
+ * flow_key that topo_path_ecmp mixes with the NIC pair and the run's seed
+ * to pick the flow's first path (the identity a switch hashes: one per
+ * NCCL connection). */
+uint64_t coll_flow_key(uint64_t uid, size_t f);
 
 #endif /* CCSIM_SIM_COLLECTIVE_H */

@@ -106,6 +106,12 @@ typedef struct job_env {
      * the engine broke): the callee takes error and stops the run; j stays
      * stuck.  Without it the error is logged as a critical. */
     void (*failed)(void *user, job *j, GError *error);
+    /* (nullable) observers of j's network transfers (the packet export):
+     * transfer xfer of the running step (j->step of bucket
+     * j->buckets_started - 1) started as net transfer id; a transfer
+     * moved its last byte */
+    void (*xfer_started)(void *user, const job *j, size_t xfer, net_transfer_id id, double now_s);
+    void (*xfer_done)(void *user, const job *j, net_transfer_id id, double now_s);
 } job_env;
 
 typedef enum job_state {

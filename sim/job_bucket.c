@@ -137,6 +137,8 @@ bool job_compute_isolated(job *j, topo *t, double alpha_s, GError **error)
 static void on_transfer_done(void *user, net_transfer_id id, double now_s)
 {
     job *j = user;
+    if (j->env->xfer_done)
+        j->env->xfer_done(j->env->user, j, id, now_s);
     for (guint i = 0; i < j->active->len; i++)
         if (g_array_index(j->active, net_transfer_id, i) == id) {
             g_array_remove_index_fast(j->active, i);
@@ -185,6 +187,8 @@ static void start_step(job *j, double now_s)
             return;
         }
         g_array_append_val(j->active, id);
+        if (env->xfer_started)
+            env->xfer_started(env->user, j, i, id, now_s);
     }
     if (nx == 0)
         job__push(j, now_s, EV_STEP_DONE);

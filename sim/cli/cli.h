@@ -45,5 +45,6 @@ int cli_sweep_main(int argc, char **argv);
 int cli_merge_main(int argc, char **argv);
 int cli_predict_main(int argc, char **argv);
 int cli_workload_main(int argc, char **argv);
+int cli_export_packet_main(int argc, char **argv);
 
 #endif /* CCSIM_SIM_CLI_CLI_H */

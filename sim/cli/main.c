@@ -26,6 +26,7 @@ static const cli_command commands[] = {
     {"merge", "merge the summaries of sweep folders or shards", cli_merge_main},
     {"predict", "predict a training iteration's time from an operator graph (MDOT)", cli_predict_main},
     {"workload", "explain one iteration of a job alone: compute, bubble, each traffic class", cli_workload_main},
+    {"export-packet", "run a scenario and write it out for a packet-level simulator (ns-3)", cli_export_packet_main},
 };
 
 int cli_version_main(int argc, char **argv)
