@@ -14,6 +14,8 @@
 #   4 sim/experiments/      sweeps, merge, the optimal-gap benchmark
 #   5 sim/cli/              main.c and the subcommands
 #   6 tests/, tests/fuzz/   may include anything, private headers too (white-box)
+#   6 validate/ns3/         the packet replayer, a C++ program of its own: its own folder
+#                           and ns-3 only
 # A *-private.h is included only by files of its own folder (and tests/).
 # Generated headers belong to the layer that generates them: ccs-config.h to
 # base/, trace-resources.h to traces/, topo-resources.h to topo/.  Every .c/.h under ROOT (but .git/
@@ -55,7 +57,7 @@ layer_of() {
     schedulers) layer=3 ;;
     sim/experiments) layer=4 ;;
     sim/cli) layer=5 ;;
-    tests | tests/fuzz) layer=6 ;;
+    tests | tests/fuzz | validate/ns3) layer=6 ;;
     *) layer=-1 ;;
     esac
 }

@@ -23,10 +23,13 @@ typedef struct xp_conn {
 /* What the exporter keeps of a job once its plan is written. */
 typedef struct xp_job {
     GArray *conns;      /* xp_conn */
-    GArray *step_base;  /* size_t per step: its first transfer's index within a bucket */
-    size_t per_bucket;  /* transfers per bucket */
+    GPtrArray *units;   /* per unit (a plain job's bucket, a structured job's task): NULL, or
+                         * a GArray of size_t per step: the index of its first transfer */
     size_t tasks, transfers; /* rows written for one iteration */
 } xp_job;
+
+/* The index in the export of transfer xfer of step `step` of unit. */
+size_t export_packet__transfer(const xp_job *xj, uint32_t unit, size_t step, size_t xfer);
 
 void export_packet__job_free(xp_job *xj);
 

@@ -210,16 +210,15 @@ static export_packet *exporter_of(void *replay_user)
     return ((struct replay *)replay_user)->decision_user;
 }
 
-static void on_xfer_started(void *user, const job *jb, size_t xfer, net_transfer_id id,
-                            double now_s)
+static void on_xfer_started(void *user, const job *jb, uint32_t unit, size_t step, size_t xfer,
+                            net_transfer_id id, double now_s)
 {
     export_packet *x = exporter_of(user);
     xp_job *xj = g_hash_table_lookup(x->seen, jb);
-    g_assert(xj && jb->buckets_started >= 1);
-    size_t bucket = (size_t)jb->buckets_started - 1;
+    g_assert(xj);
     xp_live *lv = g_new(xp_live, 1);
     lv->iteration = jb->iterations;
-    lv->transfer = bucket * xj->per_bucket + g_array_index(xj->step_base, size_t, jb->step) + xfer;
+    lv->transfer = export_packet__transfer(xj, unit, step, xfer);
     lv->start_s = now_s;
     g_hash_table_insert(x->live, GSIZE_TO_POINTER((gsize)id), lv);
 }
@@ -246,7 +245,7 @@ static bool open_streams(export_packet *x, GError **error)
 {
     static const char *const tcols[] = {"job_id", "task", "kind", "duration_s", "gpus", "deps",
                                         "transfer", "conn", "bytes", "delay_s", NULL};
-    static const char *const xcols[] = {"job_id", "transfer", "bucket", "step", "xfer",
+    static const char *const xcols[] = {"job_id", "transfer", "unit", "step", "xfer",
                                         "bytes", "hops", "ring_steps", "start_task",
                                         "end_task", NULL};
     static const char *const ccols[] = {"job_id", "conn", "src_node", "dst_node", "flow",

@@ -107,10 +107,11 @@ typedef struct job_env {
      * stuck.  Without it the error is logged as a critical. */
     void (*failed)(void *user, job *j, GError *error);
     /* (nullable) observers of j's network transfers (the packet export):
-     * transfer xfer of the running step (j->step of bucket
-     * j->buckets_started - 1) started as net transfer id; a transfer
-     * moved its last byte */
-    void (*xfer_started)(void *user, const job *j, size_t xfer, net_transfer_id id, double now_s);
+     * transfer xfer of step `step` of `unit` (a plain job's bucket, a
+     * structured job's communication task) started as net transfer id,
+     * in iteration j->iterations; a transfer moved its last byte */
+    void (*xfer_started)(void *user, const job *j, uint32_t unit, size_t step, size_t xfer,
+                         net_transfer_id id, double now_s);
     void (*xfer_done)(void *user, const job *j, net_transfer_id id, double now_s);
 } job_env;
 

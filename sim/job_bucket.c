@@ -188,7 +188,8 @@ static void start_step(job *j, double now_s)
         }
         g_array_append_val(j->active, id);
         if (env->xfer_started)
-            env->xfer_started(env->user, j, i, id, now_s);
+            env->xfer_started(env->user, j, (uint32_t)j->buckets_started - 1, j->step, i, id,
+                              now_s);
     }
     if (nx == 0)
         job__push(j, now_s, EV_STEP_DONE);

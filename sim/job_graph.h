@@ -139,6 +139,11 @@ typedef struct job_graph_hooks {
     bool (*phase)(void *user, bool starting, double now_s);
     /* (nullable) the run's last transfer in flight completed */
     void (*net_idle)(void *user);
+    /* (nullable) transfer xfer of step `step` of communication task `task`
+     * started as net transfer id; a transfer ended (the packet export) */
+    void (*xfer_started)(void *user, uint32_t task, size_t step, size_t xfer, net_transfer_id id,
+                         double now_s);
+    void (*xfer_done)(void *user, net_transfer_id id, double now_s);
 } job_graph_hooks;
 
 /* Where a run puts its transfers. */

@@ -109,6 +109,8 @@ void job_graph_run_xfer_done(job_graph_run *r, net_transfer_id id, double now_s)
     g_return_if_fail(task > 0);
     g_hash_table_remove(r->xfer_task, &key);
     task--;
+    if (r->h.xfer_done)
+        r->h.xfer_done(r->h.user, id, now_s);
     GArray *act = r->nt.active;
     for (guint i = act->len; i-- > 0;)
         if (g_array_index(act, net_transfer_id, i) == id) {
@@ -161,6 +163,8 @@ static void start_step(job_graph_run *r, uint32_t task, double now_s)
         g_array_append_val(r->nt.active, id);
         g_hash_table_insert(r->xfer_task, g_memdup2(&id, sizeof id),
                             GUINT_TO_POINTER(task + 1));
+        if (r->h.xfer_started)
+            r->h.xfer_started(r->h.user, task, st, i, id, now_s);
     }
     if (nx == 0)
         push(r, now_s, task, EV_STEP_DONE);

@@ -99,6 +99,21 @@ static void on_xfer_done(void *user, net_transfer_id id, double now_s)
     job_graph_run_xfer_done(((job *)user)->grun, id, now_s);
 }
 
+static void on_xfer_started(void *user, uint32_t task, size_t step, size_t xfer,
+                            net_transfer_id id, double now_s)
+{
+    job *j = user;
+    if (j->env->xfer_started)
+        j->env->xfer_started(j->env->user, j, task, step, xfer, id, now_s);
+}
+
+static void on_graph_xfer_done(void *user, net_transfer_id id, double now_s)
+{
+    job *j = user;
+    if (j->env->xfer_done)
+        j->env->xfer_done(j->env->user, j, id, now_s);
+}
+
 void job__graph_start(job *j, double now_s)
 {
     if (!j->grun) {
@@ -107,7 +122,8 @@ void job__graph_start(job *j, double now_s)
                             .tag = &j->intensity, .xfer_user = j,
                             .xfer_done = on_xfer_done};
         job_graph_hooks h = {.user = j, .busy = on_busy, .done = on_done, .phase = on_phase,
-                             .net_idle = on_net_idle};
+                             .net_idle = on_net_idle, .xfer_started = on_xfer_started,
+                             .xfer_done = on_graph_xfer_done};
         j->grun = job_graph_run_new(j->graph, j->plan, &nt, &h);
         if (j->env->ideal)
             job_graph_run_set_ideal(j->grun, j->ideal_task_s);

@@ -263,6 +263,65 @@ static void test_export_packet_hashes(void)
     remove_tree(dir);
 }
 
+/* A structured job (PP 2 on two hosts, one GPU each, 2 micro-batches of
+ * 10 ms forward and 20 ms backward, 100 MB of activations, nothing else):
+ * per iteration each micro-batch crosses the stage boundary forward (h0 ->
+ * h1) and its gradient back (h1 -> h0): 4 transfers of 1e8 bytes, one flow
+ * each, on 2 connections.  The engine ran those 4 in its first iteration; the first
+ * (micro-batch 0 forward) is issued when stage 0's first forward ends
+ * (10 ms) and, alone at 12.5 GB/s, lasts 1e8 / 12.5e9 = 8 ms plus its
+ * startup (5 us + the path's latency, under 20 us). */
+static const char *const pipeline2 =
+    "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=1,gpus=1,nics=1,pcie=1,nic_gbps=100,"
+    "tor_agg_gbps=100\","
+    " \"trace\": {\"jobs\": [{\"id\": \"pp\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"],"
+    "   \"start_s\": 0, \"end_s\": 0.5, \"model\": {\"structure\": {\"pp\": 2,"
+    "   \"micro_batches\": 2, \"fwd_s\": 0.01, \"bwd_s\": 0.02, \"act_bytes\": 1e8}}}]},"
+    " \"scheduler\": \"ecmp\", \"sim\": {\"interval_s\": 0.1}}";
+
+static void test_export_packet_structured(void)
+{
+    GError *e = NULL;
+    test_run x = {0};
+    g_autofree char *base = g_dir_make_tmp("ccsim-export-XXXXXX", NULL);
+    g_autofree char *dir = g_build_filename(base, "run", NULL);
+    bool ok = test_run_prepare(&x, pipeline2, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    output_dir *d = ok ? output_dir_open(dir, &e) : NULL;
+    g_autoptr(export_packet) xp = d ? export_packet_new(x.r, d, &e) : NULL;
+    ok = xp && replay_run(x.r, d, NULL, NULL, &e) && export_packet_finish(xp, &e) &&
+         output_dir_commit(d, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_FATAL(ok);
+    g_clear_pointer(&xp, export_packet_free);
+    test_run_clear(&x);
+    csv tr = csv_read(dir, "packet_transfers.csv"), tk = csv_read(dir, "packet_tasks.csv");
+    csv cn = csv_read(dir, "packet_conns.csv"), ob = csv_read(dir, "ccsim_transfers.csv");
+    CU_ASSERT_EQUAL(csv_rows(&tr), 4);
+    for (size_t r = 0; r < csv_rows(&tr); r++)
+        TEST_ASSERT_CLOSE(num(&tr, r, "bytes"), 1e8, 1e-12);
+    size_t flows = 0;
+    for (size_t r = 0; r < csv_rows(&tk); r++)
+        if (strcmp(cell(&tk, r, "kind"), "flow") == 0) {
+            flows++;
+            TEST_ASSERT_CLOSE(num(&tk, r, "bytes"), 1e8, 1e-12);
+        }
+    CU_ASSERT_EQUAL(flows, 4);
+    CU_ASSERT_EQUAL(csv_rows(&cn), 2);
+    size_t first_iteration = 0;
+    for (size_t r = 0; r < csv_rows(&ob); r++)
+        first_iteration += num(&ob, r, "iteration") == 0;
+    CU_ASSERT_EQUAL(first_iteration, 4);
+    CU_ASSERT_EQUAL(num(&ob, 0, "transfer"), 0);
+    TEST_ASSERT_CLOSE(num(&ob, 0, "start_s"), 0.01, 1e-12);
+    CU_ASSERT_TRUE(num(&ob, 0, "fct_s") > 0.008 && num(&ob, 0, "fct_s") < 0.00802);
+    csv_free(&tr);
+    csv_free(&tk);
+    csv_free(&cn);
+    csv_free(&ob);
+    remove_tree(dir);
+}
+
 /* The ideal scheduler has no transfers to export. */
 static void test_export_packet_refuses_ideal(void)
 {
@@ -285,6 +344,7 @@ int main(void)
         {"bytes", test_export_packet_bytes},
         {"engine_transfers", test_export_packet_engine_transfers},
         {"hashes", test_export_packet_hashes},
+        {"structured", test_export_packet_structured},
         {"refuses_ideal", test_export_packet_refuses_ideal},
         CU_TEST_INFO_NULL,
     };

@@ -4,7 +4,7 @@
 #include <deque>
 #include <unordered_map>
 
-#include "ns3/point-to-point-module.h"
+#include <ns3/point-to-point-module.h>
 
 using namespace ns3;
 

@@ -26,9 +26,9 @@
 
 #include "export.h"
 
-#include "ns3/internet-module.h"
-#include "ns3/network-module.h"
-#include "ns3/traffic-control-module.h"
+#include <ns3/internet-module.h>
+#include <ns3/network-module.h>
+#include <ns3/traffic-control-module.h>
 
 namespace ccsim_packet
 {

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "ns3/applications-module.h"
-#include "ns3/core-module.h"
+#include <ns3/applications-module.h>
+#include <ns3/core-module.h>
 
 using namespace ns3;
 

@@ -34,8 +34,8 @@
 #include "fabric.h"
 #include "jobs.h"
 
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
+#include <ns3/core-module.h>
+#include <ns3/internet-module.h>
 
 using namespace ns3;
 using namespace ccsim_packet;
