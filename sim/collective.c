@@ -22,6 +22,7 @@ struct coll_plan {
     uint64_t version;    /* incremented by every path change (invalidates xfer caches) */
     GArray *fixed_links; /* uint32, distinct, increasing */
     GArray *fixed_bytes; /* double, per iteration */
+    bool step_latency;   /* coll_options.step_latency */
 };
 
 /* Everything a builder needs about the job on its hosts. */
@@ -426,7 +427,7 @@ static void compute_fixed(coll_plan *p)
 coll_options coll_options_default(void)
 {
     return (coll_options){.buckets = 1, .flows_model = false, .channels = 0, .sm90 = false,
-                          .uid = 0, .seed = 1};
+                          .uid = 0, .seed = 1, .step_latency = false};
 }
 
 int coll_channels_nccl(double nic_Bps, size_t rails, bool sm90)
@@ -483,8 +484,9 @@ uint64_t coll_flow_key(uint64_t uid, size_t f)
     return topo_hash64(uid * 0x9E3779B97F4A7C15ULL + f);
 }
 
-static coll_plan *plan_new(int buckets, int channels)
+static coll_plan *plan_new(int buckets, const coll_options *o)
 {
+    int channels = o->channels;
     coll_plan *p = g_new0(coll_plan, 1);
     p->ops = g_ptr_array_new_with_free_func(op_free);
     p->flows = g_array_new(FALSE, TRUE, sizeof(coll_flow));
@@ -493,6 +495,7 @@ static coll_plan *plan_new(int buckets, int channels)
     p->fixed_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     p->fixed_bytes = g_array_new(FALSE, FALSE, sizeof(double));
     p->channels = channels > 0 ? channels : 1;
+    p->step_latency = o->step_latency;
     return p;
 }
 
@@ -574,7 +577,7 @@ coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, do
 {
     g_return_val_if_fail(t && alloc && o && o->buckets >= 1 && o->channels >= 0, NULL);
     int buckets = o->buckets;
-    g_autoptr(coll_plan) p = plan_new(buckets, o->channels);
+    g_autoptr(coll_plan) p = plan_new(buckets, o);
     coll_op *op = op_new(p, buckets);
     if (kind == COLL_NONE || alloc->n_gpus < 2 || !(S_bytes > 0))
         return g_steal_pointer(&p);
@@ -589,7 +592,7 @@ coll_plan *coll_plan_new(topo *t, const cluster_alloc *alloc, coll_kind kind, do
 coll_plan *coll_plan_new_empty(const coll_options *o)
 {
     g_return_val_if_fail(o && o->channels >= 0, NULL);
-    return plan_new(1, o->channels);
+    return plan_new(1, o);
 }
 
 /* Move the transfers of a group's step into the op's step: as they are,
@@ -610,10 +613,11 @@ static void step_absorb(GPtrArray *into, GPtrArray *from, bool merge)
             from->pdata[i] = NULL;
             continue;
         }
+        guint hops0 = y->hops->len;
         for (guint h = 0; h < x->hops->len; h++) {
             coll_hop hop = g_array_index(x->hops, coll_hop, h);
             hop.first += y->fixed->len;
-            hop.prev += y->hops->len;
+            hop.prev += hops0;
             g_array_append_val(y->hops, hop);
         }
         g_array_append_vals(y->fixed, x->fixed->data, x->fixed->len);
@@ -756,7 +760,8 @@ double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_
     double lat = 0;
     for (guint i = 0; i < x->flows->len; i++)
         lat = fmax(lat, coll_plan_flow(p, g_array_index(x->flows, uint32_t, i))->latency_s);
-    return x->repeat * (x->steps * alpha_s + lat + x->fixed_latency_s);
+    lat += x->fixed_latency_s;
+    return x->repeat * (p->step_latency ? x->steps * (alpha_s + lat) : x->steps * alpha_s + lat);
 }
 
 void coll_plan_link_bytes(const coll_plan *p, GArray *links, GArray *bytes)

@@ -116,6 +116,8 @@ typedef struct coll_options {
     bool sm90;        /* the GPUs are compute capability 9.0 (H100): NCCL's rule differs */
     uint64_t uid;     /* the job's identity, hashed into each flow's ECMP choice */
     uint64_t seed;    /* the run's seed, the switch hash's salt */
+    bool step_latency; /* a lock-step transfer waits its hops' latency at every lock-step
+                        * (coll_xfer_startup_s), not once */
 } coll_options;
 coll_options coll_options_default(void);
 
@@ -205,8 +207,10 @@ size_t coll_plan_fixed_links(const coll_plan *p, const uint32_t **links, const d
  * cached in x until a path of the plan changes, so repeated calls cost a
  * copy. */
 void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult);
-/* repeat x (steps alpha + the largest path latency of its flows + its
- * fixed links' latency). */
+/* With L = the largest path latency of its flows + its fixed links'
+ * latency: repeat x (steps alpha + L), or, for a plan built with
+ * step_latency, repeat x steps x (alpha + L): every lock-step waits for
+ * its chunk to cross a hop, as in a packet network (docs/validation.md). */
 double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_s);
 
 /* M_{j,e}: bytes per iteration on every link (fixed and chosen paths),

@@ -34,6 +34,7 @@ static const char *const placement_names[] = {"recorded", "locality", "random", 
                                               "spread",   "fragmented", NULL};
 static const char *const coll_names[] = {"ring", "flows", NULL};
 static const char *const steady_names[] = {"exact", "approx", NULL};
+static const char *const step_latency_names[] = {"once", "per_step", NULL};
 static const char *const gpu_names[] = {"a100", "h100", NULL};
 static const char *const job_model_names[] = {"flat", "structured", NULL};
 static const char *const compute_names[] = {"catalog", "mdot", NULL};
@@ -63,6 +64,7 @@ static const sim_key sim_keys[] = {
     {"compute", "compute", KEY_ENUM, -1, compute_names},
     {"mdot_weights", "mdot-weights", KEY_TEXT, -1, NULL},
     {"graph_library", "graph-library", KEY_TEXT, -1, NULL},
+    {"step_latency", "step-latency", KEY_ENUM, -1, step_latency_names},
 };
 
 const char *const *config_sim_keys(void)
@@ -71,7 +73,7 @@ const char *const *config_sim_keys(void)
         "mode", "start_s", "end_s", "seed", "priority_levels", "interval_s", "time_scale",
         "placement", "collective_model", "channels", "alpha_us", "gpu", "buckets", "jitter_sigma",
         "scale_hosts", "gzip", "fast_forward", "steady", "job_model", "shards", "shard_warmup",
-        "compute", "mdot_weights", "graph_library", NULL};
+        "compute", "mdot_weights", "graph_library", "step_latency", NULL};
     G_STATIC_ASSERT(G_N_ELEMENTS(names) == G_N_ELEMENTS(sim_keys) + 1);
     return names;
 }
@@ -212,6 +214,8 @@ static bool key_store_choice(config *c, const sim_key *k, const char *v, const c
         c->sim.job_model = (config_job_model)i;
     else if (strcmp(k->name, "compute") == 0)
         c->sim.compute = (config_compute)i;
+    else if (strcmp(k->name, "step_latency") == 0)
+        c->sim.step_latency = (config_step_latency)i;
     else if (strcmp(k->name, "gpu") == 0) {
         g_free(c->sim.gpu);
         c->sim.gpu = g_strdup(k->choices[i]);
@@ -524,6 +528,7 @@ const char *config_placement_name(config_placement p) { return placement_names[p
 const char *config_collective_model_name(config_collective_model m) { return coll_names[m]; }
 const char *config_steady_name(config_steady s) { return steady_names[s]; }
 const char *config_job_model_name(config_job_model j) { return job_model_names[j]; }
+const char *config_step_latency_name(config_step_latency s) { return step_latency_names[s]; }
 
 static void add_num_or_null(cJSON *o, const char *k, double v)
 {
@@ -596,5 +601,6 @@ cJSON *config_to_json(const config *c)
         cJSON_AddStringToObject(s, "graph_library", c->sim.graph_library);
     else
         cJSON_AddNullToObject(s, "graph_library");
+    cJSON_AddStringToObject(s, "step_latency", config_step_latency_name(c->sim.step_latency));
     return o;
 }

@@ -37,6 +37,12 @@ typedef enum config_collective_model {
     CONFIG_COLL_FLOWS, /* every ring hop an independent transfer */
 } config_collective_model;
 
+/* When a lock-step transfer waits its hops' latency (docs/model.md §3). */
+typedef enum config_step_latency {
+    CONFIG_STEP_LATENCY_ONCE,     /* steps x alpha + the largest hop latency, once */
+    CONFIG_STEP_LATENCY_PER_STEP, /* steps x (alpha + the largest hop latency) */
+} config_step_latency;
+
 /* How groups of jobs sharing links are fast-forwarded (docs/engine.md §5c, §5d). */
 typedef enum config_steady {
     CONFIG_STEADY_EXACT,  /* exact repeats only: the event path's results */
@@ -70,6 +76,7 @@ typedef struct config_sim {
     int channels;               /* sim.channels, --channels: lock-step rings per rail (NCCL
                                  * channels), 1..32; 0 = "auto", NCCL's rule (docs/model.md §3) */
     double alpha_us;            /* sim.alpha_us, --alpha-us: startup latency per collective step */
+    config_step_latency step_latency; /* sim.step_latency, --step-latency (default once) */
     char *gpu;                  /* sim.gpu, --gpu: "a100" or "h100" */
     int buckets;                /* sim.buckets, --buckets: gradient buckets (default 1; 0 = the catalog's) */
     double jitter_sigma;        /* sim.jitter_sigma, --jitter: log-normal sigma of compute jitter */
@@ -145,6 +152,7 @@ const char *config_placement_name(config_placement p);
 const char *config_collective_model_name(config_collective_model m);
 const char *config_steady_name(config_steady s);
 const char *config_job_model_name(config_job_model j);
+const char *config_step_latency_name(config_step_latency s);
 
 /* The sim keys, for --help and docs: NULL-terminated list of names. */
 const char *const *config_sim_keys(void);

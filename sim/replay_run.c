@@ -102,6 +102,7 @@ bool replay__job_prepare(replay *r, job *j, GError **error)
     co.buckets = j->spec.buckets;
     co.flows_model = r->cfg->sim.collective_model == CONFIG_COLL_FLOWS;
     co.channels = r->cfg->sim.channels;
+    co.step_latency = r->cfg->sim.step_latency == CONFIG_STEP_LATENCY_PER_STEP;
     co.sm90 = strcmp(r->cfg->sim.gpu, "h100") == 0;
     co.uid = j->uid;
     co.seed = r->cfg->sim.seed;

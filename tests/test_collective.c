@@ -319,6 +319,84 @@ static void test_collective_spread_paths(void)
         CU_ASSERT_EQUAL(coll_plan_flow(p, f)->path, before[f]);
 }
 
+/* Hops and startup latency of a 2-host ring on a 2-ToR Clos with one
+ * aggregation switch, one GPU and one NIC per host (latency_us=1,
+ * host_latency_us=0.5), one channel: the network step is one transfer of 2
+ * hops (h0 -> h2, h2 -> h0), each GPU -> PCIe -> NIC (2 host links, 1 us),
+ * NIC -> ToR -> agg -> ToR -> NIC (the flow, 4 us), NIC -> PCIe -> GPU
+ * (1 us): L = 4 + 2 = 6 us, 2 lock-steps.  Each hop forwards what the
+ * other sent.  With alpha = 5 us the transfer waits 2 x 5 + 6 = 16 us
+ * (latency once), or 2 x (5 + 6) = 22 us with step_latency. */
+static void test_collective_hops_and_step_latency(void)
+{
+    GError *e = NULL;
+    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,"
+                                   "latency_us=1,host_latency_us=0.5",
+                                   NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    g_autoptr(cluster) c = cluster_new(t);
+    const char *h[] = {"h0", "h2"};
+    g_autoptr(cluster_alloc) a = cluster_place(c, h, NULL, 2, 2, CONFIG_PLACE_RECORDED, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    coll_options o = one_channel, per_step = one_channel;
+    per_step.step_latency = true;
+    g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, 1e9, &o, &e);
+    g_autoptr(coll_plan) q = coll_plan_new(t, a, COLL_ALLREDUCE, 1e9, &per_step, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_FATAL(p && q && coll_plan_step_count(p) == 1 && coll_plan_xfer_count(p, 0) == 1);
+    const coll_xfer *x = coll_plan_xfer(p, 0, 0);
+    CU_ASSERT_EQUAL(x->steps, 2);
+    CU_ASSERT_EQUAL_FATAL(x->hops->len, 2);
+    for (uint32_t k = 0; k < 2; k++) {
+        const coll_hop *hp = &g_array_index(x->hops, coll_hop, k);
+        CU_ASSERT_EQUAL(hp->prev, 1 - k);
+        CU_ASSERT_EQUAL(hp->before, 2);
+        CU_ASSERT_EQUAL(hp->after, 2);
+        CU_ASSERT_EQUAL(hp->flow, g_array_index(x->flows, uint32_t, k));
+        CU_ASSERT_EQUAL(coll_plan_flow(p, hp->flow)->links->len, 4);
+    }
+    TEST_ASSERT_CLOSE(coll_xfer_startup_s(p, x, 5e-6), 16e-6, 1e-9);
+    TEST_ASSERT_CLOSE(coll_xfer_startup_s(q, coll_plan_xfer(q, 0, 0), 5e-6), 22e-6, 1e-9);
+    cluster_release(c, a);
+}
+
+/* Two groups' 2-host rings merged into one lock-step transfer (a
+ * structured job's DP groups): 4 hops, each still forwarding what the
+ * other hop of its own ring sent (prev 1, 0, 3, 2), not a 4-hop ring. */
+static void test_collective_merged_rings(void)
+{
+    GError *e = NULL;
+    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1",
+                                   NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    g_autoptr(cluster) c = cluster_new(t);
+    const char *g0[] = {"h0", "h2"}, *g1[] = {"h1", "h3"};
+    g_autoptr(cluster_alloc) a = cluster_place(c, g0, NULL, 2, 2, CONFIG_PLACE_RECORDED, NULL, &e);
+    g_autoptr(cluster_alloc) b = cluster_place(c, g1, NULL, 2, 2, CONFIG_PLACE_RECORDED, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    g_autoptr(coll_plan) p = coll_plan_new_empty(&one_channel);
+    const cluster_alloc *groups[] = {a, b};
+    coll_op_options oo = {.repeat = 1, .instances = 1, .merge = true};
+    int op = coll_plan_add_op(p, t, groups, 2, COLL_ALLREDUCE, 1e9, &oo, &one_channel, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_FATAL(op == 0 && coll_plan_op_step_count(p, 0) == 1 &&
+                    coll_plan_op_xfer_count(p, 0, 0) == 1);
+    const coll_xfer *x = coll_plan_op_xfer(p, 0, 0, 0);
+    CU_ASSERT_EQUAL_FATAL(x->hops->len, 4);
+    const uint32_t prev[] = {1, 0, 3, 2};
+    for (uint32_t k = 0; k < 4; k++) {
+        const coll_hop *hp = &g_array_index(x->hops, coll_hop, k);
+        CU_ASSERT_EQUAL(hp->prev, prev[k]);
+        /* its host links are its own: the first one leaves its GPU */
+        uint32_t first = g_array_index(x->fixed, uint32_t, hp->first);
+        CU_ASSERT_EQUAL(topo_node_get_kind(t, topo_link_get(t, first)->src), TOPO_NODE_GPU);
+    }
+    cluster_release(c, a);
+    cluster_release(c, b);
+}
+
 int main(void)
 {
     igraph_set_error_handler(igraph_error_handler_ignore);
@@ -330,6 +408,8 @@ int main(void)
         {"single_host", test_collective_single_host},
         {"alltoall", test_collective_alltoall},
         {"spread_paths", test_collective_spread_paths},
+        {"hops_and_step_latency", test_collective_hops_and_step_latency},
+        {"merged_rings", test_collective_merged_rings},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("collective", cases);

@@ -171,7 +171,7 @@ static void test_config_to_json(void)
     size_t n = 0;
     for (const char *const *k = config_sim_keys(); *k; k++, n++)
         CU_ASSERT_PTR_NOT_NULL(cJSON_GetObjectItem(sim, *k));
-    CU_ASSERT_EQUAL(n, 24); /* ..., shard_warmup, compute, mdot_weights, graph_library */
+    CU_ASSERT_EQUAL(n, 25); /* ..., compute, mdot_weights, graph_library, step_latency */
     CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(sim, "channels")->valuestring, "auto");
     cJSON_Delete(j);
 }

@@ -62,6 +62,10 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
          "N|auto"},
         {"alpha-us", 0, 0, G_OPTION_ARG_STRING, &o->alpha_us,
          "startup latency per collective step, microseconds (default 5)", "US"},
+        {"step-latency", 0, 0, G_OPTION_ARG_STRING, &o->step_latency,
+         "once: a lock-step collective waits its hops' latency once; per_step: at every "
+         "lock-step, as a packet ring does (default once; docs/validation.md)",
+         "once|per_step"},
         {"buckets", 0, 0, G_OPTION_ARG_STRING, &o->buckets,
          "gradient buckets per iteration (default 1; 0: the catalog's)", "B"},
         {"jitter", 0, 0, G_OPTION_ARG_STRING, &o->jitter,
@@ -120,7 +124,8 @@ void cli_sim_opts_clear(cli_sim_opts *o)
                   &o->time_scale, &o->placement, &o->collective_model, &o->channels,
                   &o->alpha_us, &o->buckets, &o->jitter, &o->progress_file, &o->timeline,
                   &o->timeline_jobs, &o->timeline_span, &o->steady, &o->job_model, &o->shards,
-                  &o->shard_warmup, &o->compute, &o->mdot_weights, &o->graph_library};
+                  &o->shard_warmup, &o->compute, &o->mdot_weights, &o->graph_library,
+                  &o->step_latency};
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
         g_clear_pointer(s[i], g_free);
 }
@@ -144,6 +149,7 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
         {"shards", o->shards},     {"shard_warmup", o->shard_warmup},
         {"compute", o->compute},   {"mdot_weights", o->mdot_weights},
         {"graph_library", o->graph_library},
+        {"step_latency", o->step_latency},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
         if (kv[i].value && !config_set_option(c, kv[i].key, kv[i].value, error)) {

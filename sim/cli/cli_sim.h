@@ -21,7 +21,7 @@ typedef struct cli_sim_opts {
     char *compute, *mdot_weights, *graph_library; /* where compute times come from (MDOT) */
     char *mode, *start, *end, *seed, *levels, *gpu, *interval, *time_scale, *placement,
         *collective_model, *channels, *alpha_us, *buckets, *jitter, *steady, *job_model, *shards,
-        *shard_warmup;
+        *shard_warmup, *step_latency;
     gboolean scale_hosts, gzip, quiet, no_ffwd, force;
     char *timeline, *timeline_jobs, *timeline_span;
     gboolean flows;

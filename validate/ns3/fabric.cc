@@ -136,7 +136,7 @@ class FlowRouting : public Ipv4RoutingProtocol
 
 // A port's queues (fabric.h): strict priority over a control band (TCP
 // segments without payload: acknowledgements, SYN, FIN) and `Bands` data
-// bands by the packet's DSCP (the job's band, Jobs sets it); in each data band DCTCP's
+// bands by the packet's connection (its job's band, Fabric::set_band); in each data band DCTCP's
 // marking (Alizadeh et al., SIGCOMM'10, §3.1): an ECN-capable packet
 // arriving to a band holding at least K bytes is marked; a packet is
 // dropped only when its band is full.  Why not ns-3's PrioQueueDisc over
@@ -173,7 +173,19 @@ class PrioMarkQueueDisc : public QueueDisc
     {
     }
 
+    // The band of each connection (by its index), kept by the Fabric.
+    void set_conn_bands(const std::vector<uint8_t>* bands) { m_conn_bands = bands; }
+
   private:
+    uint32_t conn_band(Ipv4Address dst) const
+    {
+        uint32_t a = dst.Get();
+        if ((a >> 24) != kConnNet || !m_conn_bands)
+            return 0;
+        uint32_t gid = (a & 0xffffffu) >> 1;
+        return gid < m_conn_bands->size() ? (*m_conn_bands)[gid] : 0;
+    }
+
     static bool is_control(Ptr<const Packet> p)
     {
         TcpHeader th;
@@ -185,7 +197,8 @@ class PrioMarkQueueDisc : public QueueDisc
         uint32_t band = 0;
         Ptr<Ipv4QueueDiscItem> ip = DynamicCast<Ipv4QueueDiscItem>(item);
         if (ip && !is_control(item->GetPacket()))
-            band = 1 + std::min<uint32_t>(ip->GetHeader().GetTos() >> 2, m_bands - 1);
+            band = 1 + std::min<uint32_t>(conn_band(ip->GetHeader().GetDestination()),
+                                          m_bands - 1);
         Ptr<InternalQueue> q = GetInternalQueue(band);
         if (band > 0 && q->GetNBytes() >= m_k)
             Mark(item, "band of K bytes or more");
@@ -215,6 +228,7 @@ class PrioMarkQueueDisc : public QueueDisc
     void InitializeParams() override {}
 
     uint32_t m_bands = 1, m_k = 65536, m_band_bytes = 1 << 20;
+    const std::vector<uint8_t>* m_conn_bands = nullptr;
 };
 
 NS_OBJECT_ENSURE_REGISTERED(PrioMarkQueueDisc);
@@ -268,6 +282,7 @@ void Fabric::install_queues(NetDeviceContainer& devs, const FabricOptions& o)
                              UintegerValue(static_cast<uint32_t>(k)), "BandBytes",
                              UintegerValue(o.buffer_pkts * o.mtu));
         QueueDiscContainer q = tch.Install(devs.Get(i));
+        DynamicCast<PrioMarkQueueDisc>(q.Get(0))->set_conn_bands(&m_bands);
         m_qdiscs.push_back(q.Get(0));
     }
 }
@@ -315,8 +330,15 @@ Ipv4Address Fabric::receiver_address(uint32_t gid) const
     return Ipv4Address((kConnNet << 24) + 2 * gid + 1);
 }
 
+void Fabric::set_band(uint32_t gid, uint8_t band)
+{
+    m_bands.at(gid) = band;
+}
+
 void Fabric::add_connection(uint32_t gid, const Conn& c)
 {
+    if (m_bands.size() <= gid)
+        m_bands.resize(gid + 1, 0);
     Ptr<Ipv4> s = m_nodes.Get(c.src)->GetObject<Ipv4>();
     Ptr<Ipv4> d = m_nodes.Get(c.dst)->GetObject<Ipv4>();
     Ipv4Mask host("255.255.255.255");

@@ -15,7 +15,9 @@
 // hosts still follow ccsim's route.
 //
 // Queues.  Each port: strict priority over a control band (TCP segments
-// without payload) and `bands` data bands chosen by the packet's DSCP; in
+// without payload) and `bands` data bands, a packet's by its connection
+// (set_band; ns-3 rewrites a forwarded packet's priority from its TOS, and
+// its TCP clears the ECN bits of a socket with a TOS of its own); in
 // each data band DCTCP's marking: an ECN-capable packet arriving to a band
 // of at least K bytes (what the port drains in ecn_k_s, at least two full
 // packets) is marked; a band holds buffer_pkts full packets and drops only
@@ -52,6 +54,8 @@ class Fabric
     void add_connection(uint32_t gid, const Conn& c);
     ns3::Ipv4Address sender_address(uint32_t gid) const;
     ns3::Ipv4Address receiver_address(uint32_t gid) const;
+    // Connection gid's data goes in band `band` (0 first) of every port.
+    void set_band(uint32_t gid, uint8_t band);
     // Route connection gid over links (forward; the acknowledgements take
     // the reverse links).  In ECMP mode the switches' entries are unused.
     void set_route(uint32_t gid, const std::vector<uint32_t>& links);
@@ -71,6 +75,7 @@ class Fabric
     ns3::NodeContainer m_nodes;
     std::vector<uint32_t> m_out_if;              // per directed link: interface at its src
     std::vector<ns3::Ptr<ns3::QueueDisc>> m_qdiscs;
+    std::vector<uint8_t> m_bands;                // per connection: its band
     std::map<uint32_t, std::vector<int>> m_dist; // NIC -> hops from each node (-1: none)
 };
 

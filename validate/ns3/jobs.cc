@@ -20,6 +20,7 @@ namespace ccsim_packet
 namespace
 {
 const uint16_t kPort = 5000;
+
 } // namespace
 
 struct Jobs::Impl
@@ -44,7 +45,6 @@ struct Jobs::Impl
         double iter_start = 0;
         bool started = false, stopped = false;
         double pending_shift = 0;
-        uint8_t band = 0;
         JobResult res;
     };
 
@@ -133,7 +133,6 @@ struct Jobs::Impl
         uint32_t gid = (a - fabric.receiver_address(0).Get()) / 2;
         Connection& c = conns[gid];
         c.rx = s;
-        s->SetIpTos(static_cast<uint8_t>(jobs[c.job].band << 2));
         gid_of[PeekPointer(s)] = gid;
         s->SetRecvCallback(MakeCallback(&Impl::on_recv, this));
     }
@@ -215,13 +214,8 @@ struct Jobs::Impl
 
     void set_band(Run& run, uint8_t band)
     {
-        run.band = band;
-        for (uint32_t gid : run.conn_gid) {
-            // the band travels as the DSCP (tos >> 2), which every hop sees
-            conns[gid].tx->SetIpTos(static_cast<uint8_t>(band << 2));
-            if (conns[gid].rx)
-                conns[gid].rx->SetIpTos(static_cast<uint8_t>(band << 2));
-        }
+        for (uint32_t gid : run.conn_gid)
+            fabric.set_band(gid, band);
     }
 
     double consume_shift(Run& run)

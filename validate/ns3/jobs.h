@@ -12,8 +12,8 @@
 // once, later by a pending time shift (consumed once, as ccsim does).
 // Decisions apply at their epochs, in file order: priority levels (the
 // distinct levels of the run, in order, are the bands 0, 1, ...; a job's
-// band is the DSCP of both ends of each of its connections), shifts and
-// routes; a job starts at the epoch it first appears in.
+// band is its connections' band in every port, Fabric::set_band), shifts
+// and routes; a job starts at the epoch it first appears in.
 // A job stops at its stop time (window mode; its transfers in flight are
 // left to drain) or after its target iterations (work mode).
 #ifndef CCSIM_VALIDATE_NS3_JOBS_H
