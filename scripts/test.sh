@@ -24,6 +24,10 @@ ccsim_install_packages "${CCSIM_PACKAGES[@]}"
 # For the plot and Python tests (skipped, saying so, when missing).
 ccsim_install_packages python3-matplotlib python3-pandas ||
     echo "test.sh: could not install python3-matplotlib python3-pandas; the plot and Python tests will be skipped"
+# For the packet-level cross-check (validate/ns3, docs/validation.md): its
+# tests report SKIP without ns-3.
+ccsim_install_packages g++ libns3-dev ns3 ||
+    echo "test.sh: could not install ns-3 (libns3-dev); the packet cross-check tests will be skipped"
 
 passed=0
 failed=0
@@ -73,6 +77,8 @@ PY
 
 echo "== building build/ (meson + ninja)"
 scripts/build.sh build
+[ -x build/validate/ns3/ccsim-packet ] ||
+    echo "== packet cross-check (packet_replay, packet_crosscheck): SKIPPED (meson found no ns-3)"
 if [ "$full" = 1 ]; then
     # valgrind for the slow suite (tests/valgrind_test.sh), run in build/ only.
     ccsim_install_packages valgrind ||

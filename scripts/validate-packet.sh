@@ -8,6 +8,13 @@
 #
 # Usage: scripts/validate-packet.sh [CASE...]   (default: every case; with
 # names, only those, and docs/validation.md is left alone)
+# VALIDATE_PACKET_REUSE=1 keeps the ns-3 results already in
+# results/validate-packet/ (ccsim's side is rerun; ns-3's depends only on
+# the export's graph, routes and decisions, which ccsim's startup model
+# does not change).
+# Each case is also compared with ccsim under --step-latency per_step
+# (docs/validation.md): the columns iter_err_steplat, fct_p50_err_steplat,
+# fct_p99_err_steplat, util_err_steplat.
 # Cases are scaled to run in seconds to a minute of CPU each in ns-3
 # (milliseconds of simulated time, tens of megabytes per collective); the
 # whole suite takes about ten CPU minutes.
@@ -57,12 +64,23 @@ run_case() {
     if [ "$routing" = ccsim ] || [ ! -d "$dir/export" ]; then
         /usr/bin/time -f "%U %S" -o "$dir.ccsim.time" build/ccsim export-packet \
             "validate/cases/$name.json" "${opt[@]}" -o "$dir/export" --force -q >/dev/null
+        build/ccsim export-packet "validate/cases/$name.json" "${opt[@]}" \
+            --step-latency per_step -o "$dir/export-steplat" --force -q >/dev/null
     fi
-    nice -n 5 "$replayer" "$dir/export" -o "$dir/ns3-$routing" --routing "$routing"
+    if [ "${VALIDATE_PACKET_REUSE:-0}" != 1 ] || [ ! -f "$dir/ns3-$routing/summary.csv" ]; then
+        nice -n 5 "$replayer" "$dir/export" -o "$dir/ns3-$routing" --routing "$routing"
+    fi
+    local steplat
+    steplat=$($py scripts/validate-packet-compare.py "$dir/export-steplat" "$dir/ns3-$routing" |
+        awk -F, 'NR == 1 { printf "%s,%s,%s,%s", $3, $5, $6, $9 }')
     $py scripts/validate-packet-compare.py "$dir/export" "$dir/ns3-$routing" --case "$label" \
         --header --extra "ccsim_cpu_s=$(awk '{ printf "%.3f", $1 + $2 }' "$dir.ccsim.time")" \
         --extra "routing=$routing" \
-        --extra "scheduler=$(awk -F, 'NR == 2 { print $4 }' "$dir/export/summary.csv")"
+        --extra "scheduler=$(awk -F, 'NR == 2 { print $1 }' "$dir/export/packet_run.csv")" \
+        --extra "iter_err_steplat=${steplat%%,*}" \
+        --extra "fct_p50_err_steplat=$(echo "$steplat" | cut -d, -f2)" \
+        --extra "fct_p99_err_steplat=$(echo "$steplat" | cut -d, -f3)" \
+        --extra "util_err_steplat=${steplat##*,}"
 }
 
 # run_all ROUTING/SCHED... -> a CSV: the header once, then one row per run
@@ -90,7 +108,10 @@ if selected clos-4jobs; then
     table "${runs[@]}" >"$out/ranking.csv.new"
     mv "$out/ranking.csv.new" "$out/ranking.csv"
 fi
-echo "load before: $load; after: $(cut -d' ' -f1-3 /proc/loadavg)" >"$out/load.txt"
+# the load beside the CPU seconds: of the run that ran ns-3 (a reuse keeps it)
+if [ "${VALIDATE_PACKET_REUSE:-0}" != 1 ] || [ ! -f "$out/load.txt" ]; then
+    echo "load before: $load; after: $(cut -d' ' -f1-3 /proc/loadavg)" >"$out/load.txt"
+fi
 if [ ${#want[@]} -eq 0 ]; then
     $py scripts/validate-packet-table.py "$out" docs/validation.md
     echo "validate-packet: tables written into docs/validation.md" >&2
