@@ -11,7 +11,9 @@
 #include <zlib.h>
 
 #include "base/ccs.h"
+#include "base/tempfile.h"
 #include "output_folder.h"
+#include "output_lock.h"
 
 struct output_csv {
     output_dir *dir;
@@ -30,6 +32,7 @@ struct output_dir {
     GPtrArray *tmp_done;/* temp paths of files already closed (JSON), char* */
     GPtrArray *final_done;
     char *target;       /* output_dir_open_new: where path (staging) goes at commit */
+    output_lock *lock;  /* output_dir_open_new: the folder's lock, held to the end */
 };
 
 static void csv_close_stream(output_csv *c)
@@ -52,10 +55,12 @@ static void csv_free(gpointer p)
     g_free(c);
 }
 
+/* DIR/.NAME.TAG.tmp: the tag names this process, so a later run can
+ * remove it once this one is gone (base/tempfile.h). */
 static char *tmp_path_for(const output_dir *d, const char *name)
 {
-    g_autofree char *hidden = g_strdup_printf(".%s.tmp", name);
-    return g_build_filename(d->path, hidden, NULL);
+    g_autofree char *final = g_build_filename(d->path, name, NULL);
+    return ccs_temp_path(final);
 }
 
 output_dir *output_dir_open(const char *path, GError **error)
@@ -79,15 +84,27 @@ output_dir *output_dir_open(const char *path, GError **error)
 output_dir *output_dir_open_new(const char *path, bool force, const char *except,
                                 GError **error)
 {
+    /* one writer per folder; then what dead writers left is removed */
+    g_autoptr(output_lock) lock = output_lock_take(path, error);
+    if (!lock)
+        return NULL;
+    g_autofree char *parent = g_path_get_dirname(path);
+    ccs_temp_reclaim(parent);
+    ccs_temp_reclaim(path);
     output_folder_state st = output_folder_check(path, force, except, error);
     if (st == OUTPUT_FOLDER_REFUSED)
         return NULL;
-    if (st == OUTPUT_FOLDER_EMPTY)
-        return output_dir_open(path, error);
-    g_autofree char *staging = output_folder_stage(path, error);
-    output_dir *d = staging ? output_dir_open(staging, error) : NULL;
+    output_dir *d = NULL;
+    if (st == OUTPUT_FOLDER_EMPTY) {
+        d = output_dir_open(path, error);
+    } else {
+        g_autofree char *staging = output_folder_stage(path, error);
+        d = staging ? output_dir_open(staging, error) : NULL;
+        if (d)
+            d->target = g_strdup(path);
+    }
     if (d)
-        d->target = g_strdup(path);
+        d->lock = g_steal_pointer(&lock);
     return d;
 }
 
@@ -141,22 +158,35 @@ static void begin_cell(output_csv *c)
         g_string_append_c(c->row, ',');
 }
 
+/* Control bytes (0x01-0x1f, 0x7f) and the backslash are written \xNN:
+ * an id holding ESC or BEL cannot reach a terminal that shows the file,
+ * a newline cannot split a row, and the escape reads back one way. */
+static bool needs_escape(unsigned char ch) { return ch < 0x20 || ch == 0x7f || ch == '\\'; }
+
 void output_csv_str(output_csv *c, const char *s)
 {
     begin_cell(c);
     if (s == NULL)
         return;
-    if (strpbrk(s, ",\"\r\n") == NULL) {
+    bool quote = strpbrk(s, ",\"") != NULL, escape = false;
+    for (const unsigned char *p = (const unsigned char *)s; *p && !escape; p++)
+        escape = needs_escape(*p);
+    if (!quote && !escape) {
         g_string_append(c->row, s);
         return;
     }
-    g_string_append_c(c->row, '"');
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            g_string_append_c(c->row, '"');
-        g_string_append_c(c->row, *p);
+    if (quote)
+        g_string_append_c(c->row, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (needs_escape(*p))
+            g_string_append_printf(c->row, "\\x%02x", *p);
+        else if (*p == '"')
+            g_string_append(c->row, "\"\"");
+        else
+            g_string_append_c(c->row, (char)*p);
     }
-    g_string_append_c(c->row, '"');
+    if (quote)
+        g_string_append_c(c->row, '"');
 }
 
 void output_csv_int(output_csv *c, int64_t v)
@@ -213,19 +243,17 @@ bool output_json_write(output_dir *d, const char *name, const cJSON *json, GErro
         return false;
     }
     g_autofree char *with_newline = g_strconcat(text, "\n", NULL);
-    char *tmp = tmp_path_for(d, name);
-    g_ptr_array_add(d->tmp_done, tmp);
-    g_ptr_array_add(d->final_done, g_build_filename(d->path, name, NULL));
-    return g_file_set_contents(tmp, with_newline, -1, error);
+    return output_text_write(d, name, with_newline, strlen(with_newline), error);
 }
 
 bool output_text_write(output_dir *d, const char *name, const char *text, size_t len,
                        GError **error)
 {
     char *tmp = tmp_path_for(d, name);
+    char *final = g_build_filename(d->path, name, NULL);
     g_ptr_array_add(d->tmp_done, tmp);
-    g_ptr_array_add(d->final_done, g_build_filename(d->path, name, NULL));
-    return g_file_set_contents(tmp, text, (gssize)len, error);
+    g_ptr_array_add(d->final_done, final);
+    return ccs_write_whole(tmp, text, len, final, error);
 }
 
 static void remove_folder_if_created(output_dir *d)
@@ -241,6 +269,7 @@ static void dir_free(output_dir *d)
     g_ptr_array_unref(d->final_done);
     g_free(d->path);
     g_free(d->target);
+    output_lock_release(d->lock);
     g_free(d);
 }
 
@@ -278,11 +307,13 @@ bool output_dir_commit(output_dir *d, GError **error)
      * aborts before any file is renamed. */
     for (guint i = 0; i < d->csvs->len; i++) {
         output_csv *c = g_ptr_array_index(d->csvs, i);
+        errno = 0;
         int rc = c->gz ? gzclose(c->gz) : fclose(c->plain);
         c->gz = NULL;
         c->plain = NULL;
         if (rc != 0) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot close", c->final_path);
+            g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot close: %s", c->final_path,
+                        g_strerror(errno ? errno : EIO));
             output_dir_abort(d);
             return false;
         }

@@ -55,7 +55,8 @@ output_csv *output_csv_open(output_dir *d, const char *name, bool gzip,
 #define OUTPUT_CSV_DIGITS 10
 
 /* Append one cell to the current row, in column order.  Strings are quoted
- * as RFC 4180 requires; a whole-number double below 2^53 prints in full
+ * as RFC 4180 requires, their control bytes (0x01-0x1f, 0x7f) and
+ * backslashes written \xNN (docs/usage.md "Output files"); a whole-number double below 2^53 prints in full
  * ("1340697832"), any other with OUTPUT_CSV_DIGITS significant digits
  * ("%.10g": 0.3333333333, 1.5e-07); NaN and infinities print as empty
  * cells. */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "base/ccs.h"
+#include "base/tempfile.h"
 
 /* path holds nothing, or only the file except (nullable; any path). */
 static bool folder_is_empty(const char *path, const char *except)
@@ -87,7 +88,8 @@ static char *sibling_temp(const char *path, const char *what, GError **error)
                     g_strerror(errno));
         return NULL;
     }
-    g_autofree char *name = g_strdup_printf(".%s.%s-XXXXXX", base, what);
+    g_autofree char *tag = ccs_temp_tag(); /* a later run removes it once we are gone */
+    g_autofree char *name = g_strdup_printf(".%s.%s-%s-XXXXXX", base, what, tag);
     char *tmp = g_build_filename(parent, name, NULL);
     if (!g_mkdtemp_full(tmp, 0755)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot create folder: %s", tmp,
@@ -143,25 +145,5 @@ bool output_folder_install(const char *staging, const char *path, GError **error
 
 bool output_folder_remove(const char *path, GError **error)
 {
-    GStatBuf st;
-    if (g_lstat(path, &st) != 0) {
-        if (errno == ENOENT)
-            return true;
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: %s", path, g_strerror(errno));
-        return false;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
-        for (const char *n; d && (n = g_dir_read_name(d));) {
-            g_autofree char *child = g_build_filename(path, n, NULL);
-            if (!output_folder_remove(child, error))
-                return false;
-        }
-    }
-    if ((S_ISDIR(st.st_mode) ? g_rmdir(path) : g_unlink(path)) != 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot remove: %s", path,
-                    g_strerror(errno));
-        return false;
-    }
-    return true;
+    return ccs_remove_tree(path, error);
 }

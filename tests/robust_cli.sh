@@ -67,8 +67,24 @@ refuse topo_hex 1 "nic_gbps must be a non-negative decimal number, got '0x10'" \
 refuse sweep_empty 1 '^ccsim: empty-sweep.json: the file is empty' sweep empty-sweep.json --out left
 refuse sweep_syntax 1 '^ccsim: syntax-sweep.json:3: not valid JSON near "' \
     sweep syntax-sweep.json --out left
-refuse sweep_out 1 "grid key '--out': the sweep sets it for every run" sweep out-sweep.json --out left
-refuse sweep_scenario 1 "grid key '--scenario': the sweep sets it" sweep scenario-sweep.json --out left
+refuse sweep_out 1 "grid key '--out': not an option a sweep may vary" sweep out-sweep.json --out left
+refuse sweep_scenario 1 "grid key '--scenario': not an option a sweep may vary" sweep scenario-sweep.json --out left
+# every option `ccsim run --help` lists: a grid key for an output path or
+# for the run's own scenario is refused (an allow-list, sweep_option_keys),
+# the others are passed on; an option the list does not know is refused
+outputs=" --out --progress-file --timeline --force --scenario --help --version --quiet "
+opts=$("$ccsim" run --help-all | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u)
+[ -n "$opts" ] || bad "no options parsed from ccsim run --help-all"
+for opt in $opts --made-up-output; do
+    printf '{"base": {}, "grid": {"%s": ["x"]}}' "$opt" > optkey.json
+    if "$ccsim" sweep optkey.json --dry-run >/dev/null 2>optkey.err; then accepted=1; else accepted=0; fi
+    case "$outputs" in
+        *" $opt "*) if [ $accepted = 1 ]; then bad "sweep accepts the output grid key $opt"; else ok; fi ;;
+        *) if [ "$opt" = --made-up-output ] && [ $accepted = 1 ]; then bad "sweep accepts an unknown option"
+           elif [ "$opt" != --made-up-output ] && [ $accepted = 0 ]; then bad "sweep refuses $opt: $(cat optkey.err)"
+           else ok; fi ;;
+    esac
+done
 refuse sweep_jobs 2 '^ccsim: --jobs: 5000 is outside 0 or \[1, 1024\]' sweep -j 5000 out-sweep.json --out left
 refuse gen_days 2 '^ccsim: gen-trace: --days: 0 is outside \(0, 366\]' gen-trace --days 0 --out left
 refuse gen_scale_neg 2 'gen-trace: --scale: -1 is outside \(0, 100\]' gen-trace --scale -1 --out left
@@ -145,6 +161,26 @@ refuse json_sweep_trailing 1 '^ccsim: trailing-sweep.json:1: data after the JSON
     sweep trailing-sweep.json --out left
 refuse json_sweep_nul 1 '^ccsim: nul-sweep.json:1: a NUL character' sweep nul-sweep.json --out left
 refuse json_topo_dup 1 'duptopo.json: key "links" appears twice' run --topo file:duptopo.json -q -o left
+
+# --- outputs: an empty folder name is a usage error before anything runs;
+# gen-trace refuses a non-empty folder (as run and compare); a progress file
+# in a missing folder is refused; control bytes in ids are escaped in CSV ---
+for cmd in run compare; do
+    refuse "${cmd}_empty_out" 2 '^ccsim: --out: an empty folder name' $cmd -q -o ""
+done
+refuse sweep_empty_out 2 '^ccsim: --out: an empty folder name' sweep out-sweep.json --out ""
+refuse gen_empty_out 2 '^ccsim: gen-trace: --out: an empty folder name' gen-trace --out ""
+mkdir -p full && echo keep > full/mine.txt
+"$ccsim" gen-trace --days 0.1 --out full >stdout 2>stderr
+if [ $? = 1 ] && grep -q '^ccsim: full: folder is not empty' stderr && [ "$(ls -A full)" = mine.txt ]; then ok
+else bad "gen-trace into a non-empty folder: $(cat stderr), holds $(ls -A full)"; fi
+refuse progress_missing 2 '^ccsim: --progress-file: nowhere/deeper: no such folder' \
+    run --progress-file nowhere/deeper/p.txt -q -o left
+printf '{"topology": "fat-tree:k=4", "trace": {"jobs": [{"id": "a\\u001b[31mb\\u0007c\\\\d", "gpus": 8, "start_s": 0, "end_s": 5, "model": {"compute_s": 1}}]}}' > ctl.json
+rm -rf ctl
+"$ccsim" run --scenario ctl.json -q -o ctl >/dev/null 2>&1
+if grep -q 'a\\x1b\[31mb\\x07c\\x5cd' ctl/jobs.csv && ! grep -q $'\x1b\|\x07' ctl/*.csv ctl/run.json; then ok
+else bad "control bytes in a job id: $(grep -a '^a' ctl/jobs.csv | cat -v)"; fi
 
 # --- trace files: trailing garbage after gzip, a NUL byte ------------------
 mkdir tr

@@ -3,7 +3,8 @@
 # (suite "integration"): -j 1 and -j 2 give byte-identical result files
 # (wall time, memory and the event count's wall-clock twin aside); a sweep
 # -j 2 SIGKILLed midway and resumed equals an uninterrupted one, no run lost
-# or duplicated; a run into a full disk (a 64 KiB tmpfs, when root may
+# or duplicated; a second writer on a folder is refused naming the first;
+# a SIGKILLed run's staging folder is reclaimed by the next run; a run into a full disk (a 64 KiB tmpfs, when root may
 # mount one) fails clearly and leaves nothing behind.
 # Not here: resume with -j 1, shards, merge (sweep_test.sh).
 # Usage: tests/sweep_robust_test.sh CCSIM_BINARY
@@ -74,6 +75,40 @@ check "no run lost or duplicated (6 rows, 6 distinct runs)" \
     test "$(tail -n +2 killed/summary.csv | cut -d, -f1 | sort -u | wc -l)" -eq 6 \
     -a "$(tail -n +2 killed/summary.csv | wc -l)" -eq 6
 check "no temporary file left in any run folder" test "$(find killed -name '.*tmp*' | wc -l)" -eq 0
+
+# --- two writers, one folder: the second is refused at once, naming the
+# first's pid; the first completes intact -------------------------------------------
+CCSIM_SWEEP_WORKER=$here/slow_worker.sh "$ccsim" sweep sweep_small.json --out two -j 2 \
+    >/dev/null 2>two-a.err &
+pid=$!
+for _ in $(seq 200); do [ -e .two.ccsim-lock ] && break; sleep 0.02; done
+start=$(date +%s%N)
+"$ccsim" sweep sweep_small.json --out two -j 2 >/dev/null 2>two-b.err
+st=$?
+took_ms=$((($(date +%s%N) - start) / 1000000))
+check "a second sweep on the folder exits 1 ($st) within a second ($took_ms ms)" \
+    test "$st" -eq 1 -a "$took_ms" -lt 1000
+check "naming the first one's pid" grep -q "^ccsim: two: in use by ccsim pid $pid on " two-b.err
+"$ccsim" run --scenario sweep_base.json -q -o two --force >/dev/null 2>two-c.err
+check "a run --force on the folder is refused too" grep -q "in use by ccsim pid $pid" two-c.err
+wait "$pid"
+check "the first completes: exit 0, 6 rows" test $? -eq 0 -a "$(tail -n +2 two/summary.csv | wc -l)" -eq 6
+check "no run folder holds an error.txt" test "$(count 'two/runs/*/error.txt')" -eq 0
+check "no lock file left" test ! -e .two.ccsim-lock
+
+# --- leftovers: a run SIGKILLed mid-write leaves its staging folder; the
+# next run on the same parent removes it (its pid is gone) -----------------------------
+mkdir kr
+"$ccsim" run --no-fast-forward --interval 1 -q -o kr/killed >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do ls -A kr | grep -q '^\.killed\.new-' && break; sleep 0.02; done
+sleep 0.3
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+check "the SIGKILLed run left its staging folder" test "$(ls -A kr | grep -c "^\.killed\.new-p$pid")" -eq 1
+"$ccsim" run --scenario sweep_base.json -q -o kr/next >/dev/null 2>&1
+check "the next run on the parent reclaimed it (kr holds: $(ls -A kr | tr '\n' ' '))" \
+    test "$(ls -A kr)" = next
 
 # --- a full disk -------------------------------------------------------------------------
 mkdir disk

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "base/ccs.h"
+#include "base/tempfile.h"
 #include "test_util.h"
 
 static char *fresh_dir(void)
@@ -40,7 +41,7 @@ static void remove_tree(const char *dir)
 static const char *const columns[] = {"job_id", "gpus", "slowdown", NULL};
 
 /* A row with a comma and a quote in a string is quoted with the quote
- * doubled (RFC 4180); 0.5 prints exactly, 1/3 with 10 significant digits; NaN is
+ * doubled (RFC 4180), control bytes and the backslash written \xNN; 0.5 prints exactly, 1/3 with 10 significant digits; NaN is
  * an empty cell.  Before commit only the hidden temp file exists. */
 static void test_output_csv_commit(void)
 {
@@ -62,10 +63,22 @@ static void test_output_csv_commit(void)
     output_csv_int(c, 0);
     output_csv_double(c, NAN);
     CU_ASSERT_TRUE(output_csv_end_row(c, &err));
+    /* ESC, BEL, a backslash and a newline are written \xNN (docs/usage.md) */
+    output_csv_str(c, "e\x1b[2J\a\\\n,x");
+    output_csv_int(c, 1);
+    output_csv_double(c, 1);
+    CU_ASSERT_TRUE(output_csv_end_row(c, &err));
 
     g_autofree char *before = read_file(dir, "jobs.csv");
     CU_ASSERT_PTR_NULL(before);
-    g_autofree char *tmp = read_file(dir, ".jobs.csv.tmp");
+    /* the temporary names this process: .jobs.csv.p<pid>h<host>.tmp */
+    g_autofree char *final = g_build_filename(dir, "jobs.csv", NULL);
+    g_autofree char *tmp_path = ccs_temp_path(final);
+    g_autofree char *tag = ccs_temp_tag();
+    g_autofree char *want = g_strdup_printf(".jobs.csv.%s.tmp", tag);
+    g_autofree char *tmp_base = g_path_get_basename(tmp_path);
+    CU_ASSERT_STRING_EQUAL(tmp_base, want);
+    g_autofree char *tmp = read_file(dir, tmp_base);
     CU_ASSERT_PTR_NOT_NULL(tmp); /* rows are flushed as they complete */
 
     CU_ASSERT_TRUE(output_dir_commit(d, &err));
@@ -74,7 +87,8 @@ static void test_output_csv_commit(void)
     CU_ASSERT_STRING_EQUAL(text, "job_id,gpus,slowdown\n"
                                  "\"a,\"\"b\"\"\",8,0.5\n"
                                  "j2,-1,0.3333333333\n"
-                                 "j3,0,\n");
+                                 "j3,0,\n"
+                                 "\"e\\x1b[2J\\x07\\x5c\\x0a,x\",1,1\n");
     remove_tree(dir);
 }
 
@@ -179,6 +193,11 @@ static void test_output_csv_digits(void)
 /* test_output_folder.c */
 void test_output_folder_force(void);
 void test_output_folder_refusals(void);
+/* test_output_lock.c */
+void test_output_lock_one_writer(void);
+void test_output_lock_shards(void);
+void test_output_lock_reclaim(void);
+void test_output_lock_next_run_reclaims(void);
 
 int main(void)
 {
@@ -191,6 +210,10 @@ int main(void)
         {"csv_digits", test_output_csv_digits},
         {"folder_force", test_output_folder_force},
         {"folder_refusals", test_output_folder_refusals},
+        {"lock_one_writer", test_output_lock_one_writer},
+        {"lock_shards", test_output_lock_shards},
+        {"lock_reclaim", test_output_lock_reclaim},
+        {"lock_next_run_reclaims", test_output_lock_next_run_reclaims},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("output", cases);

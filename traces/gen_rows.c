@@ -7,12 +7,14 @@
  */
 #include "gen-private.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "base/ccs.h"
+#include "base/tempfile.h"
 
 char *gen__hash_hex(const char *kind, guint32 seed, guint64 n)
 {
@@ -193,28 +195,23 @@ void gen__make_rows(gen *G, trace__tables *t)
 
 bool trace__write_file(const char *path, const char *data, size_t len, bool gz, GError **error)
 {
-    g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
-    bool ok = true;
-    if (gz) {
-        gzFile f = gzopen(tmp, "wb9");
-        /* no timestamp or name in the header: same input, same bytes */
-        ok = f != NULL;
-        size_t off = 0;
-        while (ok && off < len) {
-            unsigned chunk = (unsigned)MIN(len - off, (size_t)1 << 30);
-            ok = gzwrite(f, data + off, chunk) == (int)chunk;
-            off += chunk;
-        }
-        if (f && gzclose(f) != Z_OK)
-            ok = false;
-    } else {
-        GError *e = NULL;
-        ok = g_file_set_contents(tmp, data, (gssize)len, &e);
-        if (e)
-            g_error_free(e);
+    if (!gz)
+        return ccs_write_atomic(path, data, len, error);
+    g_autofree char *tmp = ccs_temp_path(path); /* names this process (base/tempfile.h) */
+    errno = 0;
+    gzFile f = gzopen(tmp, "wb9");
+    /* no timestamp or name in the header: same input, same bytes */
+    bool ok = f != NULL;
+    for (size_t off = 0; ok && off < len;) {
+        unsigned chunk = (unsigned)MIN(len - off, (size_t)1 << 30);
+        ok = gzwrite(f, data + off, chunk) == (int)chunk;
+        off += chunk;
     }
+    if (f && gzclose(f) != Z_OK)
+        ok = false;
     if (!ok || rename(tmp, path) != 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot write", path);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot write: %s", path,
+                    g_strerror(errno ? errno : EIO));
         g_unlink(tmp);
         return false;
     }

@@ -252,8 +252,11 @@ int cli_compare_main(int argc, char **argv)
         return fail(&o, e, CLI_EXIT_USAGE);
     if (o.jobs == 0)
         o.jobs = (int)MAX(1, g_get_num_processors());
-    if (argc > 1) {
-        cli_error("compare: unexpected argument '%s' (see `ccsim compare --help`)", argv[1]);
+    if (argc > 1 || (o.out && !*o.out)) {
+        if (argc > 1)
+            cli_error("compare: unexpected argument '%s' (see `ccsim compare --help`)", argv[1]);
+        else
+            cli_error("--out: an empty folder name");
         cli_sim_opts_clear(&o);
         return CLI_EXIT_USAGE;
     }

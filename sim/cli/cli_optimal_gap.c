@@ -101,8 +101,9 @@ int cli_optimal_gap_main(int argc, char **argv)
         cli_error("optimal-gap: %s", err->message);
         g_error_free(err);
         status = CLI_EXIT_USAGE;
-    } else if (argc != 1 || (o.resume && !o.output)) {
-        cli_error("optimal-gap: expected no arguments, and --resume with --output");
+    } else if (argc != 1 || (o.resume && !o.output) || (o.output && !*o.output)) {
+        cli_error("optimal-gap: expected no arguments, --resume with --output, and a non-empty "
+                  "--output");
         status = CLI_EXIT_USAGE;
     } else if (!og_opts_check(&o, &err)) {
         cli_error("optimal-gap: %s", err->message);

@@ -55,8 +55,14 @@ int cli_run_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return CLI_EXIT_USAGE;
     }
-    if (argc > 1) {
-        cli_error("run: unexpected argument '%s' (see `ccsim run --help`)", argv[1]);
+    g_autofree char *pdir = o.progress_file ? g_path_get_dirname(o.progress_file) : NULL;
+    if (argc > 1 || (o.out && !*o.out) || (pdir && !g_file_test(pdir, G_FILE_TEST_IS_DIR))) {
+        if (argc > 1)
+            cli_error("run: unexpected argument '%s' (see `ccsim run --help`)", argv[1]);
+        else if (o.out && !*o.out)
+            cli_error("--out: an empty folder name");
+        else /* the progress would be lost in silence */
+            cli_error("--progress-file: %s: no such folder", pdir);
         cli_sim_opts_clear(&o);
         return CLI_EXIT_USAGE;
     }

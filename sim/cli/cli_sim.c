@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "base/ccs.h"
+#include "base/tempfile.h"
 #include "cli.h"
 #include "schedulers/registry.h"
 #include "sim/output.h"
@@ -380,8 +381,11 @@ static void progress_file_write(cli_progress *p, const replay_progress *rp)
     p->last_file_s = rp->wall_s;
     char buf[96];
     g_snprintf(buf, sizeof buf, "%.17g %.17g %.17g\n", rp->now_s, rp->start_s, rp->end_s);
-    if (!g_file_set_contents(p->file, buf, -1, NULL))
-        g_debug("%s: cannot write the progress", p->file);
+    GError *e = NULL;
+    if (!ccs_write_atomic(p->file, buf, strlen(buf), &e)) {
+        g_debug("%s", e->message);
+        g_error_free(e);
+    }
 }
 
 void cli_progress_cb(void *user, const replay_progress *rp)

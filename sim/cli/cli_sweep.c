@@ -196,6 +196,8 @@ int cli_sweep_main(int argc, char **argv)
         cli_error("%s", error->message);
     else if (!a.dry_run && a.out == NULL)
         cli_error("sweep: --out DIR is required");
+    else if (a.out && !*a.out)
+        cli_error("--out: an empty folder name");
     else {
         g_autoptr(sweep) sw = sweep_load(argv[1], &error);
         if (sw == NULL) {

@@ -8,11 +8,14 @@
 
 #include "base/ccs.h"
 #include "base/limits.h"
+#include "base/tempfile.h"
 #include "cli.h"
 #include "cli_sim.h"
 #include "cli_trace.h"
 #include "sim/config.h"
 #include "sim/contention.h"
+#include "sim/output_folder.h"
+#include "sim/output_lock.h"
 #include "topo/topo.h"
 #include "traces/gen.h"
 #include "traces/trace.h"
@@ -135,9 +138,11 @@ int cli_gen_trace_main(int argc, char **argv)
         cli_error("gen-trace: %s", e->message);
         g_error_free(e);
         status = CLI_EXIT_USAGE;
-    } else if (!a.out || argc > 1) {
+    } else if (!a.out || !*a.out || argc > 1) {
         cli_error("gen-trace: %s (see `ccsim gen-trace --help`)",
-                  a.out ? "unexpected argument" : "--out DIR is required");
+                  argc > 1 ? "unexpected argument"
+                  : a.out  ? "--out: an empty folder name"
+                           : "--out DIR is required");
         status = CLI_EXIT_USAGE;
     } else if (!ccs_limit_check(CCS_LIMIT_GEN_SEED, a.seed, "--seed", &e)) {
         cli_error("gen-trace: %s", e->message);
@@ -156,12 +161,20 @@ int cli_gen_trace_main(int argc, char **argv)
          * then removed below, so nothing half-written is left. */
         bool created = !g_file_test(a.out, G_FILE_TEST_IS_DIR);
         cli_signals_catch();
-        if (!trace_gen_write(a.out, &o, &e)) {
+        /* one writer per folder (what dead ones left is removed); a trace
+         * never lands among other files: as run and compare, refuse a
+         * folder that exists and is not empty */
+        g_autoptr(output_lock) lock = output_lock_take(a.out, &e);
+        if (lock)
+            ccs_temp_reclaim(a.out);
+        if (!lock || output_folder_check(a.out, false, NULL, &e) == OUTPUT_FOLDER_REFUSED ||
+            !trace_gen_write(a.out, &o, &e)) {
             cli_error("%s", e->message);
             g_error_free(e);
             status = CLI_EXIT_FAILURE;
         } else if (cli_signal_caught()) {
             gen_remove_output(a.out, a.gzip, created);
+            output_lock_release(g_steal_pointer(&lock));
             cli_signals_exit();
         } else {
             const char *z = a.gzip ? ".gz" : "";

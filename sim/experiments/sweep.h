@@ -53,6 +53,12 @@
 
 typedef struct sweep sweep;
 
+/* The `--option` grid keys a sweep passes on to `ccsim run`
+ * (NULL-terminated, static): an allow-list of the options that change
+ * what a run computes; output paths (--out, --progress-file, --timeline,
+ * --force), --scenario, --help and --version are not in it. */
+const char *const *sweep_option_keys(void);
+
 /* Parse a sweep from a buffer.  `name` is used in messages (a file name);
  * `dir` is the folder relative paths are taken from (the sweep file's).
  * A string `base` is read as a scenario file relative to `dir`.

@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,7 +24,9 @@
 #include <glib/gstdio.h>
 
 #include "base/ccs.h"
+#include "base/tempfile.h"
 #include "shard_merge.h"
+#include "sim/output_lock.h"
 #include "sweep-private.h"
 
 sweep_options sweep_options_default(void)
@@ -43,12 +44,7 @@ sweep_options sweep_options_default(void)
 
 bool sweep__write_atomic(const char *path, const char *text, GError **error)
 {
-    GError *io = NULL;
-    if (!g_file_set_contents(path, text, -1, &io)) {
-        sweep__io_error(error, io, "");
-        return false;
-    }
-    return true;
+    return ccs_write_atomic(path, text, strlen(text), error);
 }
 
 char *sweep__run_dir(const char *dir, const char *name)
@@ -116,27 +112,6 @@ static char *task_progress(const char *run_dir, const sweep_task *t)
     return g_build_filename(run_dir, name, NULL);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-/* Remove a folder and everything in it (nothing when it does not exist). */
-static bool remove_tree(const char *path, GError **error)
-{
-    if (!g_file_test(path, G_FILE_TEST_EXISTS))
-        return true;
-    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot remove: %s", path,
-                    g_strerror(errno));
-        return false;
-    }
-    return true;
-}
-
 static bool make_dir(const char *path, GError **error)
 {
     if (g_mkdir_with_parents(path, 0755) != 0) {
@@ -145,6 +120,20 @@ static bool make_dir(const char *path, GError **error)
         return false;
     }
     return true;
+}
+
+/* Remove what dead writers left (base/tempfile.h): temporaries in DIR,
+ * in DIR/runs and in every run folder. */
+static void reclaim_stale(const char *dir, const char *runs)
+{
+    ccs_temp_reclaim(dir);
+    ccs_temp_reclaim(runs);
+    g_autoptr(GDir) d = g_dir_open(runs, 0, NULL);
+    for (const char *n; d && (n = g_dir_read_name(d));) {
+        g_autofree char *run = g_build_filename(runs, n, NULL);
+        if (n[0] != '.' && g_file_test(run, G_FILE_TEST_IS_DIR))
+            ccs_temp_reclaim(run);
+    }
 }
 
 /* Write DIR/sweep.json, or check that the one there describes the same
@@ -442,7 +431,7 @@ static bool task_folder(pool *pl, const sweep_task *t, const char *run_dir, GErr
     g_autofree char *scenario_path = g_build_filename(run_dir, "scenario.json", NULL);
     g_autofree char *scenario = sweep_run_scenario_text(pl->sw, t->run);
     if (t->shard < 0) {
-        if (!remove_tree(run_dir, error) || !make_dir(run_dir, error))
+        if (!ccs_remove_tree(run_dir, error) || !make_dir(run_dir, error))
             return false;
     } else {
         g_autofree char *shards = g_build_filename(run_dir, SHARD_MERGE_DIR, NULL);
@@ -519,9 +508,16 @@ bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
     g_return_val_if_fail(sw && dir && opts && opts->worker_path, false);
     g_return_val_if_fail(opts->jobs >= 1 && opts->shard_count >= 1, false);
     g_return_val_if_fail(opts->shard_index >= 0 && opts->shard_index < opts->shard_count, false);
+    /* one sweep (or one shard) per folder, then what dead ones left */
+    g_autoptr(output_lock) lock =
+        opts->shard_count > 1 ? output_lock_take_shard(dir, opts->shard_index, opts->shard_count, error)
+                              : output_lock_take(dir, error);
+    if (!lock)
+        return false;
     g_autofree char *runs = g_build_filename(dir, "runs", NULL);
     if (!make_dir(runs, error) || !write_sweep_json(sw, dir, error))
         return false;
+    reclaim_stale(dir, runs);
 
     pool pl = {.sw = sw, .dir = dir, .o = opts};
     pl.running = g_ptr_array_new();
