@@ -178,6 +178,8 @@ output_lock *output_lock_take_shard(const char *dir, int index, int count, GErro
     return g_steal_pointer(&l);
 }
 
+const char *output_lock_file(const output_lock *l) { return l->path; }
+
 void output_lock_release(output_lock *l)
 {
     if (!l)

@@ -32,6 +32,9 @@ output_lock *output_lock_take(const char *dir, GError **error);
  * the other shards of the same count, exclusive for this index. */
 output_lock *output_lock_take_shard(const char *dir, int index, int count, GError **error);
 
+/* The lock file's path (PARENT/.NAME.ccsim-lock).  (transfer none) */
+const char *output_lock_file(const output_lock *l);
+
 /* Release the lock and remove its files (those no other shard holds).
  * NULL is fine. */
 void output_lock_release(output_lock *l);

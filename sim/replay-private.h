@@ -81,7 +81,9 @@ struct replay {
     replay_watch_fn watch_fn;  /* (nullable) totals watcher */
     void *watch_user;
     double watch_every_s, watch_next_s;
-    bool stopped;              /* the observer or the watcher asked to stop */
+    replay_stop_fn stop_fn;    /* (nullable) polled every 64 events */
+    void *stop_user;
+    bool stopped;              /* the observer, the watcher or stop_fn asked to stop */
     struct sched_ctx ctx;
     /* outputs while running */
     output_csv *ts_csv, *links_csv;

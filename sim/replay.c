@@ -641,6 +641,13 @@ void replay_set_decision_hook(replay *r, replay_decision_fn fn, void *user)
     r->decision_user = user;
 }
 
+void replay_set_stop(replay *r, replay_stop_fn fn, void *user)
+{
+    g_return_if_fail(r != NULL && !r->ran);
+    r->stop_fn = fn;
+    r->stop_user = user;
+}
+
 void replay_set_watch(replay *r, double every_s, replay_watch_fn fn, void *user)
 {
     g_return_if_fail(r && !r->ran);

@@ -168,6 +168,15 @@ typedef struct replay_watch {
 typedef bool (*replay_watch_fn)(void *user, const replay_watch *w);
 void replay_set_watch(replay *r, double every_s, replay_watch_fn fn, void *user);
 
+/* A request to stop, polled every 64 events:
+ * when fn returns true the run stops as the watcher stops it
+ * (replay_stopped() is true, nothing is written).  The command line's fn
+ * reads the flag its signal handler sets, so a run stops within a few
+ * milliseconds of SIGTERM whatever its simulated pace.  Set before
+ * replay_run; fn NULL removes it. */
+typedef bool (*replay_stop_fn)(void *user);
+void replay_set_stop(replay *r, replay_stop_fn fn, void *user);
+
 /* Jobs in the window naming a host the topology lacks (placed by the
  * policy instead), and the first as "job J: host H" (NULL when none).
  * (transfer none) */

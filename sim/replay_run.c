@@ -320,6 +320,7 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
     uint64_t count = 0;
     size_t total_jobs = r->jobs->len;
     while (evq_size(r->q) > 0) {
+        count++;
         if (evq_next_time(r->q) > cap)
             break;
         if (work && r->jobs_done >= total_jobs)
@@ -337,13 +338,15 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
             if (!r->watch_fn(r->watch_user, &w))
                 r->stopped = true;
         }
+        if ((count & 63) == 0 && r->stop_fn && r->stop_fn(r->stop_user))
+            r->stopped = true;
         if (r->stopped) {
             r->wall_s = (g_get_monotonic_time() - t0) / 1e6;
             return true;
         }
         /* every 256 events (the callback throttles by wall time): with
          * fast-forwarded stretches a run can have few events */
-        if (progress && (++count & 0xff) == 0) {
+        if (progress && (count & 0xff) == 0) {
             replay_progress p = {
                 .now_s = evq_now(r->q),
                 .start_s = r->sim_start_s,

@@ -229,34 +229,7 @@ elif ! grep -q 'warning: 2 jobs name a host the topology lacks .*(first: job j1:
 elif ! grep -q '"jobs_naming_unknown_hosts":.2,' unk/run.json; then bad "unknown hosts not in run.json"
 else ok; fi
 
-# --- SIGTERM and SIGINT mid-run: nothing left, the process dies of it --------
-for sig in TERM INT; do
-    rm -rf left
-    "$ccsim" run --no-fast-forward --interval 1 -q -o left >/dev/null 2>"sig$sig.err" &
-    pid=$!
-    sleep 2
-    kill -$sig $pid
-    wait $pid
-    st=$?
-    want=$((128 + $(kill -l $sig)))
-    if [ "$st" != "$want" ]; then bad "SIG$sig: exit status $st, expected $want"
-    elif ! grep -q "interrupted by SIG$sig" "sig$sig.err"; then bad "SIG$sig: message: $(cat "sig$sig.err")"
-    elif ls -A | grep -q '^\.left\|^left$'; then bad "SIG$sig: left $(ls -A | grep left)"
-    else ok; fi
-done
-
-# --- SIGTERM during gen-trace (about 2 s at --scale 10): no folder left ------
-rm -rf gsig
-"$ccsim" gen-trace --scale 10 --out gsig >/dev/null 2>gsig.err &
-pid=$!
-sleep 0.5
-kill -TERM $pid
-wait $pid
-st=$?
-if [ "$st" != 143 ]; then bad "gen-trace SIGTERM: exit status $st, expected 143"
-elif ! grep -q "interrupted by SIGTERM" gsig.err; then bad "gen-trace SIGTERM: message: $(cat gsig.err)"
-elif [ -e gsig ]; then bad "gen-trace SIGTERM: left $(ls -A gsig)"
-else ok; fi
+# SIGTERM and SIGINT: tests/signal_test.sh
 
 echo "robust_cli: $pass passed, $fails failed"
 [ "$fails" -eq 0 ]

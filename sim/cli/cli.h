@@ -21,10 +21,18 @@ typedef struct cli_command {
 /* Print "ccsim: MESSAGE" on stderr (printf-style). */
 void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
-/* SIGINT/SIGTERM during run, compare and gen-trace (cli_signal.c): catch records the
- * signal; caught returns it (0: none); exit, when one was caught, says so
- * and re-raises it with its default action (it does not return then). */
+/* SIGINT/SIGTERM (cli_signal.c, the one path for every command that
+ * writes).  Before either catch, the default action: death at once.
+ * catch: from now on the signal is recorded; the command polls caught
+ * (0: none), removes what it wrote and calls exit, which says "interrupted
+ * by SIGX: WHAT" and re-raises it with its default action (it does not
+ * return then; nothing when no signal came).  catch_removing: the handler
+ * itself removes paths (NULL-terminated, kept valid by the caller; a path
+ * ending in '/' is a folder, removed when empty) and dies at once. */
 void cli_signals_catch(void);
+void cli_signals_catch_removing(const char *const *paths);
+/* Back to the default action (the output is whole: a signal just ends). */
+void cli_signals_default(void);
 int cli_signal_caught(void);
 void cli_signals_exit(void);
 /* The same, saying what instead of "the output was removed" (a split run

@@ -263,7 +263,6 @@ int cli_compare_main(int argc, char **argv)
     g_autoptr(GPtrArray) names = scheduler_names(o.scheds, &e);
     if (!names)
         return fail(&o, e, CLI_EXIT_USAGE);
-    cli_signals_catch();
     bool usage = false;
     g_autoptr(config) cfg = cli_sim_config(&o, &usage, &e);
     if (!cfg)
@@ -287,6 +286,7 @@ int cli_compare_main(int argc, char **argv)
     in.timeline = want_tl ? &tlo : NULL;
     g_autofree char *base =
         o.out ? g_strdup(o.out) : cli_default_out(cfg, in.topo_spec, names, o.scheds == NULL);
+    cli_signals_catch(); /* from here a signal stops the runs (cli_signal.c) */
     output_dir *d = output_dir_open_new(base, o.force, o.scenario, &e);
     size_t n = names->len;
     cli_run_result *res = g_new0(cli_run_result, n);
@@ -295,6 +295,10 @@ int cli_compare_main(int argc, char **argv)
         ok = cli_compare_parallel(&o, &in, names, output_dir_path(d), o.jobs, res, &e);
     else if (ok)
         ok = run_each(cfg, &in, names, output_dir_path(d), o.quiet, res, &e);
+    if (ok && cli_signal_caught()) { /* after the last run: still nothing kept */
+        g_set_error(&e, CCS_ERROR, CCS_ERROR_IO, "interrupted");
+        ok = false;
+    }
     if (ok)
         ok = write_combined(d, res, n, &e) && output_dir_commit(g_steal_pointer(&d), &e);
     if (ok) {

@@ -118,6 +118,7 @@ static bool run_setup(par_run *p, const cli_sim_opts *o, const cli_inputs *in,
     p->r = ops ? replay_new(p->cfg, ops, p->t, in->tr, in->cat, error) : NULL;
     if (!p->r)
         return false;
+    replay_set_stop(p->r, cli_stop_if_signalled, NULL); /* every thread stops on a signal */
     g_autofree char *out = g_build_filename(base, p->name, NULL);
     p->sub = output_dir_open(out, error);
     return p->sub != NULL;
@@ -132,7 +133,7 @@ bool cli_compare_parallel(const cli_sim_opts *o, const cli_inputs *in, const GPt
     g_mutex_init(&sh.lock);
     sh.runs = g_new0(par_run, sh.n);
     bool ok = true;
-    for (size_t i = 0; ok && i < sh.n; i++) {
+    for (size_t i = 0; ok && i < sh.n && !cli_signal_caught(); i++) {
         par_run *p = &sh.runs[i];
         p->name = g_ptr_array_index(names, i);
         p->sh = &sh;
@@ -148,6 +149,10 @@ bool cli_compare_parallel(const cli_sim_opts *o, const cli_inputs *in, const GPt
         g_thread_pool_free(pool, FALSE, TRUE); /* waits for every run */
         if (sh.show)
             fprintf(stderr, "\r\033[K");
+    }
+    if (ok && cli_signal_caught()) { /* the runs stopped (or never started) */
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "interrupted");
+        ok = false;
     }
     /* in list order: the first failure is reported, the rows are written */
     for (size_t i = 0; ok && i < sh.n; i++) {

@@ -66,7 +66,6 @@ int cli_run_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return CLI_EXIT_USAGE;
     }
-    cli_signals_catch();
     bool usage = false;
     g_autoptr(config) cfg = cli_sim_config(&o, &usage, &e);
     if (!cfg) {
@@ -110,6 +109,9 @@ int cli_run_main(int argc, char **argv)
         return st;
     }
     cli_run_result res = {0};
+    /* until now a signal kills at once (nothing written); from here it
+     * stops the run, which removes its output (cli_signal.c) */
+    cli_signals_catch();
     output_dir *d = output_dir_open_new(out, o.force, o.scenario, &e);
     bool ok = d && cli_run_one(cfg, &in, d, o.quiet, o.progress_file, &res, &e);
     const replay_summary *s = &res.s;

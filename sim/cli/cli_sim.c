@@ -481,11 +481,10 @@ void cli_run_warnings_print(const cli_run_result *res, size_t n)
 }
 
 /* The replay's watcher: stop when SIGINT or SIGTERM came (cli_signal.c). */
-static bool continue_unless_signalled(void *user, const replay_watch *w)
+bool cli_stop_if_signalled(void *user)
 {
     (void)user;
-    (void)w;
-    return cli_signal_caught() == 0;
+    return cli_signal_caught() != 0;
 }
 
 bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
@@ -498,7 +497,7 @@ bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
         output_dir_abort(d);
         return false;
     }
-    replay_set_watch(r, cfg->sim.interval_s / 4, continue_unless_signalled, NULL);
+    replay_set_stop(r, cli_stop_if_signalled, NULL);
     if (in->timeline)
         replay_set_timeline(r, in->timeline);
     cli_progress p;
@@ -506,7 +505,7 @@ bool cli_run_one(const config *cfg, cli_inputs *in, output_dir *d, bool quiet,
     bool ok = cli_signal_caught() || replay_run(r, d, cli_progress_cb, &p, error);
     cli_progress_done(&p);
     if (ok && cli_signal_caught()) {
-        /* the watcher stopped the run (or it never started) */
+        /* the stop poll ended the run (or it never started) */
         g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "interrupted");
         ok = false;
     }

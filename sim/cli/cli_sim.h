@@ -128,6 +128,10 @@ int cli_run_shards(const cli_sim_opts *o, const config *cfg, cli_inputs *in, con
  * -j or --shard-only out of range), or NULL.  (transfer full) */
 char *cli_shards_refusal(const cli_sim_opts *o, const config *cfg, bool timeline);
 
+/* The replay's stop poll (replay_set_stop): true once SIGINT or SIGTERM
+ * came (cli_signal.c). */
+bool cli_stop_if_signalled(void *user);
+
 /* Run one scheduler: replay, write into d (committed on success, aborted
  * on failure: d is consumed either way) and fill *res; with progress_file
  * (nullable), keep the simulated-time progress there while running and

@@ -1,7 +1,6 @@
 /* cli_sweep.c - `ccsim sweep` and `ccsim merge` (docs/usage.md): options, lines.
  * Not here: expanding, running, merging (sim/experiments/sweep*.c).
  */
-#include <glib-unix.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,9 +83,12 @@ static void print_progress(const sweep_progress *p, void *data)
     fflush(stderr);
 }
 
-static gboolean on_signal(gpointer data)
+/* The sweep's poll of the one signal path (cli_signal.c): stop the
+ * workers once SIGINT or SIGTERM came. */
+static gboolean poll_signal(gpointer data)
 {
-    g_cancellable_cancel(data);
+    if (cli_signal_caught())
+        g_cancellable_cancel(data);
     return G_SOURCE_CONTINUE;
 }
 
@@ -128,8 +130,8 @@ static int run_sweep(const sweep *sw, const sweep_args *a, int shard_index, int 
     }
     progress_state st = {.tty = isatty(STDERR_FILENO) != 0};
     g_autoptr(GCancellable) cancel = g_cancellable_new();
-    guint sig_int = g_unix_signal_add(SIGINT, on_signal, cancel);
-    guint sig_term = g_unix_signal_add(SIGTERM, on_signal, cancel);
+    cli_signals_catch();
+    guint poll = g_timeout_add(50, poll_signal, cancel);
     sweep_options o = sweep_options_default();
     o.worker_path = worker;
     o.jobs = a->jobs > 0 ? a->jobs : (int)g_get_num_processors();
@@ -140,8 +142,7 @@ static int run_sweep(const sweep *sw, const sweep_args *a, int shard_index, int 
     o.progress_data = &st;
     sweep_progress last = {0};
     bool ok = sweep_execute(sw, a->out, &o, &last, &error);
-    g_source_remove(sig_int);
-    g_source_remove(sig_term);
+    g_source_remove(poll);
     if (st.tty && last.total > last.skipped)
         fprintf(stderr, "\n");
     if (!ok) {
@@ -152,10 +153,9 @@ static int run_sweep(const sweep *sw, const sweep_args *a, int shard_index, int 
     format_duration(took, sizeof took, last.elapsed_s);
     fprintf(stderr, "sweep: %zu/%zu runs done (%zu were already finished), %zu failed, in %s\n",
             last.done, last.total, last.skipped, last.failed, took);
-    if (g_cancellable_is_cancelled(cancel)) {
-        cli_error("interrupted; run the same command again to continue");
-        return CLI_EXIT_FAILURE;
-    }
+    if (g_cancellable_is_cancelled(cancel) || cli_signal_caught())
+        cli_signals_exit_saying("the finished runs are kept, the others removed; run the same "
+                         "command again to continue");
     if (last.failed > 0)
         cli_error("%zu run(s) failed: see %s/failed.csv and runs/NAME/error.txt", last.failed,
                   a->out);

@@ -85,18 +85,25 @@ static bool gen_numbers(const gen_args *a, trace_gen_options *o, GError **error)
     return ok;
 }
 
-/* After SIGINT/SIGTERM: remove the three tables gen-trace just wrote into
- * dir, and dir itself when gen-trace created it. */
-static void gen_remove_output(const char *dir, bool gzip, bool created)
+/* What a signal removes while gen-trace writes dir (cli_signal.c's
+ * removing mode): each table and its temporary, the folder's lock file,
+ * and dir itself ("dir/") when gen-trace made it.  NULL-terminated. */
+static GPtrArray *gen_output_paths(const char *dir, bool gzip, bool created,
+                                   const output_lock *lock)
 {
     static const char *const tables[] = {"job.csv", "worker.csv", "topo.csv"};
+    GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
     for (size_t i = 0; i < G_N_ELEMENTS(tables); i++) {
         g_autofree char *name = g_strconcat(tables[i], gzip ? ".gz" : "", NULL);
-        g_autofree char *path = g_build_filename(dir, name, NULL);
-        g_unlink(path);
+        char *path = g_build_filename(dir, name, NULL);
+        g_ptr_array_add(paths, ccs_temp_path(path));
+        g_ptr_array_add(paths, path);
     }
+    g_ptr_array_add(paths, g_strdup(output_lock_file(lock)));
     if (created)
-        g_rmdir(dir);
+        g_ptr_array_add(paths, g_strconcat(dir, "/", NULL));
+    g_ptr_array_add(paths, NULL);
+    return paths;
 }
 
 int cli_gen_trace_main(int argc, char **argv)
@@ -157,25 +164,25 @@ int cli_gen_trace_main(int argc, char **argv)
         o.seed = (guint32)a.seed;
         o.topo_path = a.topo;
         o.gzip = a.gzip;
-        /* A signal now is noted, not fatal: the files are written whole,
-         * then removed below, so nothing half-written is left. */
         bool created = !g_file_test(a.out, G_FILE_TEST_IS_DIR);
-        cli_signals_catch();
         /* one writer per folder (what dead ones left is removed); a trace
          * never lands among other files: as run and compare, refuse a
          * folder that exists and is not empty */
         g_autoptr(output_lock) lock = output_lock_take(a.out, &e);
         if (lock)
             ccs_temp_reclaim(a.out);
-        if (!lock || output_folder_check(a.out, false, NULL, &e) == OUTPUT_FOLDER_REFUSED ||
-            !trace_gen_write(a.out, &o, &e)) {
+        bool ok = lock && output_folder_check(a.out, false, NULL, &e) != OUTPUT_FOLDER_REFUSED;
+        /* from here a signal removes what is written and kills at once,
+         * however long the generation (cli_signal.c) */
+        g_autoptr(GPtrArray) paths = ok ? gen_output_paths(a.out, a.gzip, created, lock) : NULL;
+        if (paths)
+            cli_signals_catch_removing((const char *const *)paths->pdata);
+        ok = ok && trace_gen_write(a.out, &o, &e);
+        cli_signals_default(); /* the tables are whole: a signal now just ends it */
+        if (!ok) {
             cli_error("%s", e->message);
             g_error_free(e);
             status = CLI_EXIT_FAILURE;
-        } else if (cli_signal_caught()) {
-            gen_remove_output(a.out, a.gzip, created);
-            output_lock_release(g_steal_pointer(&lock));
-            cli_signals_exit();
         } else {
             const char *z = a.gzip ? ".gz" : "";
             printf("wrote %s/: job.csv%s, worker.csv%s, topo.csv%s (seed %d; statistics: "

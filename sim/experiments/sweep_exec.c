@@ -182,6 +182,7 @@ struct pool {
     double ran_s;       /* their total wall time */
     gint64 start_us;
     bool stopping;      /* cancelled: start nothing more */
+    guint kill_timer;   /* cancelled: SIGKILL for workers that outlive SIGTERM */
     GError *fatal;      /* first IO error; stops the pool */
 };
 
@@ -485,13 +486,29 @@ static void pool_fill(pool *pl)
     }
 }
 
+/* Workers still running SWEEP_KILL_AFTER_S after SIGTERM get SIGKILL
+ * (their temporaries are reclaimed by the next sweep, base/tempfile.h). */
+#define SWEEP_KILL_AFTER_S 2
+
+static gboolean kill_stragglers(gpointer data)
+{
+    pool *pl = data;
+    for (size_t i = 0; i < pl->running->len; i++)
+        g_subprocess_force_exit(((worker *)pl->running->pdata[i])->proc);
+    return G_SOURCE_CONTINUE;
+}
+
+/* Stop: start nothing more, and ask every worker to stop as a user's
+ * SIGTERM does (`ccsim run` then removes its temporaries and dies of it). */
 static void pool_cancel(GCancellable *c, gpointer data)
 {
     (void)c;
     pool *pl = data;
     pl->stopping = true;
     for (size_t i = 0; i < pl->running->len; i++)
-        g_subprocess_force_exit(((worker *)pl->running->pdata[i])->proc);
+        g_subprocess_send_signal(((worker *)pl->running->pdata[i])->proc, SIGTERM);
+    if (!pl->kill_timer)
+        pl->kill_timer = g_timeout_add_seconds(SWEEP_KILL_AFTER_S, kill_stragglers, pl);
 }
 
 static gboolean progress_tick(gpointer data)
@@ -551,6 +568,8 @@ bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
     g_main_context_unref(ctx);
     if (opts->cancellable)
         g_cancellable_disconnect(opts->cancellable, handler);
+    if (pl.kill_timer)
+        g_source_remove(pl.kill_timer);
 
     if (last)
         *last = pl.p;
@@ -560,10 +579,11 @@ bool sweep_execute(const sweep *sw, const char *dir, const sweep_options *opts,
         g_propagate_error(error, pl.fatal);
         return false;
     }
+    if (opts->cancellable && g_cancellable_is_cancelled(opts->cancellable))
+        return true; /* the finished runs are whole; the next sweep merges and sums them */
     /* runs whose last shards other processes (Slurm tasks) finished */
     size_t bad = 0;
-    if (!g_cancellable_is_cancelled(opts->cancellable) &&
-        !sweep_merge_shards(sw, dir, &bad, error))
+    if (!sweep_merge_shards(sw, dir, &bad, error))
         return false;
     if (last)
         last->failed += bad;
