@@ -229,6 +229,70 @@ elif ! grep -q 'warning: 2 jobs name a host the topology lacks .*(first: job j1:
 elif ! grep -q '"jobs_naming_unknown_hosts":.2,' unk/run.json; then bad "unknown hosts not in run.json"
 else ok; fi
 
+# --- topology files: NaN refused like inf, a duplicate node id, a self
+# link, an edge to an undeclared node (named), in GraphML and JSON -------------
+graphml() { # graphml FILE NODES EDGES: keys kind, gbps, nics; the given nodes and edges
+    { echo '<?xml version="1.0" encoding="UTF-8"?>'
+      echo '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+      echo '<key id="kind" for="node" attr.name="kind" attr.type="string"/>'
+      echo '<key id="gbps" for="edge" attr.name="gbps" attr.type="double"/>'
+      echo '<key id="nics" for="node" attr.name="nics" attr.type="double"/>'
+      echo '<graph id="G" edgedefault="undirected">'
+      echo "$2"; echo "$3"; echo '</graph></graphml>'; } > "$1"
+}
+nodes='<node id="h0"><data key="kind">host</data><data key="nics">1</data></node>
+<node id="h1"><data key="kind">host</data><data key="nics">1</data></node>
+<node id="s0"><data key="kind">tor</data></node>'
+edges='<edge source="h0" target="s0"/>
+<edge source="h1" target="s0"/>'
+graphml nan.graphml "$nodes" '<edge source="h0" target="s0"><data key="gbps">NaN</data></edge>
+<edge source="h1" target="s0"/>'
+graphml inf.graphml "$nodes" '<edge source="h0" target="s0"><data key="gbps">inf</data></edge>
+<edge source="h1" target="s0"/>'
+graphml dupnode.graphml "$nodes
+<node id=\"s0\"><data key=\"kind\">agg</data></node>" "$edges"
+graphml selfloop.graphml "$nodes" "$edges
+<edge source=\"s0\" target=\"s0\"><data key=\"gbps\">100</data></edge>"
+graphml unknown-end.graphml "$nodes" "$edges
+<edge source=\"s0\" target=\"s9\"><data key=\"gbps\">100</data></edge>"
+graphml good.graphml "$nodes" "$edges"
+if "$ccsim" topo file:good.graphml >/dev/null 2>good.err; then ok; else bad "a good GraphML file: $(cat good.err)"; fi
+refuse graphml_nan 1 'nan.graphml:[0-9]+: edge data .gbps.: "NaN" is not a decimal number' \
+    run --topo file:nan.graphml -q -o left
+refuse graphml_inf 1 'inf.graphml:[0-9]+: edge data .gbps.: "inf" is not a decimal number' \
+    run --topo file:inf.graphml -q -o left
+refuse graphml_dup 1 "dupnode.graphml:[0-9]+: node id 's0' appears twice \\(first on line [0-9]+\\)" \
+    run --topo file:dupnode.graphml -q -o left
+refuse graphml_self 1 "selfloop.graphml:[0-9]+: an edge from 's0' to itself" \
+    run --topo file:selfloop.graphml -q -o left
+refuse graphml_unknown 1 "unknown-end.graphml:[0-9]+: edge to 's9', a node the file does not declare" \
+    run --topo file:unknown-end.graphml -q -o left
+printf '{"hosts": [{"name": "h0", "nics": 1}], "switches": ["s0"], "links": [{"a": "h0", "b": "s0"}, {"a": "s0", "b": "s0", "gbps": 10}]}' > selflink.json
+refuse json_self_link 1 "selflink.json: links\\[1\\]: a link from 's0' to itself" run --topo file:selflink.json -q -o left
+
+# --- messages: each names its source and says what is wrong -------------------
+refuse timeline_jobs_none 2 '^ccsim: --timeline-jobs: the trace has no job "nope"' \
+    run --scenario "$src/examples/crux-example1.json" --timeline t.json --timeline-jobs j1,nope -q -o left
+printf '{"topology": "fat-tree:k=4", "trace": {"jobs": [%s]}, "scheduler": "crux-turbo"}' "$job" > unsched.json
+refuse unknown_sched_file 1 "^ccsim: unsched.json: scheduler: unknown scheduler 'crux-turbo'" \
+    run --scenario unsched.json -q -o left
+printf '{"topology": "fat-tree:k=4", "trace": {"jobs": [{"id": "j1", "gpus": 8, "start_s": 0, "end_s": 5, "model": "GPT-99T"}]}}' > unmodel.json
+refuse unknown_model_file 1 '^ccsim: unmodel.json: job j1: model "GPT-99T": neither' run --scenario unmodel.json -q -o left
+rm -rf both && mkdir both && cp "$src"/traces/data/*.csv.gz both/ && gzip -dc both/job.csv.gz > both/job.csv
+refuse both_job_csv 1 'both/job.csv and both/job.csv.gz both exist' run --trace both -q -o left
+rm -rf isdir && mkdir -p isdir/job.csv && cp "$src"/traces/data/worker.csv.gz "$src"/traces/data/topo.csv.gz isdir/
+refuse job_csv_dir 1 'isdir/job.csv: a folder, not a file' run --trace isdir -q -o left
+rm -rf loop && mkdir loop && ln -s job.csv loop/job.csv && cp "$src"/traces/data/worker.csv.gz "$src"/traces/data/topo.csv.gz loop/
+refuse job_csv_loop 1 'loop/job.csv: cannot read: Too many levels of symbolic links' run --trace loop -q -o left
+ln -s selfloop-trace selfloop-trace 2>/dev/null
+refuse trace_loop 1 'selfloop-trace: cannot read: Too many levels of symbolic links' run --trace selfloop-trace -q -o left
+rm -rf hdr && mkdir hdr && for t in job worker topo; do gzip -dc "$src/traces/data/$t.csv.gz" | head -1 > "hdr/$t.csv"; done
+refuse header_only 1 'hdr: the trace has no jobs \(a header and no rows\?\)' \
+    run --trace hdr --topo fat-tree:k=4 -q -o left
+"$ccsim" topo fat-tree:k=4 --export graphml -o nodir/t.graphml >/dev/null 2>topo.err
+if grep -q 'nodir/.*t.graphml.*: cannot write: No such file or directory' topo.err; then ok
+else bad "topo export into a missing folder: $(cat topo.err)"; fi
+
 # SIGTERM and SIGINT: tests/signal_test.sh
 
 echo "robust_cli: $pass passed, $fails failed"

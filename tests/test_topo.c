@@ -592,6 +592,7 @@ int main(void)
         {"json_errors", test_topo_json_errors},
         {"round_trip", test_topo_round_trip},
         {"graphml_types", test_topo_graphml_types},
+        {"graphml_strict", test_topo_graphml_strict},
         {"dot", test_topo_dot},
         {"describe", test_topo_describe},
         {"groups", test_topo_groups},

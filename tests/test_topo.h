@@ -85,6 +85,7 @@ void test_topo_json_import(void);
 void test_topo_json_errors(void);
 void test_topo_round_trip(void);
 void test_topo_graphml_types(void);
+void test_topo_graphml_strict(void);
 void test_topo_dot(void);
 
 #endif /* CCSIM_TESTS_TEST_TOPO_H */

@@ -211,6 +211,48 @@ void test_topo_graphml_types(void)
     }
 }
 
+/* What igraph would let through is refused with the file and line: a NaN
+ * or infinite or empty numeric value (node, edge, or a key's default), a
+ * node id twice, an edge to itself, an edge to an undeclared node. */
+void test_topo_graphml_strict(void)
+{
+#define KEYS "<key id=\"k\" for=\"node\" attr.name=\"kind\" attr.type=\"string\"/>" \
+             "<key id=\"g\" for=\"edge\" attr.name=\"gbps\" attr.type=\"double\"/>"
+#define NODES "<node id=\"n0\"><data key=\"k\">host</data></node>" \
+              "<node id=\"n1\"><data key=\"k\">tor</data></node>"
+    static const struct {
+        const char *body, *needle;
+    } cases[] = {
+        {KEYS "<graph>" NODES "<edge source=\"n0\" target=\"n1\"><data key=\"g\">NaN</data>"
+              "</edge></graph>",
+         ":4: edge data 'gbps': \"NaN\" is not a decimal number"},
+        {KEYS "<graph>" NODES "<edge source=\"n0\" target=\"n1\"><data key=\"g\"> inf </data>"
+              "</edge></graph>",
+         ":4: edge data 'gbps': \"inf\" is not"},
+        {KEYS "<graph>" NODES "<edge source=\"n0\" target=\"n1\"><data key=\"g\"></data>"
+              "</edge></graph>",
+         ":4: edge data 'gbps': \"\" is not"},
+        {"<key id=\"g\" for=\"edge\" attr.name=\"gbps\" attr.type=\"double\"><default>nan"
+         "</default></key><graph>" NODES "</graph>",
+         ":4: default data 'gbps': \"nan\" is not"},
+        {KEYS "<graph>" NODES "\n<node id=\"n1\"/></graph>", ":5: node id 'n1' appears twice "
+                                                             "(first on line 4)"},
+        {KEYS "<graph>" NODES "\n<edge source=\"n1\" target=\"n1\"/></graph>",
+         ":5: an edge from 'n1' to itself"},
+        {KEYS "<graph>" NODES "\n<edge source=\"n0\" target=\"n7\"/></graph>",
+         ":5: edge to 'n7', a node the file does not declare"},
+    };
+#undef KEYS
+#undef NODES
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *text = g_strdup_printf(
+            "<?xml version=\"1.0\"?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
+            "\n%s</graphml>\n",
+            cases[i].body);
+        assert_file_error("file:", ".graphml", text, CCS_ERROR_INVALID, cases[i].needle);
+    }
+}
+
 /* DOT: one undirected edge per (host, ToR) pair labelled with the 4 cables
  * of the 4 NICs, and one per ToR-agg cable. */
 void test_topo_dot(void)

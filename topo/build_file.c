@@ -378,6 +378,8 @@ bool topo__build_graphml(topo *t, const char *path, GError **error)
         return false;
     gsize len = 0;
     const void *data = g_bytes_get_data(bytes, &len);
+    if (!topo__graphml_check(data, len, path, error))
+        return false;
     FILE *f = fmemopen((void *)data, len, "r");
     if (!f) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL, "%s: cannot read from memory", path);

@@ -198,6 +198,11 @@ bool topo__build_file(topo *t, topo__params *p, GError **error);
 /* Object form into t (file builder and topo_from_json). */
 bool topo__build_json(topo *t, const cJSON *obj, GError **error);
 bool topo__build_graphml(topo *t, const char *path, GError **error);
+/* What igraph's GraphML reader would let through (graphml_check.c): a
+ * numeric value that is not a strict decimal number (NaN, inf, empty), a
+ * node id seen twice, an edge to itself or to an undeclared node.  text
+ * is the whole file; errors start "PATH:LINE: ". */
+bool topo__graphml_check(const char *text, size_t len, const char *path, GError **error);
 
 /* One row of a Lingjun topo.csv. */
 typedef struct topo__lingjun_row {

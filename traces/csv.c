@@ -3,7 +3,10 @@
  */
 #include "traces-private.h"
 
+#include <errno.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "base/ccs.h"
@@ -11,15 +14,44 @@
 
 /* ---- bytes ---------------------------------------------------------- */
 
+/* 0 when path is a file (or a link to one); else why not: ENOENT,
+ * EISDIR for a folder, ELOOP for a link loop, ... */
+static int file_problem(const char *path)
+{
+    GStatBuf st;
+    if (g_stat(path, &st) != 0)
+        return errno;
+    return S_ISDIR(st.st_mode) ? EISDIR : S_ISREG(st.st_mode) ? 0 : EINVAL;
+}
+
+static void set_problem(GError **error, const char *path, int err)
+{
+    if (err == EISDIR)
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: a folder, not a file", path);
+    else if (err == EINVAL)
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: not a regular file", path);
+    else
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot read: %s", path, g_strerror(err));
+}
+
 char *trace__find_file(const char *dir, const char *base, GError **error)
 {
     g_autofree char *plain = g_build_filename(dir, base, NULL);
-    if (g_file_test(plain, G_FILE_TEST_IS_REGULAR))
-        return g_steal_pointer(&plain);
     g_autofree char *gz = g_strconcat(plain, ".gz", NULL);
-    if (g_file_test(gz, G_FILE_TEST_IS_REGULAR))
+    int p = file_problem(plain), z = file_problem(gz);
+    if (p == 0 && z == 0) { /* which one is the trace cannot be told */
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s and %s both exist: keep one (they may differ)", plain, gz);
+        return NULL;
+    }
+    if (p == 0)
+        return g_steal_pointer(&plain);
+    if (z == 0)
         return g_steal_pointer(&gz);
-    g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: no such file (nor %s.gz)", plain, base);
+    if (p == ENOENT && z == ENOENT)
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: no such file (nor %s.gz)", plain, base);
+    else
+        set_problem(error, p != ENOENT ? plain : gz, p != ENOENT ? p : z);
     return NULL;
 }
 

@@ -282,6 +282,10 @@ int cli_compare_main(int argc, char **argv)
         cli_inputs_clear(&in);
         return fail(&o, e, CLI_EXIT_FAILURE);
     }
+    if (want_tl && !cli_timeline_jobs_check(&o, cfg, &tlo, in.tr, &usage, &e)) {
+        cli_inputs_clear(&in);
+        return fail(&o, e, usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE);
+    }
     cli_default_window(cfg, &in);
     in.timeline = want_tl ? &tlo : NULL;
     g_autofree char *base =

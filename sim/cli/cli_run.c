@@ -96,6 +96,13 @@ int cli_run_main(int argc, char **argv)
         cli_sim_opts_clear(&o);
         return CLI_EXIT_FAILURE;
     }
+    if (want_tl && !cli_timeline_jobs_check(&o, cfg, &tlo, in.tr, &usage, &e)) {
+        cli_error("%s", e->message);
+        g_error_free(e);
+        cli_inputs_clear(&in);
+        cli_sim_opts_clear(&o);
+        return usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+    }
     cli_default_window(cfg, &in);
     in.timeline = want_tl ? &tlo : NULL;
     g_autoptr(GPtrArray) one = g_ptr_array_new();

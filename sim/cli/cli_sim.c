@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "base/ccs.h"
+#include "base/limits.h"
 #include "base/tempfile.h"
 #include "cli.h"
 #include "schedulers/registry.h"
@@ -166,6 +167,13 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
                     *usage ? "" : ": sim.start_s, sim.end_s", c->sim.end_s, c->sim.start_s);
         return NULL;
     }
+    if (!o->sched && !o->scheds && !sched_registry_find(c->scheduler)) {
+        g_autofree char *shown = ccs_escape(c->scheduler, -1, 80);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "%s: scheduler: unknown scheduler '%s' (see `ccsim list`)",
+                    o->scenario ? o->scenario : "scenario", shown);
+        return NULL;
+    }
     if (o->scale_hosts)
         config_set_option(c, "scale_hosts", "true", NULL);
     if (o->gzip)
@@ -205,11 +213,8 @@ static trace *load_trace(const config *cfg, GError **error)
     if (cfg->trace_path) {
         if (g_file_test(cfg->trace_path, G_FILE_TEST_IS_DIR))
             return trace_lingjun_load(cfg->trace_path, NULL, error);
-        if (!g_file_test(cfg->trace_path, G_FILE_TEST_EXISTS)) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: no such file or directory",
-                        cfg->trace_path);
-            return NULL;
-        }
+        /* anything else is a JSON file: the reader says why it cannot be
+         * read (missing, a link loop, ...) */
         return trace_json_load(cfg->trace_path, error);
     }
     if (cfg->trace_obj) {

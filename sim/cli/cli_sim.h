@@ -80,6 +80,12 @@ char *cli_default_out(const config *cfg, const char *topo_spec, const GPtrArray 
 bool cli_timeline_options(const cli_sim_opts *o, const config *cfg, timeline_options *out,
                           bool *wanted, bool *usage, GError **error);
 void cli_timeline_options_clear(timeline_options *out);
+/* Every job id the timeline names (--timeline-jobs or timeline.jobs) is a
+ * job of tr: a name that records nothing is a typo.  CCS_ERROR_INVALID,
+ * *usage set when the option named it. */
+bool cli_timeline_jobs_check(const cli_sim_opts *o, const config *cfg,
+                             const timeline_options *tlo, const trace *tr, bool *usage,
+                             GError **error);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(timeline_options, cli_timeline_options_clear)
 
 /* The progress callback: on a terminal, one line rewritten in place every

@@ -145,3 +145,30 @@ void cli_timeline_options_clear(timeline_options *out)
     g_clear_pointer(&out->file, g_free);
     g_clear_pointer(&out->jobs, g_strfreev);
 }
+
+bool cli_timeline_jobs_check(const cli_sim_opts *o, const config *cfg,
+                             const timeline_options *tlo, const trace *tr, bool *usage,
+                             GError **error)
+{
+    *usage = o->timeline_jobs != NULL;
+    if (!tlo->jobs)
+        return true;
+    g_autoptr(GHashTable) ids = g_hash_table_new(g_str_hash, g_str_equal);
+    for (size_t i = 0; i < trace_job_count(tr); i++)
+        g_hash_table_add(ids, trace_job_get(tr, i)->id);
+    for (char **id = tlo->jobs; *id; id++) {
+        if (g_hash_table_contains(ids, *id))
+            continue;
+        g_autofree char *shown = ccs_escape(*id, -1, 80);
+        if (*usage)
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "--timeline-jobs: the trace has no job \"%s\" (%s)", shown,
+                        trace_source_name(tr));
+        else
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "%s: timeline.jobs: the trace has no job \"%s\"",
+                        cfg->path ? cfg->path : "scenario", shown);
+        return false;
+    }
+    return true;
+}

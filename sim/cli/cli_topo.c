@@ -3,10 +3,12 @@
  *
  * Builds a topology and describes it, or exports it (docs/usage.md).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/tempfile.h"
 #include "cli.h"
 #include "topo/topo.h"
 
@@ -48,10 +50,10 @@ static int run(const topo_cli_opts *o, const char *spec)
         return CLI_EXIT_FAILURE;
     }
     bool to_file = o->output && strcmp(o->output, "-") != 0;
-    g_autofree char *tmp = to_file ? g_strdup_printf("%s.tmp", o->output) : NULL;
+    g_autofree char *tmp = to_file ? ccs_temp_path(o->output) : NULL;
     FILE *out = to_file ? fopen(tmp, "w") : stdout;
     if (!out) {
-        cli_error("%s: cannot write", tmp);
+        cli_error("%s: cannot write: %s", o->output, g_strerror(errno));
         return CLI_EXIT_FAILURE;
     }
     bool ok;
@@ -63,13 +65,18 @@ static int run(const topo_cli_opts *o, const char *spec)
         if (ok)
             fputs(s->str, out);
     }
+    if (!ok) /* igraph's "File operation error" says neither which file nor why */
+        g_prefix_error(&err, "%s: ", to_file ? o->output : "stdout");
     if (to_file) {
+        errno = 0;
         bool closed = fclose(out) == 0;
         if (ok && !closed)
-            g_set_error(&err, CCS_ERROR, CCS_ERROR_IO, "%s: cannot write", tmp);
+            g_set_error(&err, CCS_ERROR, CCS_ERROR_IO, "%s: cannot write: %s", o->output,
+                        g_strerror(errno ? errno : EIO));
         ok = ok && closed;
         if (ok && rename(tmp, o->output) != 0) {
-            g_set_error(&err, CCS_ERROR, CCS_ERROR_IO, "%s: cannot rename into place", o->output);
+            g_set_error(&err, CCS_ERROR, CCS_ERROR_IO, "%s: cannot write: %s", o->output,
+                        g_strerror(errno));
             ok = false;
         }
         if (!ok)

@@ -1,6 +1,7 @@
 /* cli_trace.c - `ccsim gen-trace` and `ccsim trace stats|load`.
  * Not here: the generator and the statistics (traces/).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -378,12 +379,14 @@ static config *risk_config(const stats_args *a, GError **error)
 /* Append text to the file at path. */
 static bool append_file(const char *path, const char *text, GError **error)
 {
+    errno = 0;
     FILE *f = fopen(path, "a");
     bool ok = f && fputs(text, f) >= 0;
     if (f && fclose(f) != 0)
         ok = false;
     if (!ok)
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot append", path);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot append: %s", path,
+                    g_strerror(errno ? errno : EIO));
     return ok;
 }
 

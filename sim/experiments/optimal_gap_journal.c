@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/ccs.h"
+#include "base/input.h"
 
 /* The journal: with --output DIR, every finished case is appended to
  * DIR/cases.journal (one line, full precision, flushed), so an interrupted
@@ -101,8 +102,10 @@ bool og__journal_open(og_bench *sh, og_case *cases, size_t n, size_t *resumed,
         return false;
     }
     if (exists) {
-        if (!g_file_get_contents(path, &text, &len, error))
+        g_autoptr(GBytes) bytes = ccs_input_read(path, true, error); /* a CCS_ERROR naming path */
+        if (!bytes)
             return false;
+        text = g_strndup(g_bytes_get_data(bytes, &len), g_bytes_get_size(bytes));
         g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
         if (!lines[0] || strcmp(lines[0], header) != 0) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,

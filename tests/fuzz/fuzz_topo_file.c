@@ -8,6 +8,8 @@
 #include "fuzz.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <igraph.h>
@@ -15,6 +17,19 @@
 #include "base/ccs.h"
 #include "base/json.h"
 #include "topo/topo.h"
+
+/* A built topology's links have finite positive capacities, finite
+ * non-negative latencies and two different ends, whatever the file said
+ * (NaN, inf, a self loop). */
+static void check_links(const topo *t)
+{
+    for (size_t i = 0; t && i < topo_link_count(t); i++) {
+        const topo_link *l = topo_link_get(t, (uint32_t)i);
+        if (!(isfinite(l->cap_Bps) && l->cap_Bps > 0) ||
+            !(isfinite(l->latency_s) && l->latency_s >= 0) || l->src == l->dst)
+            abort();
+    }
+}
 
 static void graphml(const uint8_t *data, size_t size)
 {
@@ -29,6 +44,7 @@ static void graphml(const uint8_t *data, size_t size)
         GError *err = NULL;
         topo *t = topo_build(spec, NULL, &err);
         fuzz_check_names(t != NULL, err, path);
+        check_links(t);
         topo_free(t);
     }
     g_unlink(path);
@@ -51,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_check_strict_json(data, size);
     topo *t = topo_from_json(root, "t.json", &err);
     fuzz_check_names(t != NULL, err, "t.json");
+    check_links(t);
     topo_free(t);
     cJSON_Delete(root);
     return 0;
