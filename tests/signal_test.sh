@@ -82,8 +82,9 @@ interrupt predict TERM 200 1500 clean predict graph.json
 # all it keeps; no temporary
 fresh
 interrupt optimal_gap TERM 300 1500 journal optimal-gap --cases 50 --window 5 -j 2 --output og -q
-if [ -d work/og ] && [ -z "$(cd work/og && ls -A | grep -v -x cases.journal)" ]; then ok "optimal-gap kept only its journal"
-else bad "optimal-gap left $(ls -A work/og 2>/dev/null | tr '\n' ' ')"; fi
+if [ "$(cd work && ls -A)" = og ] && [ -z "$(cd work/og && ls -A | grep -v -x cases.journal)" ]; then
+    ok "optimal-gap kept only its journal"
+else bad "optimal-gap left $(cd work && find . -mindepth 1 | tr '\n' ' ')"; fi
 # sweep: workers get SIGTERM and remove their temporaries; the finished
 # runs, sweep.json and the run folders' scenarios stay for the resume
 cat > sweep.json <<'J'

@@ -314,10 +314,12 @@ int cli_compare_main(int argc, char **argv)
                base);
         print_tie_note(res, n);
     }
+    output_dir_abort(d);
+    if (!ok && cli_signal_caught()) /* the output is gone: die now (freeing is slow) */
+        cli_signals_exit();
     for (size_t i = 0; i < n; i++)
         cli_run_result_clear(&res[i]);
     g_free(res);
-    output_dir_abort(d);
     cli_inputs_clear(&in);
     if (!ok)
         return fail(&o, e, CLI_EXIT_FAILURE);

@@ -141,7 +141,7 @@ bool cli_compare_parallel(const cli_sim_opts *o, const cli_inputs *in, const GPt
         if (!ok)
             g_prefix_error(error, "%s: ", p->name);
     }
-    if (ok) {
+    if (ok && !cli_signal_caught()) {
         sh.t0_us = sh.last_us = g_get_monotonic_time();
         GThreadPool *pool = g_thread_pool_new(worker, NULL, jobs, TRUE, NULL);
         for (size_t i = 0; i < sh.n; i++)
@@ -167,8 +167,13 @@ bool cli_compare_parallel(const cli_sim_opts *o, const cli_inputs *in, const GPt
         if (!ok)
             g_prefix_error(error, "%s: ", p->name);
     }
-    for (size_t i = 0; i < sh.n; i++)
+    for (size_t i = 0; i < sh.n; i++) {
+        if (cli_signal_caught()) { /* only the outputs: the process dies next */
+            output_dir_abort(g_steal_pointer(&sh.runs[i].sub));
+            continue;
+        }
         run_clear(&sh.runs[i]);
+    }
     g_free(sh.runs);
     g_mutex_clear(&sh.lock);
     return ok;

@@ -6,6 +6,7 @@
 #include "base/ccs.h"
 #include "cli.h"
 #include "sim/experiments/optimal_gap.h"
+#include "sim/output_lock.h"
 
 static void print_progress(void *user, const og_progress *p)
 {
@@ -32,7 +33,14 @@ static void print_row(void *user, size_t r, const og_row *row)
 static int og_main(const og_opts *o)
 {
     GError *err = NULL;
-    g_autoptr(og_bench) b = og_bench_new(o, &err);
+    /* one writer per output folder, as for run, compare and sweep */
+    g_autoptr(output_lock) lock = o->output ? output_lock_take(o->output, &err) : NULL;
+    /* a signal ends it at once: the journal keeps the finished cases for
+     * --resume; the handler removes the lock file (cli_signal.c) */
+    const char *remove[] = {lock ? output_lock_file(lock) : NULL, NULL};
+    if (lock)
+        cli_signals_catch_removing(remove);
+    g_autoptr(og_bench) b = !o->output || lock ? og_bench_new(o, &err) : NULL;
     if (!b) {
         cli_error("optimal-gap: %s", err->message);
         g_error_free(err);

@@ -123,12 +123,9 @@ int cli_run_main(int argc, char **argv)
     bool ok = d && cli_run_one(cfg, &in, d, o.quiet, o.progress_file, &res, &e);
     const replay_summary *s = &res.s;
     int status = CLI_EXIT_OK;
-    if (!ok && cli_signal_caught()) {
-        g_error_free(e);
-        cli_inputs_clear(&in);
-        cli_sim_opts_clear(&o);
-        cli_signals_exit(); /* the output is gone: die of the signal */
-    }
+    if (!ok && cli_signal_caught()) /* the output is gone: die of the signal now (the
+                                        * memory goes with the process, freeing it is slow) */
+        cli_signals_exit();
     if (!ok) {
         cli_error("%s", e->message);
         g_error_free(e);
