@@ -209,7 +209,8 @@ const char *const *sweep_option_keys(void)
         "--start",    "--end",           "--levels",        "--gpu",       "--interval",
         "--time-scale", "--placement",   "--collective-model", "--channels", "--alpha-us",
         "--buckets",  "--jitter",        "--scale-hosts",   "--gzip",      "--no-fast-forward",
-        "--steady",   "--timeline-jobs", "--timeline-span", "--flows",     NULL};
+        "--steady",   "--timeline-jobs", "--timeline-span", "--flows",     "--job-model",
+        NULL};
     return keys;
 }
 
