@@ -135,15 +135,32 @@ output_lock *output_lock_take(const char *dir, GError **error)
     return lock_new(dir, false, error);
 }
 
-/* A shard lock of another count held in dir: refused (their runs overlap). */
+/* PARENT/.NAME.shard-I-of-N.ccsim-lock, beside the folder's own lock (a
+ * file inside would make the folder look used). */
+static char *shard_lock_path(const char *dir, int index, int count)
+{
+    g_autofree char *abs = g_canonicalize_filename(dir, NULL);
+    g_autofree char *parent = g_path_get_dirname(abs);
+    g_autofree char *base = g_path_get_basename(abs);
+    g_autofree char *name =
+        g_strdup_printf(".%s.shard-%d-of-%d%s", base, index, count, CCS_LOCK_SUFFIX);
+    return g_build_filename(parent, name, NULL);
+}
+
+/* A shard lock of dir with another count, held: refused (their runs overlap). */
 static bool other_counts_idle(const char *dir, int count, GError **error)
 {
-    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    g_autofree char *abs = g_canonicalize_filename(dir, NULL);
+    g_autofree char *parent = g_path_get_dirname(abs);
+    g_autofree char *base = g_path_get_basename(abs);
+    g_autofree char *prefix = g_strdup_printf(".%s.shard-", base);
+    g_autoptr(GDir) d = g_dir_open(parent, 0, NULL);
     for (const char *n; d && (n = g_dir_read_name(d));) {
         int i = 0, m = 0;
-        if (sscanf(n, ".shard-%d-of-%d.ccsim-lock", &i, &m) != 2 || m == count)
+        if (!g_str_has_prefix(n, prefix) ||
+            sscanf(n + strlen(prefix), "%d-of-%d", &i, &m) != 2 || m == count)
             continue;
-        g_autofree char *path = g_build_filename(dir, n, NULL);
+        g_autofree char *path = g_build_filename(parent, n, NULL);
         int fd = -1;
         GError *busy = NULL;
         if (!lock_file(path, LOCK_EX, dir, &fd, &busy)) {
@@ -162,14 +179,8 @@ output_lock *output_lock_take_shard(const char *dir, int index, int count, GErro
     g_autoptr(output_lock) l = lock_new(dir, true, error);
     if (!l)
         return NULL;
-    if (g_mkdir_with_parents(dir, 0755) != 0) {
-        g_set_error(error, CCS_ERROR, CCS_ERROR_IO, "%s: cannot create folder: %s", dir,
-                    g_strerror(errno));
-        return NULL;
-    }
-    g_autofree char *name = g_strdup_printf(".shard-%d-of-%d%s", index, count, CCS_LOCK_SUFFIX);
-    l->shard_path = g_build_filename(dir, name, NULL);
-    g_autofree char *what = g_strdup_printf("%s (--shard %d/%d)", dir, index, count);
+    l->shard_path = shard_lock_path(dir, index, count);
+    g_autofree char *what = g_strdup_printf("%s (shard %d of %d)", dir, index, count);
     if (!lock_file(l->shard_path, LOCK_EX, what, &l->shard_fd, error))
         return NULL;
     note_holder(l->shard_fd, false);

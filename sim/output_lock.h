@@ -7,9 +7,10 @@
  * the process dies, however it dies).  A second `ccsim run`, `compare`,
  * `gen-trace` or `sweep` on the same folder is refused at once, naming the
  * first one's pid and host; the first goes on undisturbed.  The shards of
- * one sweep (`--shard I/N`, the same N) share the folder: each holds the
- * folder's lock shared and its own shard's lock (.ccsim-lock-shard-I-of-N
- * inside the folder) exclusively; anything else on the folder is refused.
+ * one sweep (`--shard I/N`, the same N) or of one split run
+ * (`--shard-only K`) share the folder: each holds the folder's lock shared
+ * and its own shard's lock (PARENT/.NAME.shard-I-of-N.ccsim-lock)
+ * exclusively; anything else on the folder is refused.
  * Locks are advisory: they keep ccsim processes apart, not other programs.
  * A file system without flock (some network mounts) runs unlocked, as
  * before, said by g_debug.

@@ -72,7 +72,7 @@ refuse sweep_scenario 1 "grid key '--scenario': not an option a sweep may vary" 
 # every option `ccsim run --help` lists: a grid key for an output path or
 # for the run's own scenario is refused (an allow-list, sweep_option_keys),
 # the others are passed on; an option the list does not know is refused
-outputs=" --out --progress-file --timeline --force --scenario --help --version --quiet "
+outputs=" --out --progress-file --timeline --force --scenario --help --version --quiet --jobs --shard-only "
 opts=$("$ccsim" run --help-all | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u)
 [ -n "$opts" ] || bad "no options parsed from ccsim run --help-all"
 for opt in $opts --made-up-output; do

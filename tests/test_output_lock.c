@@ -96,7 +96,8 @@ void test_output_lock_shards(void)
     CU_ASSERT_TRUE(exists(parent, ".sw.ccsim-lock")); /* s1 still holds it */
     output_lock_release(s1);
     CU_ASSERT_FALSE(exists(parent, ".sw.ccsim-lock"));
-    CU_ASSERT_FALSE(exists(dir, ".shard-1-of-2.ccsim-lock"));
+    CU_ASSERT_FALSE(exists(parent, ".sw.shard-1-of-2.ccsim-lock"));
+    CU_ASSERT_FALSE(g_file_test(dir, G_FILE_TEST_EXISTS)); /* locking made no folder */
     ccs_remove_tree(parent, NULL);
 }
 

@@ -110,6 +110,7 @@ int cli_run_main(int argc, char **argv)
     g_autofree char *out =
         o.out ? g_strdup(o.out) : cli_default_out(cfg, in.topo_spec, one, false);
     if (cfg->sim.shards > 1 || o.shard_only >= 0) {
+        cli_signals_catch(); /* the shards poll it (cli_run_one) */
         int st = cli_run_shards(&o, cfg, &in, out);
         cli_inputs_clear(&in);
         cli_sim_opts_clear(&o);

@@ -18,11 +18,13 @@
 #include "base/ccs.h"
 #include "base/input.h"
 #include "base/limits.h"
+#include "base/tempfile.h"
 #include "cli.h"
 #include "cli_sim.h"
 #include "schedulers/registry.h"
 #include "sim/experiments/shard_merge.h"
 #include "sim/output_folder.h"
+#include "sim/output_lock.h"
 
 char *cli_shards_refusal(const cli_sim_opts *o, const config *cfg, bool timeline)
 {
@@ -199,7 +201,14 @@ int cli_run_shards(const cli_sim_opts *o, const config *cfg, cli_inputs *in, con
 {
     GError *e = NULL;
     bool usage = false;
-    if (!check_window(cfg, in, &usage, &e) || !prepare_out(o, out, &e)) {
+    /* one writer per folder: the --shard-only tasks of one run share it */
+    g_autoptr(output_lock) lock = NULL;
+    if (check_window(cfg, in, &usage, &e))
+        lock = o->shard_only >= 0 ? output_lock_take_shard(out, o->shard_only, cfg->sim.shards, &e)
+                                  : output_lock_take(out, &e);
+    if (lock)
+        ccs_temp_reclaim(out);
+    if (!lock || !prepare_out(o, out, &e)) {
         cli_error("%s", e->message);
         g_error_free(e);
         return usage ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;

@@ -199,7 +199,9 @@ static char *param_column(const char *key)
 
 /* The `ccsim run` options a sweep may vary: what a run computes, never
  * where it writes (--out, --progress-file, --timeline, --force), which
- * scenario it reads (--scenario) or whether it runs (--help, --version).
+ * scenario it reads (--scenario), how it uses the machine (-j, a sweep's
+ * own), what part of it runs (--shard-only) or whether it runs (--help,
+ * --version).
  * An allow-list: an option added to `ccsim run` is refused here until it
  * is added, so a new output path cannot slip in.  (static) */
 const char *const *sweep_option_keys(void)
@@ -210,7 +212,7 @@ const char *const *sweep_option_keys(void)
         "--time-scale", "--placement",   "--collective-model", "--channels", "--alpha-us",
         "--buckets",  "--jitter",        "--scale-hosts",   "--gzip",      "--no-fast-forward",
         "--steady",   "--timeline-jobs", "--timeline-span", "--flows",     "--job-model",
-        NULL};
+        "--shards",   "--shard-warmup",  NULL};
     return keys;
 }
 
