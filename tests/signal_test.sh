@@ -69,15 +69,15 @@ fresh
 interrupt gen_large TERM 200 3000 clean gen-trace --days 366 --scale 20 --out trace
 fresh
 interrupt gen_write TERM 100 1500 clean gen-trace --days 16 --scale 10 --gzip --out trace
-# predict: the largest graph allowed
+# predict: the largest graph allowed (1e5 operators: about 1.2 CPU s, linear)
 python3 - <<'PY'
 import json
 ops = [{"type": "linear", "flops": 8e9, "bytes_read": 4e6, "bytes_written": 4e6,
-        "config": {"cin": 1024, "cout": 1024}, "preds": [i - 1] if i else []} for i in range(5000)]
+        "config": {"cin": 1024, "cout": 1024}, "preds": [i - 1] if i else []} for i in range(100000)]
 json.dump({"batch": 8, "ops": ops}, open("graph.json", "w"))
 PY
 fresh graph.json
-interrupt predict TERM 200 1500 clean predict graph.json
+interrupt predict TERM 100 700 clean predict graph.json
 # optimal-gap with --output: its journal (finished cases, for --resume) is
 # all it keeps; no temporary
 fresh
