@@ -212,7 +212,8 @@ const char *const *sweep_option_keys(void)
         "--time-scale", "--placement",   "--collective-model", "--channels", "--alpha-us",
         "--buckets",  "--jitter",        "--scale-hosts",   "--gzip",      "--no-fast-forward",
         "--steady",   "--timeline-jobs", "--timeline-span", "--flows",     "--job-model",
-        "--shards",   "--shard-warmup",  NULL};
+        "--shards",   "--shard-warmup",  "--compute",     "--mdot-weights", "--graph-library",
+        "--step-latency", NULL};
     return keys;
 }
 
