@@ -50,6 +50,17 @@ void job__finish_iteration(job *j, double now_s);
 /* Start an iteration of a structured job / stop it. */
 void job__graph_start(job *j, double now_s);
 void job__graph_stop(job *j, double now_s);
+/* What the steady-state wing asks of a structured job (job.h has the
+ * questions): its phase capture and delay, busy GPUs now and per
+ * iteration, busy GPU-seconds up to now_s, whether it is in its
+ * communication phase (its reductions). */
+void job__graph_capture(const job *j, double t, double tol_t, bool at_boundary, GArray *vals);
+void job__graph_delay(job *j, double dt_s, const job_counters *add, const uint8_t *act,
+                      const double *bytes);
+int job__graph_busy_gpus(const job *j);
+double job__graph_busy_gpu_s_at(const job *j, double now_s);
+double job__graph_busy_gpu_s_per_iter(const job *j);
+bool job__graph_in_comm_phase(const job *j);
 
 /* ---- job_bucket.c ---- */
 

@@ -178,6 +178,22 @@ int job_graph_run_class_level(const job_graph_run *r, job_graph_class cls);
 
 /* Transfer id of r completed at now_s (for an nt->xfer_done callback). */
 void job_graph_run_xfer_done(job_graph_run *r, net_transfer_id id, double now_s);
+/* What a run is doing, for a snapshot of its phase (arrays of one entry
+ * per task, borrowed: valid until the run changes). */
+typedef struct job_graph_run_state {
+    size_t tasks_left;           /* tasks of the running iteration not done (0: none running) */
+    int reductions_started;      /* its reduction tasks started */
+    int reductions_left;         /* and not done */
+    const uint32_t *pred_left;   /* per task: predecessors not done */
+    const uint32_t *step;        /* per task: the running step of a communication task */
+} job_graph_run_state;
+void job_graph_run_state_get(const job_graph_run *r, job_graph_run_state *out);
+/* r's pending events (its current generation) into out (evq_entry, cleared
+ * first), in firing order; each one's kind and task in *kind, *task by
+ * job_graph_run_event_info.  O(pending events of the queue). */
+void job_graph_run_events(const job_graph_run *r, GArray *out);
+void job_graph_run_event_info(uint64_t arg, int *kind, uint32_t *task);
+
 /* Start an iteration at now_s (none may be running). */
 void job_graph_run_start(job_graph_run *r, double now_s);
 /* Forget the iteration in progress: its pending events become stale (the

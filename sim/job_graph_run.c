@@ -242,6 +242,34 @@ static void handler(void *ctx, uint64_t arg, double now_s)
     }
 }
 
+void job_graph_run_state_get(const job_graph_run *r, job_graph_run_state *out)
+{
+    out->tasks_left = r->tasks_left;
+    out->reductions_started = r->reductions_started;
+    out->reductions_left = r->reductions_left;
+    out->pred_left = r->pred_left;
+    out->step = r->step;
+}
+
+void job_graph_run_events(const job_graph_run *r, GArray *out)
+{
+    g_array_set_size(out, 0);
+    evq_collect(r->nt.q, handler, r, out);
+    guint keep = 0;
+    for (guint i = 0; i < out->len; i++) {
+        evq_entry e = g_array_index(out, evq_entry, i);
+        if ((uint32_t)(e.arg >> 40) == (r->gen & GEN_MASK))
+            g_array_index(out, evq_entry, keep++) = e;
+    }
+    g_array_set_size(out, keep);
+}
+
+void job_graph_run_event_info(uint64_t arg, int *kind, uint32_t *task)
+{
+    *kind = (int)(arg & 0xff);
+    *task = (uint32_t)(arg >> 8);
+}
+
 void job_graph_run_start(job_graph_run *r, double now_s)
 {
     g_return_if_fail(r->tasks_left == 0);

@@ -139,3 +139,133 @@ void job__graph_stop(job *j, double now_s)
     if (j->busy_gpus > 0)
         on_busy(j, -j->busy_gpus, now_s);
 }
+
+/* ---- what the steady-state wing asks of it --------------------------- */
+
+/* The layout of a capture (job__graph_delay walks it again): G_HEAD values
+ * (the busy mark and iteration start at G_BUSY, G_ITER), G_TASK per task,
+ * the events' count and G_EV values per event (its time last), the
+ * transfers' count and G_XF values per transfer (remaining bytes at
+ * G_XF_REM, its time last) or one if unknown. */
+enum { G_HEAD = 8, G_BUSY = 6, G_ITER = 7, G_TASK = 2, G_EV = 3, G_XF = 6, G_XF_REM = 2 };
+
+static void put_kind(GArray *vals, double v, double tol, int kind)
+{
+    phase_val p = {v, tol, kind};
+    g_array_append_val(vals, p);
+}
+
+/* A time as an offset from t (a missing one a flag, never a number). */
+static void put_time(GArray *vals, double when, double t, double tol_t, int kind)
+{
+    bool finite = isfinite(when);
+    put_kind(vals, finite, 0, PHASE_SAME);
+    put_kind(vals, finite ? when - t : 0, tol_t, kind);
+}
+
+void job__graph_capture(const job *j, double t, double tol_t, bool at_boundary, GArray *vals)
+{
+    job_graph_run_state st = {0};
+    if (j->grun)
+        job_graph_run_state_get(j->grun, &st);
+    put_kind(vals, (double)st.tasks_left, 0, PHASE_SAME);
+    put_kind(vals, st.reductions_started, 0, PHASE_SAME);
+    put_kind(vals, st.reductions_left, 0, PHASE_SAME);
+    put_kind(vals, j->priority, 0, PHASE_SAME);
+    put_kind(vals, j->pending_shift_s, tol_t, PHASE_SAME);
+    put_kind(vals, j->busy_gpus, 0, PHASE_SAME);
+    put_kind(vals, j->busy_gpus > 0 ? j->busy_mark_s - t : 0, tol_t, PHASE_SINCE);
+    put_kind(vals, at_boundary ? 0 : j->iter_start_s - t, tol_t, PHASE_SINCE);
+    size_t n = job_graph_task_count(j->graph);
+    for (size_t i = 0; i < n; i++) {
+        put_kind(vals, st.pred_left ? st.pred_left[i] : 0, 0, PHASE_SAME);
+        put_kind(vals, st.step ? st.step[i] : 0, 0, PHASE_SAME);
+    }
+    g_autoptr(GArray) evs = g_array_new(FALSE, FALSE, sizeof(evq_entry));
+    if (j->grun)
+        job_graph_run_events(j->grun, evs);
+    put_kind(vals, evs->len, 0, PHASE_SAME);
+    for (guint i = 0; i < evs->len; i++) {
+        const evq_entry *e = &g_array_index(evs, evq_entry, i);
+        put_kind(vals, (double)(e->arg & 0xffffffffffULL), 0, PHASE_SAME); /* task, kind */
+        put_time(vals, e->time_s, t, tol_t, PHASE_TIME);
+    }
+    put_kind(vals, j->active->len, 0, PHASE_SAME);
+    for (guint i = 0; i < j->active->len; i++) {
+        net_transfer_view v;
+        if (!net_transfer_peek(j->env->n, g_array_index(j->active, net_transfer_id, i), &v)) {
+            put_kind(vals, -1, 0, PHASE_SAME);
+            continue;
+        }
+        put_kind(vals, v.moving, 0, PHASE_SAME);
+        put_kind(vals, v.prio, 0, PHASE_SAME);
+        put_kind(vals, v.rem_bytes, 1e-9 * v.size_bytes, PHASE_REM);
+        put_kind(vals, v.rate_Bps, 1e-9 * v.rate_Bps, PHASE_SAME);
+        put_time(vals, v.event_s, t, tol_t, v.moving ? PHASE_DERIVED : PHASE_TIME);
+    }
+}
+
+void job__graph_delay(job *j, double dt_s, const job_counters *add, const uint8_t *act,
+                      const double *bytes)
+{
+    size_t pos = G_HEAD + G_TASK * job_graph_task_count(j->graph) + 1;
+    g_autoptr(GArray) evs = g_array_new(FALSE, FALSE, sizeof(evq_entry));
+    if (j->grun)
+        job_graph_run_events(j->grun, evs);
+    for (guint i = 0; i < evs->len; i++, pos += G_EV)
+        if (!act || act[pos + G_EV - 1] != PHASE_STAY)
+            evq_delay(j->env->q, g_array_index(evs, evq_entry, i).id, dt_s);
+    pos++;
+    for (guint i = 0; i < j->active->len; i++) {
+        net_transfer_id id = g_array_index(j->active, net_transfer_id, i);
+        net_transfer_view v;
+        if (!net_transfer_peek(j->env->n, id, &v)) {
+            pos++;
+            continue;
+        }
+        if (act && act[pos + G_XF_REM] == PHASE_PROGRESS)
+            net_transfer_progress(j->env->n, id, bytes[pos + G_XF_REM], dt_s);
+        else if (!act || act[pos + G_XF - 1] != PHASE_STAY)
+            net_transfers_delay(j->env->n, &id, 1, dt_s);
+        pos += G_XF;
+    }
+    j->iterations += add->iterations;
+    j->iter_time_sum_s += add->iter_time_sum_s;
+    j->busy_gpu_s += add->busy_gpu_s;
+    if (j->busy_gpus > 0) {
+        /* busy since a mark that stays: add counts the busy time up to
+         * now + dt_s from it already */
+        if (act && act[G_BUSY] == PHASE_STAY)
+            j->busy_gpu_s -= j->busy_gpus * dt_s;
+        else
+            j->busy_mark_s += dt_s;
+    }
+    if (!(act && act[G_ITER] == PHASE_STAY))
+        j->iter_start_s += dt_s;
+}
+
+int job__graph_busy_gpus(const job *j) { return j->busy_gpus; }
+
+double job__graph_busy_gpu_s_at(const job *j, double now_s)
+{
+    return j->busy_gpu_s + (j->busy_gpus > 0 ? j->busy_gpus * (now_s - j->busy_mark_s) : 0.0);
+}
+
+double job__graph_busy_gpu_s_per_iter(const job *j)
+{
+    double b = 0;
+    for (size_t i = 0; i < job_graph_task_count(j->graph); i++) {
+        const job_graph_task *t = job_graph_task_get(j->graph, i);
+        if (t->kind == JOB_GRAPH_COMPUTE)
+            b += t->gpus * t->dur_s;
+    }
+    return b;
+}
+
+bool job__graph_in_comm_phase(const job *j)
+{
+    job_graph_run_state st = {0};
+    if (j->grun)
+        job_graph_run_state_get(j->grun, &st);
+    return st.tasks_left > 0 && st.reductions_started > 0 && st.reductions_left > 0;
+}
