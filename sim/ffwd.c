@@ -93,6 +93,22 @@ ffwd_profile *ffwd_profile_new(double period_s, int gpus, double compute_s, doub
     return p;
 }
 
+ffwd_profile *ffwd_profile_new_curve(double period_s, double tag)
+{
+    g_return_val_if_fail(period_s > 0, NULL);
+    ffwd_profile *p = g_new0(ffwd_profile, 1);
+    p->T = period_s;
+    p->tag = tag;
+    curve_init(&p->busy);
+    return p;
+}
+
+void ffwd_profile_add_busy_point(ffwd_profile *p, double tau_s, double cum_gpu_s)
+{
+    g_return_if_fail(p && tau_s >= 0 && cum_gpu_s >= 0);
+    curve_add(&p->busy, tau_s, cum_gpu_s);
+}
+
 void ffwd_profile_free(ffwd_profile *p)
 {
     if (!p)

@@ -49,6 +49,15 @@ typedef struct ffwd_profile ffwd_profile;
  * tagged bytes.  (transfer full) */
 ffwd_profile *ffwd_profile_new(double period_s, int gpus, double compute_s, double opt_s,
                                double tag);
+/* A profile of period_s > 0 whose busy curve is given point by point
+ * (ffwd_profile_add_busy_point; empty: never busy), with no link traffic
+ * yet: a job whose busy GPUs vary within its iteration (a structured job's
+ * stages).  (transfer full) */
+ffwd_profile *ffwd_profile_new_curve(double period_s, double tag);
+/* Add a breakpoint (tau_s in [0, period], busy GPU-seconds since the
+ * iteration's start, nondecreasing over successive calls) of the busy
+ * curve of a profile from ffwd_profile_new_curve. */
+void ffwd_profile_add_busy_point(ffwd_profile *p, double tau_s, double cum_gpu_s);
 void ffwd_profile_free(ffwd_profile *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ffwd_profile, ffwd_profile_free)
 

@@ -23,12 +23,8 @@ double job_isolated_iter_s(double C, double s, double opt_s, int buckets, double
 static void trace_record(bucket_trace *tr, net *n, const GArray *tiers)
 {
     double now = evq_now(net_evq(n));
-    double b[TOPO_TIER_COUNT] = {0};
-    for (guint l = 0; l < tiers->len; l++) {
-        net_link_stats st;
-        if (net_link_stats_get(n, (net_link_id)l, &st, NULL))
-            b[g_array_index(tiers, int, l)] += st.carried_bytes;
-    }
+    double b[TOPO_TIER_COUNT];
+    job_graph_tier_bytes(n, tiers, b);
     g_array_append_val(tr->t_s, now);
     g_array_append_vals(tr->bytes, b, TOPO_TIER_COUNT);
 }

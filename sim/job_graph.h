@@ -208,6 +208,10 @@ typedef struct job_graph_trace {
     GArray *bytes; /* double[TOPO_TIER_COUNT] per entry: bytes carried on each tier */
 } job_graph_trace;
 
+/* Bytes carried so far on each tier of a private net whose link l has
+ * tier tiers[l] (int), into b[TOPO_TIER_COUNT] (cleared first). */
+void job_graph_tier_bytes(net *n, const GArray *tiers, double *b);
+
 /* One iteration of g alone on a fresh network holding the plan's links:
  * its duration in *iter_s, each communication task's duration in dur_s
  * (one per task, or NULL), and with tr (arrays appended to) its curves.

@@ -332,15 +332,22 @@ static bool alone_net(const coll_plan *plan, topo *t, net *n, uint32_t *map, GAr
 }
 
 /* One breakpoint of tr at the queue's time. */
-static void trace_point(job_graph_trace *tr, net *n, const GArray *tiers, const alone *a)
+void job_graph_tier_bytes(net *n, const GArray *tiers, double *b)
 {
-    double now = evq_now(net_evq(n));
-    double b[TOPO_TIER_COUNT] = {0};
+    for (int k = 0; k < TOPO_TIER_COUNT; k++)
+        b[k] = 0;
     for (guint l = 0; l < tiers->len; l++) {
         net_link_stats st;
         if (net_link_stats_get(n, (net_link_id)l, &st, NULL))
             b[g_array_index(tiers, int, l)] += st.carried_bytes;
     }
+}
+
+static void trace_point(job_graph_trace *tr, net *n, const GArray *tiers, const alone *a)
+{
+    double now = evq_now(net_evq(n));
+    double b[TOPO_TIER_COUNT];
+    job_graph_tier_bytes(n, tiers, b);
     double busy = a->busy_gpu_s + a->busy_gpus * (now - a->mark_s);
     g_array_append_val(tr->t_s, now);
     g_array_append_val(tr->busy, busy);

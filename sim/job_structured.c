@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "base/ccs.h"
 #include "job-private.h"
 
 /* Iteration time of j's graph alone, on its plan's current paths; with
@@ -268,4 +269,36 @@ bool job__graph_in_comm_phase(const job *j)
     if (j->grun)
         job_graph_run_state_get(j->grun, &st);
     return st.tasks_left > 0 && st.reductions_started > 0 && st.reductions_left > 0;
+}
+
+ffwd_profile *job__graph_profile(job *j, topo *t, double alpha_s, bool links, GError **error)
+{
+    job_graph_trace tr = {g_array_new(FALSE, FALSE, sizeof(double)),
+                          g_array_new(FALSE, FALSE, sizeof(double)),
+                          g_array_new(FALSE, FALSE, sizeof(double))};
+    double T = 0;
+    ffwd_profile *p = NULL;
+    if (job_graph_isolated(j->graph, j->plan, t, alpha_s, &T, NULL, &tr, error)) {
+        if (!(T > 0))
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL,
+                        "job %s: an iteration alone of %g s has no periodic profile",
+                        j->spec.id, T);
+        else
+            p = ffwd_profile_new_curve(T, j->intensity);
+    }
+    const double *ts = (const double *)(void *)tr.t_s->data;
+    const double *busy = (const double *)(void *)tr.busy->data;
+    const double *bytes = (const double *)(void *)tr.bytes->data;
+    for (guint i = 0; p && i < tr.t_s->len; i++) {
+        double tau = fmin(ts[i], T);
+        ffwd_profile_add_busy_point(p, tau, busy[i]);
+        for (int k = 0; links && k < TOPO_TIER_COUNT; k++)
+            if (bytes[(size_t)(tr.t_s->len - 1) * TOPO_TIER_COUNT + k] > 0)
+                ffwd_profile_add_link_point(p, (topo_tier)k, tau,
+                                            bytes[(size_t)i * TOPO_TIER_COUNT + k]);
+    }
+    g_array_free(tr.t_s, TRUE);
+    g_array_free(tr.busy, TRUE);
+    g_array_free(tr.bytes, TRUE);
+    return p;
 }
