@@ -301,13 +301,15 @@ bool job_old_paths_in_flight(const job *j);
 bool job_on_event_path(const job *j);
 
 /* j is in its communication phase: its first bucket has started and its
- * last is not done. */
+ * last is not done (a structured job: its gradient reductions). */
 bool job_in_comm_phase(const job *j);
 
-/* GPUs of j busy now (0 or all of them). */
+/* GPUs of j busy now (0 or all of them; a structured job: those of its
+ * stages that compute). */
 int job_busy_gpus(const job *j);
 
-/* Busy GPU-seconds of one iteration of j: n (C + T_opt). */
+/* Busy GPU-seconds of one iteration of j: n (C + T_opt) (a structured
+ * job: the sum over its compute tasks of GPUs x duration). */
 double job_busy_gpu_s_per_iter(const job *j);
 
 /* What a phase value is, for skips modulo long transfers (§5c): a value

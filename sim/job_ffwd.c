@@ -92,6 +92,14 @@ static ffwd_profile *profile_new(const job *j, double T, GError **error)
 
 bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **error)
 {
+    if (j->graph) {
+        ffwd_profile *gp = job__graph_profile(j, t, alpha_s, ideal, error);
+        if (!gp)
+            return false;
+        ffwd_profile_free(j->ffwd);
+        j->ffwd = gp;
+        return true;
+    }
     double T = j->isolated_iter_s, Tb = j->isolated_bucket_s;
     g_autoptr(ffwd_profile) p = profile_new(j, T, error);
     if (!p)
@@ -108,6 +116,8 @@ bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **erro
 static ffwd_profile *stretch_profile_new(job *j, GError **error)
 {
     const job_env *env = j->env;
+    if (j->graph)
+        return job__graph_profile(j, env->t, env->alpha_s, false, error);
     double Tb = 0;
     if (!job__simulate_bucket(j, env->t, env->alpha_s, &Tb, NULL, error))
         return NULL;
@@ -342,6 +352,8 @@ double job_busy_gpu_s_at(const job *j, double now_s)
 {
     if (j->ffwd && j->state == JOB_RUNNING)
         return ff_busy_at(j, now_s);
+    if (j->graph)
+        return job__graph_busy_gpu_s_at(j, now_s);
     double b = j->busy_gpu_s;
     if (!isnan(j->busy_since_s))
         b += j->spec.gpus * (now_s - j->busy_since_s);

@@ -355,7 +355,8 @@ static void trace_point(job_graph_trace *tr, net *n, const GArray *tiers, const 
 }
 
 bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, double alpha_s,
-                        double *iter_s, double *dur_s, job_graph_trace *tr, GError **error)
+                        const double *ideal_s, double *iter_s, double *dur_s,
+                        job_graph_trace *tr, GError **error)
 {
     g_autoptr(evq) q = evq_new();
     net_options o = net_options_default();
@@ -376,6 +377,7 @@ bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, doub
     job_graph_hooks h = {.user = &a, .done = alone_done, .busy = alone_busy};
     job_graph_run *r = job_graph_run_new(g, plan, &nt, &h);
     r->record_s = dur_s;
+    r->ideal_s = ideal_s;
     job_graph_run_start(r, 0.0);
     if (tr)
         trace_point(tr, n, tiers, &a);

@@ -52,6 +52,10 @@ static GArray *own_events(const job *j)
 
 void job_phase_capture(const job *j, double t, double tol_t, bool at_boundary, GArray *vals)
 {
+    if (j->graph) {
+        job__graph_capture(j, t, tol_t, at_boundary, vals);
+        return;
+    }
     bool busy = !isnan(j->busy_since_s);
     put(vals, j->computing, 0);
     put(vals, j->compute_done, 0);
@@ -112,6 +116,10 @@ static void xfer_delay(job *j, net_transfer_id id, double dt_s, const uint8_t *a
 void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t *act,
                      const double *bytes)
 {
+    if (j->graph) {
+        job__graph_delay(j, dt_s, add, act, bytes);
+        return;
+    }
     bool busy_stays = act && act[AT_BUSY] == PHASE_STAY;
     bool iter_stays = act && act[AT_ITER] == PHASE_STAY;
     size_t pos = HEAD + 1;
@@ -150,6 +158,8 @@ double job_next_comm_s(const job *j, double now_s)
 {
     if (!job__has_comm(j) || (j->ffwd && !j->ff_stretch))
         return INFINITY;
+    if (j->graph)
+        return now_s; /* its transfers may start at any time of its iteration */
     if (j->ff_stretch || j->bucket_running || j->active->len > 0 ||
         j->buckets_ready > j->buckets_started)
         return now_s;
@@ -197,15 +207,21 @@ bool job_on_event_path(const job *j)
 
 bool job_in_comm_phase(const job *j)
 {
+    if (j->graph)
+        return job__graph_in_comm_phase(j);
     return j->buckets_started > 0 && j->buckets_done < j->spec.buckets;
 }
 
 int job_busy_gpus(const job *j)
 {
+    if (j->graph)
+        return job__graph_busy_gpus(j);
     return isnan(j->busy_since_s) ? 0 : j->spec.gpus;
 }
 
 double job_busy_gpu_s_per_iter(const job *j)
 {
+    if (j->graph)
+        return job__graph_busy_gpu_s_per_iter(j);
     return j->spec.gpus * (j->spec.compute_s + j->spec.opt_s);
 }

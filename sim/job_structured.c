@@ -15,7 +15,7 @@
 static bool alone_s(job *j, topo *t, double alpha_s, double *iter_s, double *dur_s,
                     GError **error)
 {
-    return job_graph_isolated(j->graph, j->plan, t, alpha_s, iter_s, dur_s, NULL, error);
+    return job_graph_isolated(j->graph, j->plan, t, alpha_s, NULL, iter_s, dur_s, NULL, error);
 }
 
 bool job_structured_prepare(job *j, topo *t, const coll_options *co, double alpha_s,
@@ -66,7 +66,7 @@ bool job_structure_alone_s(const job_structure *s, const cluster_alloc *a, topo 
         return false;
     g_autoptr(coll_plan) p = plan;
     return coll_plan_spread_paths(p, t, error) &&
-           job_graph_isolated(g, p, t, alpha_s, iter_s, NULL, NULL, error);
+           job_graph_isolated(g, p, t, alpha_s, NULL, iter_s, NULL, NULL, error);
 }
 
 /* ---- the run on the replay's network --------------------------------- */
@@ -271,14 +271,16 @@ bool job__graph_in_comm_phase(const job *j)
     return st.tasks_left > 0 && st.reductions_started > 0 && st.reductions_left > 0;
 }
 
-ffwd_profile *job__graph_profile(job *j, topo *t, double alpha_s, bool links, GError **error)
+ffwd_profile *job__graph_profile(job *j, topo *t, double alpha_s, bool ideal, GError **error)
 {
+    bool links = !ideal;
     job_graph_trace tr = {g_array_new(FALSE, FALSE, sizeof(double)),
                           g_array_new(FALSE, FALSE, sizeof(double)),
                           g_array_new(FALSE, FALSE, sizeof(double))};
     double T = 0;
     ffwd_profile *p = NULL;
-    if (job_graph_isolated(j->graph, j->plan, t, alpha_s, &T, NULL, &tr, error)) {
+    if (job_graph_isolated(j->graph, j->plan, t, alpha_s, ideal ? j->ideal_task_s : NULL, &T,
+                           NULL, &tr, error)) {
         if (!(T > 0))
             g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL,
                         "job %s: an iteration alone of %g s has no periodic profile",

@@ -505,11 +505,6 @@ replay *replay_new_shard(const config *cfg, const sched_ops *ops, topo *t, const
         lo = fmin(lo, s.start_s);
         hi = fmax(hi, s.end_s);
     }
-    /* the fast paths (fast-forward, stretches, group skips) read a plain
-     * job's iteration; a run with structured jobs takes the event path */
-    for (guint i = 0; i < r->jobs->len; i++)
-        if (((const job *)g_ptr_array_index(r->jobs, i))->spec.structure)
-            r->cfg->sim.fast_forward = false;
     r->sim_start_s = isnan(cfg->sim.start_s) ? (nj ? lo : 0) : cfg->sim.start_s;
     r->sim_end_s = isnan(cfg->sim.end_s) ? (nj ? hi : 0) : cfg->sim.end_s;
     if (!window_ok(r, cfg, nj, lo, hi, error))

@@ -393,7 +393,7 @@ static void test_jobgraph_alone_trace(void)
                           g_array_new(FALSE, FALSE, sizeof(double)),
                           g_array_new(FALSE, FALSE, sizeof(double))};
     double iter = 0;
-    CU_ASSERT(job_graph_isolated(g, p, t, 0, &iter, NULL, &tr, &e));
+    CU_ASSERT(job_graph_isolated(g, p, t, 0, NULL, &iter, NULL, &tr, &e));
     TEST_ASSERT_NO_ERROR(e);
     TEST_ASSERT_CLOSE(iter, 0.34, 1e-12);
     guint np = tr.t_s->len;
@@ -460,6 +460,55 @@ static void test_jobgraph_plain_special_case(void)
     g_rmdir(tmp);
 }
 
+/* The fast paths give the event path's results for structured jobs: a
+ * pipeline without communication (fast-forwarded for good), a DP job
+ * alone (stretches), the two-job cases (a group that repeats, under fair
+ * sharing and under fixed levels), a plain and a structured job sharing
+ * the uplinks, and the ideal scheduler; each with fewer events. */
+static void assert_fast(char *text)
+{
+    uint64_t ev_ff = 0, ev_plain = 0;
+    test_run_assert_same(text, 1e-9, &ev_ff, &ev_plain);
+    if (!(ev_ff < ev_plain))
+        fprintf(stderr, "events: %" G_GUINT64_FORMAT " fast, %" G_GUINT64_FORMAT " plain\n",
+                ev_ff, ev_plain);
+    CU_ASSERT(ev_ff < ev_plain);
+    g_free(text);
+}
+
+/* text (freed) with the two-job window's end moved to 200 s: 2.95 s is
+ * too short for a group to repeat. */
+static char *longer(char *text)
+{
+    g_auto(GStrv) parts = g_strsplit(text, "\"end_s\": 2.95", -1);
+    g_free(text);
+    return g_strjoinv("\"end_s\": 200", parts);
+}
+
+static void test_jobgraph_fast_path(void)
+{
+    assert_fast(one_job(TOPO("4"), "[\"h0\"]", 4, 100,
+                        "{\"pp\": 4, \"micro_batches\": 8, \"fwd_s\": 0.01, \"bwd_s\": 0.02}",
+                        "0"));
+    assert_fast(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 100,
+                        "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"grad_bytes\": 2e9,"
+                        " \"buckets\": 4}",
+                        "5"));
+    assert_fast(longer(two_jobs("\"ecmp\"")));
+    assert_fast(longer(two_jobs("{\"name\": \"fixed\", \"jobs\": {\"A\": {\"priority\": 0},"
+                                " \"B\": {\"priority\": 1}}}")));
+    assert_fast(longer(two_jobs("\"ideal\"")));
+    assert_fast(g_strdup(
+        "{\"topology\": " TOPO("1") ", \"trace\": {\"jobs\": ["
+        "{\"id\": \"S\", \"gpus\": 2, \"hosts\": [\"h0\", \"h2\"], \"start_s\": 0,"
+        " \"end_s\": 200, \"model\": {\"structure\": {\"pp\": 2, \"micro_batches\": 4,"
+        " \"fwd_s\": 0.05, \"bwd_s\": 0.1, \"act_bytes\": 2e8}}},"
+        "{\"id\": \"P\", \"gpus\": 2, \"hosts\": [\"h1\", \"h3\"], \"start_s\": 10,"
+        " \"end_s\": 150, \"model\": {\"compute_s\": 0.4, \"comm_bytes\": 1e9,"
+        " \"comm_start_frac\": 1}}]},"
+        " \"sim\": {\"alpha_us\": 5, \"interval_s\": 10}}"));
+}
+
 /* A TP group larger than any host, not allowed: the replay refuses the job
  * before it starts, naming it. */
 static void test_jobgraph_tp_too_wide(void)
@@ -493,6 +542,7 @@ int main(void)
         {"alone_call", test_jobgraph_alone_call},
         {"alone_trace", test_jobgraph_alone_trace},
         {"plain_special_case", test_jobgraph_plain_special_case},
+        {"fast_path", test_jobgraph_fast_path},
         {"tp_too_wide", test_jobgraph_tp_too_wide},
         CU_TEST_INFO_NULL,
     };
