@@ -62,8 +62,8 @@ double job__graph_busy_gpu_s_at(const job *j, double now_s);
 double job__graph_busy_gpu_s_per_iter(const job *j);
 bool job__graph_in_comm_phase(const job *j);
 /* A structured job's fast-forward profile: its iteration alone on its
- * current paths (ideal: its communication taking ideal_task_s, no link
- * traffic), whose length is the period, its busy curve and its tiers'
+ * current paths at its levels (ideal: its communication taking
+ * ideal_task_s, no link traffic), whose length is the period, its busy curve and its tiers'
  * byte curves.  NULL with an error if the engine fails. */
 ffwd_profile *job__graph_profile(job *j, topo *t, double alpha_s, bool ideal, GError **error);
 

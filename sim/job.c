@@ -35,6 +35,8 @@ job *job_new(const job_spec *spec, uint64_t uid)
     if (j->spec.buckets < 1)
         j->spec.buckets = 1;
     j->uid = uid;
+    for (int c = 0; c < JOB_GRAPH_CLASS_COUNT; c++)
+        j->class_priority[c] = -1;
     j->busy_since_s = NAN;
     j->run_start_s = j->run_end_s = NAN;
     j->active = g_array_new(FALSE, FALSE, sizeof(net_transfer_id));

@@ -155,6 +155,8 @@ struct job {
                                 * collisions included (>= isolated_iter_s) */
     double intensity;          /* I = n C / max_e M_e / B_e (0 without traffic) */
     int priority;              /* its scheduler level (jobs.csv) */
+    int class_priority[JOB_GRAPH_CLASS_COUNT]; /* a level per traffic class over priority, or
+                                * -1 (sched_set_class_priority); the net gets it as it is */
     int net_level;             /* the net level its transfers take (set by the levels,
                                 * sim/steady/steady_levels.c) */
     double pending_shift_s;    /* delay of the next iteration start (consumed) */
@@ -261,6 +263,9 @@ bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **erro
 
 /* j's paths changed: forget its stretch profile. */
 void job_paths_changed(job *j);
+/* The levels of j's traffic classes changed: forget its stretch profile
+ * (made at its levels). */
+void job_class_levels_changed(job *j);
 
 /* Set the shift applied at the next iteration start (consumed once).  A
  * running fast-forwarded job schedules the end of its iteration in
@@ -292,6 +297,13 @@ const coll_plan *job_comm_plan(const job *j, size_t i);
 /* j's transfers in flight (the steps it runs now). */
 size_t job_transfer_count(const job *j);
 net_transfer_id job_transfer_get(const job *j, size_t i);
+
+/* The net level transfer i in flight of j belongs at: its traffic class's
+ * level when the scheduler set one, else j's net level. */
+int job_transfer_level(const job *j, size_t i);
+/* The scheduler gave a traffic class of j a level of its own: then j's
+ * levels reach the net as they are (no relabeling, docs/engine.md §4). */
+bool job_has_class_levels(const job *j);
 
 /* A transfer of j in flight started before its last path change (it keeps
  * its old links until its step ends). */

@@ -160,7 +160,8 @@ static void start_step(job *j, double now_s)
             .links = (const net_link_id *)(void *)links->data,
             .mult = (const uint32_t *)(void *)mult->data,
             .n_links = links->len,
-            .prio = j->net_level,
+            .prio = j->class_priority[JOB_GRAPH_DP] >= 0 ? j->class_priority[JOB_GRAPH_DP]
+                                                         : j->net_level,
             .weight = 1.0,
             .startup_s = coll_xfer_startup_s(j->plan, x, env->alpha_s),
             .tag = j->intensity,

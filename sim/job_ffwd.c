@@ -16,6 +16,8 @@ bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_co
         return false;
     if (ideal)
         return true;
+    if (j->graph)
+        return false; /* levels its scheduler gives its classes later order its own transfers */
     if (!j->alloc || j->alloc->n_hosts != 1 || coll_plan_flow_count(j->plan) > 0)
         return false;
     const uint32_t *links;
@@ -127,6 +129,14 @@ static ffwd_profile *stretch_profile_new(job *j, GError **error)
     if (!p || !add_link_curves(p, j, env->t, env->alpha_s, T, &Tb, error))
         return NULL;
     return g_steal_pointer(&p);
+}
+
+void job_class_levels_changed(job *j)
+{
+    if (j->ff_stretch)
+        return; /* never during a stretch: levels change at reschedules */
+    ffwd_profile_free(j->ff_cache);
+    j->ff_cache = NULL;
 }
 
 void job_paths_changed(job *j)

@@ -212,14 +212,20 @@ typedef struct job_graph_trace {
  * tier tiers[l] (int), into b[TOPO_TIER_COUNT] (cleared first). */
 void job_graph_tier_bytes(net *n, const GArray *tiers, double *b);
 
-/* One iteration of g alone on a fresh network holding the plan's links
- * (with ideal_s, not NULL: its communication tasks take those durations
- * instead, job_graph_run_set_ideal): its duration in *iter_s, each
+/* One iteration of g alone on a fresh network holding the plan's links,
+ * every transfer at one level (with ideal_s, not NULL: its communication
+ * tasks take those durations instead, job_graph_run_set_ideal): its
+ * duration in *iter_s, each
  * communication task's duration in dur_s (one per task, or NULL), and
  * with tr (arrays appended to) its curves.  Errors: the engine refusing a
  * transfer (CCS_ERROR_INTERNAL). */
 bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, double alpha_s,
                         const double *ideal_s, double *iter_s, double *dur_s,
                         job_graph_trace *tr, GError **error);
+/* The same with the transfers at the levels of level and class_level
+ * (job_graph_net's; NULL: all at level 0). */
+bool job_graph_isolated_levels(const job_graph *g, const coll_plan *plan, topo *t,
+                               double alpha_s, const int *level, const int *class_level,
+                               double *iter_s, job_graph_trace *tr, GError **error);
 
 #endif /* CCSIM_SIM_JOB_GRAPH_H */

@@ -354,13 +354,20 @@ static void trace_point(job_graph_trace *tr, net *n, const GArray *tiers, const 
     g_array_append_vals(tr->bytes, b, TOPO_TIER_COUNT);
 }
 
-bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, double alpha_s,
-                        const double *ideal_s, double *iter_s, double *dur_s,
-                        job_graph_trace *tr, GError **error)
+/* What an iteration alone runs with (job_graph_isolated's arguments). */
+typedef struct alone_opts {
+    const double *ideal_s;
+    const int *level, *class_level;
+    double *dur_s;
+    job_graph_trace *tr;
+} alone_opts;
+
+static bool run_alone(const job_graph *g, const coll_plan *plan, topo *t, double alpha_s,
+                      const alone_opts *ao, double *iter_s, GError **error)
 {
     g_autoptr(evq) q = evq_new();
     net_options o = net_options_default();
-    o.prio_levels = 1;
+    o.prio_levels = ao->class_level ? NET_MAX_PRIO_LEVELS : 1;
     g_autoptr(net) n = net_new(&o, q, error);
     if (!n)
         return false;
@@ -373,18 +380,19 @@ bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, doub
         return false;
     g_autoptr(GArray) active = g_array_new(FALSE, FALSE, sizeof(net_transfer_id));
     alone a = {.end_s = NAN};
-    job_graph_net nt = {.q = q, .n = n, .link_map = map, .alpha_s = alpha_s, .active = active};
+    job_graph_net nt = {.q = q, .n = n, .link_map = map, .alpha_s = alpha_s, .active = active,
+                        .level = ao->level, .class_level = ao->class_level};
     job_graph_hooks h = {.user = &a, .done = alone_done, .busy = alone_busy};
     job_graph_run *r = job_graph_run_new(g, plan, &nt, &h);
-    r->record_s = dur_s;
-    r->ideal_s = ideal_s;
+    r->record_s = ao->dur_s;
+    r->ideal_s = ao->ideal_s;
     job_graph_run_start(r, 0.0);
-    if (tr)
-        trace_point(tr, n, tiers, &a);
-    if (!tr)
+    if (ao->tr)
+        trace_point(ao->tr, n, tiers, &a);
+    if (!ao->tr)
         evq_run_until(q, INFINITY);
-    while (tr && evq_step(q))
-        trace_point(tr, n, tiers, &a);
+    while (ao->tr && evq_step(q))
+        trace_point(ao->tr, n, tiers, &a);
     job_graph_run_free(r);
     if (isnan(a.end_s)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL,
@@ -393,4 +401,20 @@ bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, doub
     }
     *iter_s = a.end_s;
     return true;
+}
+
+bool job_graph_isolated(const job_graph *g, const coll_plan *plan, topo *t, double alpha_s,
+                        const double *ideal_s, double *iter_s, double *dur_s,
+                        job_graph_trace *tr, GError **error)
+{
+    alone_opts ao = {.ideal_s = ideal_s, .dur_s = dur_s, .tr = tr};
+    return run_alone(g, plan, t, alpha_s, &ao, iter_s, error);
+}
+
+bool job_graph_isolated_levels(const job_graph *g, const coll_plan *plan, topo *t,
+                               double alpha_s, const int *level, const int *class_level,
+                               double *iter_s, job_graph_trace *tr, GError **error)
+{
+    alone_opts ao = {.level = level, .class_level = class_level, .tr = tr};
+    return run_alone(g, plan, t, alpha_s, &ao, iter_s, error);
 }

@@ -195,6 +195,20 @@ net_transfer_id job_transfer_get(const job *j, size_t i)
     return g_array_index(j->active, net_transfer_id, i);
 }
 
+int job_transfer_level(const job *j, size_t i)
+{
+    int cls = j->grun ? job_graph_run_xfer_class(j->grun, job_transfer_get(j, i)) : JOB_GRAPH_DP;
+    return cls >= 0 && j->class_priority[cls] >= 0 ? j->class_priority[cls] : j->net_level;
+}
+
+bool job_has_class_levels(const job *j)
+{
+    for (int c = 0; c < JOB_GRAPH_CLASS_COUNT; c++)
+        if (j->class_priority[c] >= 0)
+            return true;
+    return false;
+}
+
 bool job_old_paths_in_flight(const job *j)
 {
     return j->old_path_xfers;

@@ -120,6 +120,7 @@ void job__graph_start(job *j, double now_s)
     if (!j->grun) {
         job_graph_net nt = {.q = j->env->q, .n = j->env->n, .alpha_s = j->env->alpha_s,
                             .active = j->active, .level = &j->net_level,
+                            .class_level = j->class_priority,
                             .tag = &j->intensity, .xfer_user = j,
                             .xfer_done = on_xfer_done};
         job_graph_hooks h = {.user = j, .busy = on_busy, .done = on_done, .phase = on_phase,
@@ -279,8 +280,11 @@ ffwd_profile *job__graph_profile(job *j, topo *t, double alpha_s, bool ideal, GE
                           g_array_new(FALSE, FALSE, sizeof(double))};
     double T = 0;
     ffwd_profile *p = NULL;
-    if (job_graph_isolated(j->graph, j->plan, t, alpha_s, ideal ? j->ideal_task_s : NULL, &T,
-                           NULL, &tr, error)) {
+    bool ok = ideal ? job_graph_isolated(j->graph, j->plan, t, alpha_s, j->ideal_task_s, &T,
+                                         NULL, &tr, error)
+                    : job_graph_isolated_levels(j->graph, j->plan, t, alpha_s, &j->net_level,
+                                                j->class_priority, &T, &tr, error);
+    if (ok) {
         if (!(T > 0))
             g_set_error(error, CCS_ERROR, CCS_ERROR_INTERNAL,
                         "job %s: an iteration alone of %g s has no periodic profile",

@@ -123,6 +123,20 @@ void sched_set_priority(sched_ctx *ctx, size_t j, int level)
     jb->priority = level;
 }
 
+G_STATIC_ASSERT((int)SCHED_CLASS_TP == JOB_GRAPH_TP && (int)SCHED_CLASS_PP == JOB_GRAPH_PP &&
+                (int)SCHED_CLASS_DP == JOB_GRAPH_DP && (int)SCHED_CLASS_PARAM == JOB_GRAPH_PARAM &&
+                (int)SCHED_CLASS_MOE == JOB_GRAPH_MOE &&
+                (int)SCHED_CLASS_COUNT == JOB_GRAPH_CLASS_COUNT);
+
+void sched_set_class_priority(sched_ctx *ctx, size_t j, sched_class cls, int level)
+{
+    job *jb = ctx_job(ctx, j);
+    g_return_if_fail(cls < SCHED_CLASS_COUNT && level >= -1 && level < ctx->r->levels);
+    if (jb->class_priority[cls] != level)
+        job_class_levels_changed(jb);
+    jb->class_priority[cls] = level;
+}
+
 void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s)
 {
     job *jb = ctx_job(ctx, j);

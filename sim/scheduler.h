@@ -172,6 +172,25 @@ GRand *sched_rng(sched_ctx *ctx);
 void sched_set_path(sched_ctx *ctx, size_t j, size_t f, size_t p);
 /* Put every transfer of job j at level (0 highest, < sched_priority_levels). */
 void sched_set_priority(sched_ctx *ctx, size_t j, int level);
+
+/* Traffic classes of a job's transfers (docs/model.md §4b): a structured
+ * job's tensor-parallel collectives, pipeline sends, gradient reductions,
+ * parameter all-gathers (ZeRO) and MoE all-to-alls.  Every transfer of a
+ * plain job is a gradient reduction. */
+typedef enum sched_class {
+    SCHED_CLASS_TP,
+    SCHED_CLASS_PP,
+    SCHED_CLASS_DP,
+    SCHED_CLASS_PARAM,
+    SCHED_CLASS_MOE,
+    SCHED_CLASS_COUNT
+} sched_class;
+
+/* Put job j's transfers of class cls at level (0 highest, <
+ * sched_priority_levels), over the job's own level; -1 gives them the
+ * job's level again.  A scheduler that ranks traffic classes sets them;
+ * one that ranks jobs need not know they exist. */
+void sched_set_class_priority(sched_ctx *ctx, size_t j, sched_class cls, int level);
 /* Delay job j's next iteration start by shift_s seconds (>= 0). */
 void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s);
 

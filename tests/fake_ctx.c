@@ -136,6 +136,12 @@ void sched_set_priority(sched_ctx *ctx, size_t j, int level)
     ctx->jobs[j].info.priority = level;
 }
 
+void sched_set_class_priority(sched_ctx *ctx, size_t j, sched_class cls, int level)
+{
+    g_assert(cls < SCHED_CLASS_COUNT && level >= -1 && level < ctx->levels);
+    ctx->jobs[j].class_priority[cls] = level;
+}
+
 void sched_set_shift(sched_ctx *ctx, size_t j, double shift_s)
 {
     g_assert(shift_s >= 0);

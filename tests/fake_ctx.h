@@ -32,6 +32,7 @@ typedef struct fake_job {
     size_t n_fixed;
     uint32_t fixed_links[FAKE_MAX_FIXED];
     double fixed_bytes[FAKE_MAX_FIXED];
+    int class_priority[SCHED_CLASS_COUNT]; /* sched_set_class_priority (0 until set) */
     int shift_calls; /* sched_set_shift calls */
     double last_shift_s;
 } fake_job;

@@ -509,6 +509,53 @@ static void test_jobgraph_fast_path(void)
         " \"sim\": {\"alpha_us\": 5, \"interval_s\": 10}}"));
 }
 
+/* Traffic classes ranked (sched_set_class_priority, through `fixed`): pp =
+ * 2, dp = 2 on four hosts of one GPU (stage 0 on h0, h1 under tor0, stage
+ * 1 on h2, h3 under tor1; ToR uplinks 200 Gbps, so the two pipeline pairs
+ * of a boundary run at the NIC's 12.5e9 B/s), m = 2, fwd 0.1, bwd 0.2,
+ * 1.25e9 bytes of activations (a send: 0.1 s) and of gradients (a 2-host
+ * ring: 0.1 s).  Until 0.9 s the schedule of the pp_p2p case; at 0.9
+ * stage 1 ends B1 and both its send of B1 (h2 -> h0) and its reduction
+ * (the ring h2 <-> h3) start, sharing h2's NIC uplink:
+ *   one level: 6.25e9 B/s each, both end at 1.1; stage 0's B1 [1.1,
+ *     1.3), its reduction [1.3, 1.4): 1.4 s;
+ *   pp above dp: the send [0.9, 1.0), the ring [1.0, 1.1); stage 0's B1
+ *     [1.0, 1.2), its reduction [1.2, 1.3): 1.3 s;
+ *   dp above pp: the ring first, the send [1.0, 1.1): 1.4 s.
+ * Alone (T_iso) the job's transfers share one level: 1.4 s. */
+static char *classes(const char *decision)
+{
+    return g_strdup_printf(
+        "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,"
+        "nic_gbps=100,tor_agg_gbps=200,latency_us=0,host_latency_us=0\","
+        " \"trace\": {\"jobs\": [{\"id\": \"j\", \"gpus\": 4,"
+        " \"hosts\": [\"h0\", \"h1\", \"h2\", \"h3\"], \"start_s\": 0, \"end_s\": 14.05,"
+        " \"model\": {\"structure\": {\"pp\": 2, \"dp\": 2, \"micro_batches\": 2,"
+        " \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"act_bytes\": 1.25e9, \"grad_bytes\": 1.25e9}}}]},"
+        " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"j\": %s}},"
+        " \"sim\": {\"alpha_us\": 0, \"channels\": 1, \"interval_s\": 1}}",
+        decision);
+}
+
+static void test_jobgraph_classes(void)
+{
+    static const struct {
+        const char *decision;
+        double iter_s;
+    } cases[] = {
+        {"{\"priority\": 0}", 1.4},
+        {"{\"priority\": 0, \"classes\": {\"pp\": 0, \"dp\": 1}}", 1.3},
+        {"{\"priority\": 0, \"classes\": {\"pp\": 1, \"dp\": 0}}", 1.4},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        replay_job_result jr;
+        CU_ASSERT_FATAL(run(classes(cases[i].decision), 0, &jr, NULL));
+        TEST_ASSERT_CLOSE(jr.isolated_iter_s, 1.4, 1e-12);
+        TEST_ASSERT_CLOSE(jr.mean_iter_s, cases[i].iter_s, 1e-12);
+        assert_fast(classes(cases[i].decision));
+    }
+}
+
 /* A TP group larger than any host, not allowed: the replay refuses the job
  * before it starts, naming it. */
 static void test_jobgraph_tp_too_wide(void)
@@ -543,6 +590,7 @@ int main(void)
         {"alone_trace", test_jobgraph_alone_trace},
         {"plain_special_case", test_jobgraph_plain_special_case},
         {"fast_path", test_jobgraph_fast_path},
+        {"classes", test_jobgraph_classes},
         {"tp_too_wide", test_jobgraph_tp_too_wide},
         CU_TEST_INFO_NULL,
     };

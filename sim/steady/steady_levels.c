@@ -41,8 +41,8 @@ static bool wait_ok(const steady *s)
 /* May job jb's transfers keep levels out of order (above)? */
 static bool may_wait(steady *s, const job *jb, bool wait)
 {
-    if (!wait)
-        return false;
+    if (!wait || job_has_class_levels(jb))
+        return false; /* alone, its classes' levels still order its own transfers */
     const steady_job *rj = steady__rec(s, jb);
     return rj->isolated && steady__current(s, jb, rj);
 }
@@ -142,6 +142,9 @@ static gint by_group_level(gconstpointer a, gconstpointer b)
  * free values (most room above). */
 static bool relabel(steady *s, const member *m, guint n, bool wait)
 {
+    for (guint k = 0; k < n; k++)
+        if (job_has_class_levels(m[k].j))
+            return false; /* its class levels go to the net as they are */
     int prev = -1;
     for (guint a = 0, b; a < n; a = b) { /* members a..b-1 share a level */
         int want = -1;
@@ -169,12 +172,13 @@ static void apply(steady *s, job *jb, bool wait)
     bool off = false;
     for (size_t k = 0; k < job_transfer_count(jb); k++) {
         net_transfer_id id = job_transfer_get(jb, k);
-        if (net_transfer_priority(s->env.n, id) == jb->net_level)
+        int level = job_transfer_level(jb, k);
+        if (net_transfer_priority(s->env.n, id) == level)
             continue;
         if (may_wait(s, jb, wait))
             off = true;
         else
-            net_transfer_set_priority(s->env.n, id, jb->net_level, NULL);
+            net_transfer_set_priority(s->env.n, id, level, NULL);
     }
     steady__rec(s, jb)->prio_deferred = off;
 }
@@ -229,9 +233,12 @@ void steady__levels_free_update(steady *s)
     for (guint p = 1; p < s->share_pairs->len; p++)
         if (pv[2 * p] == pv[2 * p - 2])
             uf[uf_find(uf, pv[2 * p + 1])] = uf_find(uf, pv[2 * p - 1]);
-    for (guint i = 0; i < n; i++)
-        if (!steady__rec(s, g_ptr_array_index(running, i))->isolated)
+    for (guint i = 0; i < n; i++) {
+        const job *jb = g_ptr_array_index(running, i);
+        /* class levels order a job's own transfers, alone or not */
+        if (!steady__rec(s, jb)->isolated || job_has_class_levels(jb))
             tight[uf_find(uf, i)] = true;
+    }
     for (guint i = 0; i < n; i++)
         steady__rec(s, g_ptr_array_index(running, i))->levels_free = !tight[uf_find(uf, i)];
 }
