@@ -196,8 +196,9 @@ void job_graph_run_event_info(uint64_t arg, int *kind, uint32_t *task);
 
 /* Start an iteration at now_s (none may be running). */
 void job_graph_run_start(job_graph_run *r, double now_s);
-/* Forget the iteration in progress: its pending events become stale (the
- * caller cancels the transfers of nt->active). */
+/* Forget the iteration in progress: its pending events are cancelled, so
+ * the run may be freed at once (the caller cancels the transfers of
+ * nt->active).  O(pending events of the queue). */
 void job_graph_run_stop(job_graph_run *r);
 
 /* What an iteration alone did, after each of its events (breakpoints of

@@ -73,14 +73,20 @@ void job_graph_run_free(job_graph_run *r)
 
 void job_graph_run_set_ideal(job_graph_run *r, const double *dur_s) { r->ideal_s = dur_s; }
 
+static void handler(void *ctx, uint64_t arg, double now_s);
+
 void job_graph_run_stop(job_graph_run *r)
 {
+    /* its pending events go with it: the run may be freed before they
+     * would fire */
+    g_autoptr(GArray) evs = g_array_new(FALSE, FALSE, sizeof(evq_entry));
+    evq_collect(r->nt.q, handler, r, evs);
+    for (guint i = 0; i < evs->len; i++)
+        evq_cancel(r->nt.q, g_array_index(evs, evq_entry, i).id);
     r->gen++;
     r->tasks_left = 0;
     g_hash_table_remove_all(r->xfer_task);
 }
-
-static void handler(void *ctx, uint64_t arg, double now_s);
 
 static void push(job_graph_run *r, double t, uint32_t task, int kind)
 {

@@ -556,6 +556,30 @@ static void test_jobgraph_classes(void)
     }
 }
 
+/* A structured job that ends in the middle of an iteration while another
+ * runs on: its run goes (replay__job_end) and none of its events may
+ * fire after it (ASan checks the memory).  A: 0.3 s iterations ending at
+ * 0.95, in its third iteration's compute; B alone from then on: 0.3 s
+ * iterations until 3 s (the two-job case's jobs, sharing the uplinks
+ * before 0.95). */
+static void test_jobgraph_ends_mid_iteration(void)
+{
+    char *text = longer(two_jobs("\"ecmp\""));
+    g_auto(GStrv) parts = g_strsplit(text, "\"end_s\": 200", 2);
+    g_free(text);
+    text = g_strjoinv("\"end_s\": 0.95", parts);
+    test_run x;
+    CU_ASSERT_FATAL(test_run_text(&x, text, true, NULL));
+    g_free(text);
+    replay_job_result a, b;
+    replay_job_get(x.r, 0, &a);
+    replay_job_get(x.r, 1, &b);
+    /* A: iterations of 0.4 s while both reduce together: 2 done by 0.95 */
+    CU_ASSERT_EQUAL(a.iterations, 2);
+    CU_ASSERT(b.iterations > a.iterations);
+    test_run_clear(&x);
+}
+
 /* A TP group larger than any host, not allowed: the replay refuses the job
  * before it starts, naming it. */
 static void test_jobgraph_tp_too_wide(void)
@@ -591,6 +615,7 @@ int main(void)
         {"plain_special_case", test_jobgraph_plain_special_case},
         {"fast_path", test_jobgraph_fast_path},
         {"classes", test_jobgraph_classes},
+        {"ends_mid_iteration", test_jobgraph_ends_mid_iteration},
         {"tp_too_wide", test_jobgraph_tp_too_wide},
         CU_TEST_INFO_NULL,
     };
