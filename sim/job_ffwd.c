@@ -154,12 +154,12 @@ void job_paths_changed(job *j)
  * origin, and the same float sums give the same times bit for bit: over
  * millions of iterations at t ~ 1e6 s they drift from origin + k T by up
  * to ~1e-3 s, and a work-mode end or a count at the window end follows
- * them; with communication the network's arithmetic decides, and
- * origin + k T is its value up to rounding.  O(k) without communication
+ * them; with communication (or a structured job's graph) the network's
+ * arithmetic decides, and origin + k T is its value up to rounding.  O(k) without communication
  * (a few ns per iteration, no events), O(1) with. */
 static double ff_end_time(const job *j, int64_t k)
 {
-    if (job__has_comm(j))
+    if (job__has_comm(j) || j->graph) /* a structured job's times: its graph's events */
         return j->ff_origin_s + (double)k * ffwd_profile_period_s(j->ffwd);
     double t = j->ff_origin_s;
     for (int64_t i = 0; i < k; i++) {
@@ -186,7 +186,7 @@ static int64_t ff_iters_before(const job *j, double t)
     double ulp = nextafter(fabs(t), INFINITY) - fabs(t);
     double tol = fmax(1e-9 * fmax(1.0, fabs(t)), 2.0 * (n + 1) * ulp);
     bool near = fabs(rel - n * T) <= tol || fabs(rel - (n + 1) * T) <= tol;
-    if (near && !job__has_comm(j)) {
+    if (near && !job__has_comm(j) && !j->graph) {
         /* count with the event path's own sums, O(n) */
         int64_t k = 0;
         for (double e = ff_end_time(j, 1); e < t; k++) {
@@ -376,8 +376,6 @@ void job_counters_at(const job *j, double t, job_counters *out)
         out->iterations = j->iterations;
         out->iter_time_sum_s = j->iter_time_sum_s;
         out->busy_gpu_s = job_busy_gpu_s_at(j, t);
-        if (j->graph && j->busy_gpus > 0) /* a structured job's busy tasks */
-            out->busy_gpu_s += j->busy_gpus * (t - j->busy_mark_s);
         return;
     }
     /* what job__ff_stop (and stretch_close) would fold in at t */
@@ -392,7 +390,7 @@ void job_counters_at(const job *j, double t, job_counters *out)
 bool job_alone_start_after(job *j, topo *t, double alpha_s, bool ideal, double origin_s,
                            double after_s, double *start_s, GError **error)
 {
-    if (!job__has_comm(j)) {
+    if (!job__has_comm(j) && !j->graph) {
         /* the event path's own sums (ff_end_time), so the times agree bit for bit */
         double s = origin_s;
         while (s < after_s) {
