@@ -170,6 +170,8 @@ for cmd in run compare; do
 done
 refuse sweep_empty_out 2 '^ccsim: --out: an empty folder name' sweep out-sweep.json --out ""
 refuse gen_empty_out 2 '^ccsim: gen-trace: --out: an empty folder name' gen-trace --out ""
+refuse export_empty_out 2 '^ccsim: export-packet: --out: an empty folder name' \
+    export-packet "$src/examples/scenario-4hosts.json" -o ""
 mkdir -p full && echo keep > full/mine.txt
 "$ccsim" gen-trace --days 0.1 --out full >stdout 2>stderr
 if [ $? = 1 ] && grep -q '^ccsim: full: folder is not empty' stderr && [ "$(ls -A full)" = mine.txt ]; then ok

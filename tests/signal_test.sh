@@ -78,6 +78,18 @@ json.dump({"batch": 8, "ops": ops}, open("graph.json", "w"))
 PY
 fresh graph.json
 interrupt predict TERM 100 700 clean predict graph.json
+# export-packet: a long event-by-event run (20,000 s of 10 ms iterations)
+python3 - "$src/examples/scenario-4hosts.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for j in s["trace"]["jobs"]:
+    j["end_s"] = 20000
+    j["model"]["compute_s"] = 0.01
+s["sim"]["end_s"] = 20000
+json.dump(s, open("long.json", "w"))
+PY
+fresh long.json
+interrupt export_packet TERM 300 1500 clean export-packet long.json -o out
 # optimal-gap with --output: its journal (finished cases, for --resume) is
 # all it keeps; no temporary
 fresh

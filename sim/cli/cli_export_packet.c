@@ -23,13 +23,17 @@ static bool export_run(const config *cfg, cli_inputs *in, const char *out, bool 
     g_autoptr(replay) r = replay_new(cfg, ops, in->t, in->tr, in->cat, error);
     if (!r)
         return false;
+    cli_signals_catch(); /* from here a signal stops the run, which removes its output */
     output_dir *d = output_dir_open_new(out, force, scenario, error);
     if (!d)
         return false;
+    replay_set_stop(r, cli_stop_if_signalled, NULL);
     g_autoptr(export_packet) x = export_packet_new(r, d, error);
-    bool ok = x && replay_run(r, d, NULL, NULL, error) && export_packet_finish(x, error);
+    bool ok = x && replay_run(r, d, NULL, NULL, error) && !cli_signal_caught() &&
+              export_packet_finish(x, error) && !cli_signal_caught();
     if (!ok) {
         output_dir_abort(d);
+        cli_signals_exit(); /* the output is gone: die of the signal (if one came) */
         return false;
     }
     replay_get_summary(r, s);
@@ -65,6 +69,10 @@ static int export_main(cli_sim_opts *o, int argc, char **argv)
         o->scenario = g_strdup(argv[1]);
     if (!o->scenario || !o->out) {
         cli_error("export-packet: give a SCENARIO and -o DIR (see `ccsim export-packet --help`)");
+        return CLI_EXIT_USAGE;
+    }
+    if (!*o->out) {
+        cli_error("export-packet: --out: an empty folder name");
         return CLI_EXIT_USAGE;
     }
     bool usage = false;
