@@ -220,6 +220,28 @@ static void test_sweep_topo_param_paths(void)
     g_rmdir(dir);
 }
 
+/* sim.graph_library relative to the base file (read relative to the
+ * scenario): the worker's scenario, in its own folder, gets the absolute
+ * path, else every run of the sweep failed not finding it. */
+static void test_sweep_graph_library_path(void)
+{
+    GError *err = NULL;
+    g_autofree char *dir = g_dir_make_tmp("sweep-XXXXXX", &err);
+    TEST_ASSERT_NO_ERROR(err);
+    g_autofree char *lib = g_build_filename(dir, "library.json", NULL);
+    CU_ASSERT(g_file_set_contents(lib, "{}", -1, NULL));
+    const char *text = "{\"base\": {\"sim\": {\"graph_library\": \"library.json\"}},"
+                       " \"grid\": {\"sim.seed\": [1]}}";
+    g_autoptr(sweep) sw = sweep_parse(text, strlen(text), "s.json", dir, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(sw != NULL);
+    g_autofree char *scen = sweep_run_scenario_text(sw, 0);
+    g_autofree char *want = g_strdup_printf("\"graph_library\":\t\"%s\"", lib);
+    CU_ASSERT_PTR_NOT_NULL(strstr(scen, want));
+    g_remove(lib);
+    g_rmdir(dir);
+}
+
 typedef struct bad_case {
     const char *name;
     const char *text;
@@ -436,6 +458,7 @@ int main(void)
         {"scenario", test_sweep_scenario},
         {"base_file_paths", test_sweep_base_file_paths},
         {"topo_param_paths", test_sweep_topo_param_paths},
+        {"graph_library_path", test_sweep_graph_library_path},
         {"bad_input", test_sweep_bad_input},
         {"csv", test_sweep_csv},
         {"merge", test_sweep_merge},

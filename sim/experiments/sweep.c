@@ -259,7 +259,8 @@ static bool check_key(const char *name, const char *key, GError **error)
 
 /* Make a relative file path absolute against dir when that file exists
  * there: trace strings and the direct string members of the trace object,
- * and a topology string naming a file (absolutize_topo_spec: its parameters). */
+ * a topology string naming a file (absolutize_topo_spec: its parameters),
+ * sim.graph_library. */
 static void absolutize_string(cJSON *item, const char *dir)
 {
     if (!cJSON_IsString(item) || g_path_is_absolute(item->valuestring))
@@ -304,6 +305,10 @@ void sweep__absolutize(cJSON *scenario, const char *dir)
         for (cJSON *c = trace->child; c; c = c->next)
             absolutize_string(c, dir);
     absolutize_topo_spec(cJSON_GetObjectItemCaseSensitive(scenario, "topology"), dir);
+    /* read relative to the scenario, which the worker reads in its own folder */
+    absolutize_string(cJSON_GetObjectItemCaseSensitive(
+                          cJSON_GetObjectItemCaseSensitive(scenario, "sim"), "graph_library"),
+                      dir);
 }
 
 /* --- Parsing ----------------------------------------------------------------- */
