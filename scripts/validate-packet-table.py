@@ -1,8 +1,11 @@
 #!/usr/bin/python3
 """validate-packet-table.py OUT DOC - write the packet cross-check's tables
-(OUT/table.csv, OUT/ranking.csv, OUT/load.txt from scripts/validate-packet.sh)
-into DOC between the lines <!-- validate-packet:begin --> and
-<!-- validate-packet:end -->.  Standard library only."""
+(OUT/table.csv, OUT/ranking.csv, OUT/load.txt and each run's jobs.csv from
+scripts/validate-packet.sh) into DOC between the lines
+<!-- validate-packet:begin --> and <!-- validate-packet:end -->: the errors
+per case, each job's mean iteration time in both simulators (the cases with
+more than one job), and the ranking on the 4-job Clos case with each
+scheduler's utilization as a ratio to ecmp's.  Standard library only."""
 import csv
 import os
 import sys
@@ -42,11 +45,48 @@ def error_table(rs):
 def ranking_table(rs):
     by_c = sorted(rs, key=lambda r: -float(r["util_ccsim"]))
     by_n = sorted(rs, key=lambda r: -float(r["util_ns3"]))
-    out = ["| scheduler | GPU util ccsim | rank | GPU util ns-3 | rank | iteration time (worst job) |",
-           "|---|---|---|---|---|---|"]
+    base = next((r for r in rs if r["scheduler"] == "ecmp"), None)
+    out = ["| scheduler | GPU util ccsim | / ecmp | rank | GPU util ns-3 | / ecmp | rank | "
+           "iteration time (worst job) |", "|---|---|---|---|---|---|---|---|"]
     for r in by_c:
-        out.append(f"| {r['scheduler']} | {float(r['util_ccsim']):.4f} | {by_c.index(r) + 1} | "
-                   f"{float(r['util_ns3']):.4f} | {by_n.index(r) + 1} | {pct(r['iter_err'])} |")
+        rc = f"{float(r['util_ccsim']) / float(base['util_ccsim']):.3f}" if base else "—"
+        rn = f"{float(r['util_ns3']) / float(base['util_ns3']):.3f}" if base else "—"
+        out.append(f"| {r['scheduler']} | {float(r['util_ccsim']):.4f} | {rc} | "
+                   f"{by_c.index(r) + 1} | {float(r['util_ns3']):.4f} | {rn} | "
+                   f"{by_n.index(r) + 1} | {pct(r['iter_err'])} |")
+    return out
+
+
+def run_dir(out_dir, r, by_scheduler):
+    """A row's export and ns-3 folders (scripts/validate-packet.sh's layout)."""
+    name = r["case"].split(" (")[0]
+    d = os.path.join(out_dir, f"{name}-{r['scheduler']}" if by_scheduler else name)
+    return os.path.join(d, "export"), os.path.join(d, "ns3-" + r["routing"])
+
+
+def ms(v):
+    return f"{float(v) * 1e3:.3f}" if v else "—"
+
+
+def jobs_table(out_dir, runs):
+    """Each job's mean iteration time in both simulators, for (row, by_scheduler)
+    pairs of runs with more than one job."""
+    out = ["| case | scheduler | job | iterations ccsim | iterations ns-3 | mean iteration ccsim (ms) | "
+           "mean iteration ns-3 (ms) | error |", "|---|---|---|---|---|---|---|---|"]
+    seen = set()
+    for r, by_sched in runs:
+        key = (r["case"], r["scheduler"], r["routing"])
+        if int(r["jobs"]) < 2 or key in seen:  # the ranking repeats the table's own run
+            continue
+        seen.add(key)
+        export, ns3 = run_dir(out_dir, r, by_sched)
+        ccsim = {j["job_id"]: j for j in rows(os.path.join(export, "jobs.csv"))}
+        for j in rows(os.path.join(ns3, "jobs.csv")):
+            c = ccsim[j["job_id"]]
+            a, b = c["mean_iter_s"], j["mean_iter_s"]
+            e = pct(str((float(b) - float(a)) / float(a))) if a and b else "—"
+            out.append(f"| {r['case']} | {r['scheduler']} | {j['job_id']} | {c['iterations']} | "
+                       f"{j['iterations']} | {ms(a)} | {ms(b)} | {e} |")
     return out
 
 
@@ -57,12 +97,21 @@ def main():
              "user + system of each simulator's whole command).", "",
              "Errors are (ns-3 − ccsim) / ccsim; \"per_step\": ccsim with `--step-latency "
              "per_step` against the same ns-3 run.", ""]
-    lines += error_table(rows(os.path.join(out_dir, "table.csv")))
+    table = rows(os.path.join(out_dir, "table.csv"))
+    lines += error_table(table)
+    runs = [(r, False) for r in table]
     rank = os.path.join(out_dir, "ranking.csv")
     if os.path.exists(rank):
+        ranking = rows(rank)
         lines += ["", "The 4-job Clos case under each scheduler that decides at job starts and "
-                  "ends, ranked by GPU utilization in each simulator:", ""]
-        lines += ranking_table(rows(rank))
+                  "ends, ranked by GPU utilization in each simulator (\"/ ecmp\": the "
+                  "utilization as a ratio to ecmp's in the same simulator):", ""]
+        lines += ranking_table(ranking)
+        runs += [(r, True) for r in ranking]
+    lines += ["", "Each job of the cases with more than one job: its mean iteration time in "
+              "both simulators (the error columns above take the worst and the mean of these):",
+              ""]
+    lines += jobs_table(out_dir, runs)
     text = open(doc).read()
     if BEGIN not in text or END not in text:
         sys.exit(f"validate-packet-table: {doc} has no {BEGIN} ... {END} section")

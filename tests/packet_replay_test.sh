@@ -28,6 +28,14 @@ fct=$(awk -F, 'NR == 2 { print $6 }' "$tmp/one/transfers.csv" 2>/dev/null)
 check "one flow: fct $fct within 2% of 0.008001 s" \
     awk -v f="${fct:-0}" 'BEGIN { e = (f - 0.008001) / 0.008001; exit !(e < 0.02 && e > -0.02) }'
 
+# links.csv: a row per directed link of the export, whose drops and marks
+# add up to the run's (summary.csv).
+check "links.csv has a row per link" [ "$(wc -l <"$tmp/one/links.csv")" -eq \
+    "$(wc -l <"$data/packet_links.csv")" ]
+sums=$(awk -F, 'NR > 1 { d += $4; m += $5 } END { print d "," m }' "$tmp/one/links.csv")
+run=$(awk -F, 'NR == 2 { print $12 "," $13 }' "$tmp/one/summary.csv")
+check "links.csv adds up to summary.csv ($sums, $run)" [ "$sums" = "$run" ]
+
 # A missing folder: a clear error, exit 1, no output.
 "$replayer" "$tmp/nothing" -o "$tmp/out1" >"$tmp/err1" 2>&1
 check "missing folder exits 1" [ $? -eq 1 ]

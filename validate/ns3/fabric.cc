@@ -290,6 +290,7 @@ void Fabric::install_queues(NetDeviceContainer& devs, const FabricOptions& o)
 void Fabric::build_links(const FabricOptions& o)
 {
     m_out_if.assign(m_x.links.size(), 0);
+    m_link_qdisc.assign(m_x.links.size(), 0);
     uint32_t subnet = 0x0A000000; // 10.0.0.0/8, a /30 per cable
     for (uint32_t l = 0; l < m_x.links.size(); l++) {
         const Link& a = m_x.links[l];
@@ -310,6 +311,8 @@ void Fabric::build_links(const FabricOptions& o)
         devs.Get(1)->SetAttribute("DataRate", DataRateValue(DataRate(
                                                   static_cast<uint64_t>(b.rate_Bps * 8))));
         install_queues(devs, o);
+        m_link_qdisc[l] = static_cast<uint32_t>(m_qdiscs.size() - 2);
+        m_link_qdisc[a.reverse] = static_cast<uint32_t>(m_qdiscs.size() - 1);
         Ipv4AddressHelper addr;
         addr.SetBase(Ipv4Address(subnet), Ipv4Mask("255.255.255.252"));
         subnet += 4;
@@ -410,6 +413,16 @@ uint64_t Fabric::marks() const
     for (const auto& q : m_qdiscs)
         n += q->GetStats().nTotalMarkedPackets;
     return n;
+}
+
+uint64_t Fabric::link_drops(uint32_t link) const
+{
+    return m_qdiscs[m_link_qdisc[link]]->GetStats().nTotalDroppedPackets;
+}
+
+uint64_t Fabric::link_marks(uint32_t link) const
+{
+    return m_qdiscs[m_link_qdisc[link]]->GetStats().nTotalMarkedPackets;
 }
 
 } // namespace ccsim_packet

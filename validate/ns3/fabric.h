@@ -64,6 +64,9 @@ class Fabric
     // Packets dropped and ECN-marked by every queue so far.
     uint64_t drops() const;
     uint64_t marks() const;
+    // The same for the port of one directed link (at its src): which queue dropped.
+    uint64_t link_drops(uint32_t link) const;
+    uint64_t link_marks(uint32_t link) const;
 
   private:
     void build_links(const FabricOptions& o);
@@ -75,6 +78,7 @@ class Fabric
     ns3::NodeContainer m_nodes;
     std::vector<uint32_t> m_out_if;              // per directed link: interface at its src
     std::vector<ns3::Ptr<ns3::QueueDisc>> m_qdiscs;
+    std::vector<uint32_t> m_link_qdisc;          // per directed link: its port's index in m_qdiscs
     std::vector<uint8_t> m_bands;                // per connection: its band
     std::map<uint32_t, std::vector<int>> m_dist; // NIC -> hops from each node (-1: none)
 };

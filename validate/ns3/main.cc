@@ -7,8 +7,10 @@
 // Writes into OUT (created if needed): transfers.csv (every transfer that
 // ended: job_id, iteration, transfer, start_s, end_s, fct_s, as
 // ccsim_transfers.csv), jobs.csv (job_id, gpus, start_s, stop_s,
-// iterations, busy_gpu_s, mean_iter_s, completion_s) and summary.csv (the
-// run's GPU utilization, drops, ECN marks, events, wall and CPU seconds),
+// iterations, busy_gpu_s, mean_iter_s, completion_s), summary.csv (the
+// run's GPU utilization, drops, ECN marks, events, wall and CPU seconds)
+// and links.csv (link, src, dst, drops, ecn_marks: the port each directed
+// link leaves by, to tell where packets were lost),
 // each through a temporary file renamed at the end.  Bad input: "ccsim-packet:
 // FILE:LINE: what is wrong", exit 1, no output; bad usage: exit 2.
 //
@@ -181,11 +183,17 @@ void write_results(const Options& o, const Export& x, const Jobs& jobs, const Fa
             std::to_string(iters) + "," + std::to_string(f.drops()) + "," +
             std::to_string(f.marks()) + "," + std::to_string(Simulator::GetEventCount()) + "," +
             num(wall_s) + "," + num(cpu_s()) + "\n";
+    std::string lcsv = "link,src,dst,drops,ecn_marks\n";
+    for (uint32_t l = 0; l < x.links.size(); l++)
+        lcsv += std::to_string(l) + "," + x.nodes[x.links[l].src].name + "," +
+                x.nodes[x.links[l].dst].name + "," + std::to_string(f.link_drops(l)) + "," +
+                std::to_string(f.link_marks(l)) + "\n";
     std::filesystem::create_directories(o.out);
     write_file(o.out, "transfers.csv",
                "job_id,iteration,transfer,start_s,end_s,fct_s\n" + jobs.transfer_rows());
     write_file(o.out, "jobs.csv", jcsv);
     write_file(o.out, "summary.csv", scsv);
+    write_file(o.out, "links.csv", lcsv);
 }
 
 } // namespace
