@@ -274,8 +274,12 @@ void Fabric::install_queues(NetDeviceContainer& devs, const FabricOptions& o)
     for (uint32_t i = 0; i < devs.GetN(); i++) {
         DataRateValue rate;
         devs.Get(i)->GetAttribute("DataRate", rate);
-        // K: what the port drains in ecn_k_s, at least two full packets
-        double k = std::max(2.0 * o.mtu, rate.Get().GetBitRate() / 8.0 * o.ecn_k_s);
+        // K: what the port drains in ecn_k_s, at most half the band (a
+        // 300 GB/s NVLink port drains 1.5 MB in 5 us, more than its band
+        // holds: it would drop and never mark), at least two full packets
+        double band = static_cast<double>(o.buffer_pkts) * o.mtu;
+        double k = std::max(2.0 * o.mtu,
+                            std::min(band / 2, rate.Get().GetBitRate() / 8.0 * o.ecn_k_s));
         TrafficControlHelper tch;
         tch.SetRootQueueDisc("ccsim::PrioMarkQueueDisc", "Bands",
                              UintegerValue(static_cast<uint32_t>(o.bands)), "K",

@@ -19,8 +19,8 @@
 // (set_band; ns-3 rewrites a forwarded packet's priority from its TOS, and
 // its TCP clears the ECN bits of a socket with a TOS of its own); in
 // each data band DCTCP's marking: an ECN-capable packet arriving to a band
-// of at least K bytes (what the port drains in ecn_k_s, at least two full
-// packets) is marked; a band holds buffer_pkts full packets and drops only
+// of at least K bytes (what the port drains in ecn_k_s, at most half the
+// band, at least two full packets) is marked; a band holds buffer_pkts full packets and drops only
 // when full (fabric.cc says why not ns-3's RED).  The device queue holds
 // one packet, so the queue discipline decides the order.
 #ifndef CCSIM_VALIDATE_NS3_FABRIC_H
