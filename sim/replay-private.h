@@ -32,9 +32,15 @@ bool replay__compute_s(struct replay *r, const catalog_model *m, catalog_gpu gpu
                        GError **error);
 /* The replay's MDOT object (traces/mdot_compute.h), made at the first
  * call: weights for its GPU or the override, else NULL and the refusal.
- * Structured jobs under sim.compute = "mdot" take their per-stage times from
- * it (mdot_compute_stage_times).  (transfer none) */
+ * (transfer none) */
 struct mdot_compute *replay__mdot(struct replay *r, GError **error);
+/* Under sim.compute = "mdot", a structured job of catalog model m built by
+ * the replay from the catalog (not one the scenario describes or pins) takes
+ * its stages' forward and backward times from MDOT at micro_batch samples
+ * (mdot_compute_structure); otherwise, or when the library keeps m's
+ * catalog time, s is left as it is. */
+bool replay__mdot_structure(struct replay *r, const catalog_model *m, struct job_structure *s,
+                            double micro_batch, GError **error);
 /* run.json's "compute" object.  (transfer full) */
 cJSON *replay__compute_json(const struct replay *r);
 

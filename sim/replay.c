@@ -156,11 +156,17 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
     g_autofree char *shown = ccs_escape(tj->id, -1, 80);
     g_autofree char *where = g_strdup_printf("%s: job %s", trace_source_name(r->tr), shown);
     GError *e = NULL;
+    workload_report rep = {0};
     *owned = workload_structure_for_trace_job(
         tj, tj->inline_model ? NULL : m, cat, max_host_gpus(r->t), gpu,
-        r->cfg->sim.job_model == CONFIG_JOB_MODEL_STRUCTURED, where, NULL, &e);
+        r->cfg->sim.job_model == CONFIG_JOB_MODEL_STRUCTURED, where, &rep, &e);
     if (e) {
         g_propagate_error(error, e);
+        return false;
+    }
+    if (*owned && !tj->inline_model && !tj->structure_desc &&
+        !replay__mdot_structure(r, m, *owned, rep.micro_batch, error)) {
+        g_prefix_error(error, "%s: job %s: ", trace_source_name(r->tr), shown);
         return false;
     }
     const job_structure *st = *owned ? *owned : tj->structure;

@@ -2,7 +2,8 @@
  * comes from: the catalog's measured time for the replay's GPU, or MDOT
  * (an inline graph model always; every catalog model under sim.compute =
  * "mdot"), through one traces/mdot_compute.h object per replay, made at the
- * first job that needs it (docs/mdot.md §5).  Not here: the job's other
+ * first job that needs it, and under "mdot" a structured job's stage times
+ * (docs/mdot.md §5).  Not here: the job's other
  * figures (replay.c resolve_job).
  */
 #include "replay-private.h"
@@ -39,6 +40,20 @@ bool replay__compute_s(replay *r, const catalog_model *m, catalog_gpu gpu, doubl
     bool from_catalog = false;
     *out = mdot_compute_catalog_s(mc, m, gpu, &from_catalog, error);
     return *out >= 0;
+}
+
+bool replay__mdot_structure(replay *r, const catalog_model *m, job_structure *s,
+                            double micro_batch, GError **error)
+{
+    if (r->cfg->sim.compute != CONFIG_COMPUTE_MDOT)
+        return true;
+    mdot_compute *mc = replay__mdot(r, error);
+    bool kept = false;
+    if (!mc || !mdot_compute_structure(mc, m->name, micro_batch, s, &kept, error)) {
+        g_prefix_error(error, "model %s: ", m->name);
+        return false;
+    }
+    return true;
 }
 
 cJSON *replay__compute_json(const replay *r)

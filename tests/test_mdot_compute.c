@@ -1,7 +1,7 @@
 /* test_mdot_compute.c - suite "mdot_compute": a replay's compute times from
  * MDOT (traces/mdot_compute.c): the refusal and override rules, the graph
  * library (embedded and a scenario's own), tensor/pipeline division, stage
- * times for per-stage jobs.  Not here: the predictor (test_mdot.c).
+ * times for per-stage jobs and structured jobs.  Not here: the predictor (test_mdot.c).
  */
 #include <glib/gstdio.h>
 #include <math.h>
@@ -13,6 +13,7 @@
 #include "traces/catalog.h"
 #include "traces/mdot.h"
 #include "traces/mdot_compute.h"
+#include "traces/structure.h"
 
 /* A replay on an A100 with no A100 weights is refused, and the message
  * names the devices that have weights and the override; an override naming
@@ -175,6 +176,64 @@ static void test_mdot_compute_stages(void)
     TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
 }
 
+/* A structured LLaMA-7B job (library batch 4 samples per replica), 2
+ * micro-batches of 4 / 2 = 2 samples, tp 2, 4 stages whose catalog times
+ * split forward : backward as 1 : 2: MDOT replaces every stage's times
+ * with the library graph at micro-batch 2 cut in 4, keeping the 1 : 2
+ * split, so the stages add up to the whole graph at batch 2 over tp 2.  With
+ * 3 micro-batches of 4 / 3 samples: the whole graph is affine, T(x) = fixed
+ * + x per_sample, so per_sample = T(2) - T(1), fixed = 2 T(1) - T(2) and
+ * T(4/3) = 2/3 T(1) + 1/3 T(2), over tp 2.  A micro-batch given (3, the
+ * recipe's) wins: the stages add up to T(3) / 2.  A model whose library entry
+ * keeps the catalog time (MIND) is left as it was and listed as kept. */
+static void test_mdot_compute_structure(void)
+{
+    GError *err = NULL;
+    mdot_compute_options o = {"a100", "cpu1", NULL};
+    g_autoptr(mdot_compute) mc = mdot_compute_new(&o, &err);
+    CU_ASSERT_FATAL(mc != NULL);
+    structure_stage st[4];
+    for (int k = 0; k < 4; k++)
+        st[k] = (structure_stage){.layers = 8, .fwd_s = 1, .bwd_s = 2};
+    job_structure s = {.tp = 2, .pp = 4, .dp = 1, .micro_batches = 2, .stages = st};
+    bool kept = true;
+    CU_ASSERT_FATAL(mdot_compute_structure(mc, "LLaMA-7B", 0, &s, &kept, &err));
+    CU_ASSERT_FALSE(kept);
+    double fwd[4], bwd[4], sum = 0;
+    CU_ASSERT_FATAL(mdot_compute_stage_times(mc, "LLaMA-7B", 2, 4, 2, 1.0 / 3, fwd, bwd, &err));
+    for (int k = 0; k < 4; k++) {
+        TEST_ASSERT_CLOSE(st[k].fwd_s, fwd[k], 1e-12);
+        TEST_ASSERT_CLOSE(st[k].bwd_s, 2 * st[k].fwd_s, 1e-12);
+        sum += st[k].fwd_s + st[k].bwd_s;
+    }
+    TEST_ASSERT_CLOSE(sum, direct_s("llama-7b.json.gz", 2) / 2, 1e-9);
+    s.micro_batches = 3;
+    CU_ASSERT_FATAL(mdot_compute_structure(mc, "LLaMA-7B", 0, &s, &kept, &err));
+    sum = 0;
+    for (int k = 0; k < 4; k++)
+        sum += st[k].fwd_s + st[k].bwd_s;
+    double t1 = direct_s("llama-7b.json.gz", 1), t2 = direct_s("llama-7b.json.gz", 2);
+    TEST_ASSERT_CLOSE(sum, (2.0 / 3 * t1 + 1.0 / 3 * t2) / 2, 1e-9);
+    CU_ASSERT_FATAL(mdot_compute_structure(mc, "LLaMA-7B", 3, &s, &kept, &err));
+    sum = 0;
+    for (int k = 0; k < 4; k++)
+        sum += st[k].fwd_s + st[k].bwd_s;
+    TEST_ASSERT_CLOSE(sum, direct_s("llama-7b.json.gz", 3) / 2, 1e-9);
+    for (int k = 0; k < 4; k++)
+        st[k] = (structure_stage){.layers = 8, .fwd_s = 1, .bwd_s = 2};
+    CU_ASSERT_FATAL(mdot_compute_structure(mc, "MIND", 0, &s, &kept, &err));
+    CU_ASSERT(kept);
+    CU_ASSERT_EQUAL(st[0].fwd_s, 1);
+    CU_ASSERT_EQUAL(st[3].bwd_s, 2);
+    cJSON *rec = mdot_compute_to_json(mc);
+    g_autofree char *json =
+        cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(rec, "catalog_kept"));
+    cJSON_Delete(rec);
+    CU_ASSERT_STRING_EQUAL(json, "[\"MIND\"]");
+    CU_ASSERT_FALSE(mdot_compute_structure(mc, "No-such-model", 0, &s, &kept, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -183,6 +242,7 @@ int main(void)
         {"catalog", test_mdot_compute_catalog},
         {"own_library", test_mdot_compute_own_library},
         {"stages", test_mdot_compute_stages},
+        {"structure", test_mdot_compute_structure},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("mdot_compute", cases);

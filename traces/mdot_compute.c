@@ -11,6 +11,7 @@
 #include "base/ccs.h"
 #include "base/input.h"
 #include "mdot.h"
+#include "structure.h"
 #include "traces-private.h"
 
 #define LIBRARY_RESOURCE "/ccsim/traces/graphs/"
@@ -215,6 +216,13 @@ static bool library_entry(mdot_compute *mc, const char *name, char **path, int64
     return true;
 }
 
+/* Name is listed in run.json's catalog_kept, once. */
+static void keep_catalog(mdot_compute *mc, const char *name)
+{
+    if (!g_ptr_array_find_with_equal_func(mc->kept, name, g_str_equal, NULL))
+        g_ptr_array_add(mc->kept, g_strdup(name));
+}
+
 double mdot_compute_catalog_s(mdot_compute *mc, const catalog_model *m, catalog_gpu gpu,
                               bool *from_catalog, GError **error)
 {
@@ -225,8 +233,7 @@ double mdot_compute_catalog_s(mdot_compute *mc, const catalog_model *m, catalog_
         return -1;
     if (!path) {
         *from_catalog = true;
-        if (!g_ptr_array_find_with_equal_func(mc->kept, m->name, g_str_equal, NULL))
-            g_ptr_array_add(mc->kept, g_strdup(m->name));
+        keep_catalog(mc, m->name);
         return m->compute_s[gpu];
     }
     double t = mdot_compute_graph_s(mc, path, batch, error);
@@ -237,7 +244,7 @@ double mdot_compute_catalog_s(mdot_compute *mc, const catalog_model *m, catalog_
     return t / (double)(MAX(m->tp, 1) * MAX(m->pp, 1));
 }
 
-bool mdot_compute_stage_times(mdot_compute *mc, const char *name, int64_t micro_batch, int pp,
+bool mdot_compute_stage_times(mdot_compute *mc, const char *name, double micro_batch, int pp,
                               int tp, double fwd_frac, double *fwd_s, double *bwd_s,
                               GError **error)
 {
@@ -253,33 +260,64 @@ bool mdot_compute_stage_times(mdot_compute *mc, const char *name, int64_t micro_
         return false;
     }
     size_t n = mdot_graph_count(c->g);
-    if (pp < 1 || (size_t)pp > n || tp < 1 || micro_batch < 1) {
+    if (pp < 1 || (size_t)pp > n || tp < 1 || !(micro_batch >= 1 && micro_batch <= 1e9)) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "%s: %d pipeline stages, tp %d, micro-batch %" G_GINT64_FORMAT
-                    ": need 1 <= pp <= %zu operators, tp >= 1, micro-batch >= 1", name, pp, tp,
-                    micro_batch, n);
+                    "%s: %d pipeline stages, tp %d, micro-batch %g: need 1 <= pp <= %zu "
+                    "operators, tp >= 1, 1 <= micro-batch <= 1e9", name, pp, tp, micro_batch, n);
         return false;
     }
-    range_warnings(mc, c, micro_batch);
+    range_warnings(mc, c, (int64_t)ceil(micro_batch));
     g_autofree double *fx = g_new(double, n);
     g_autofree double *ps = g_new(double, n);
     mdot_estimate est;
     if (!mdot_estimate_graph(mc->model, c->g, &est, fx, ps, error))
         return false;
-    double total = mdot_estimate_at(&est, (double)micro_batch), prefix = 0;
+    double total = mdot_estimate_at(&est, micro_batch), prefix = 0;
     size_t v = 0;
     for (int k = 0; k < pp; k++) {
         double stage = 0;
         /* leave at least one operator for each later stage */
         size_t last = n - (size_t)(pp - 1 - k);
         while (v < last && (k == pp - 1 || prefix < total * (k + 1) / pp || stage == 0)) {
-            double t = fx[v] + ps[v] * (double)micro_batch;
+            double t = fx[v] + ps[v] * micro_batch;
             stage += t;
             prefix += t;
             v++;
         }
         fwd_s[k] = stage / tp * fwd_frac;
         bwd_s[k] = stage / tp * (1 - fwd_frac);
+    }
+    return true;
+}
+
+bool mdot_compute_structure(mdot_compute *mc, const char *name, double micro_batch,
+                            job_structure *s, bool *kept, GError **error)
+{
+    g_autofree char *path = NULL;
+    int64_t batch = 0;
+    *kept = false;
+    if (!library_entry(mc, name, &path, &batch, error))
+        return false;
+    if (!path) {
+        *kept = true;
+        keep_catalog(mc, name);
+        return true;
+    }
+    double fwd = 0, all = 0;
+    for (int k = 0; k < s->pp; k++) {
+        fwd += s->stages[k].fwd_s;
+        all += s->stages[k].fwd_s + s->stages[k].bwd_s;
+    }
+    double micro = micro_batch > 0 ? micro_batch
+                                   : MAX(1.0, (double)batch / MAX(s->micro_batches, 1));
+    g_autofree double *f = g_new(double, s->pp);
+    g_autofree double *b = g_new(double, s->pp);
+    if (!mdot_compute_stage_times(mc, name, micro, s->pp, MAX(s->tp, 1),
+                                  all > 0 ? fwd / all : 1.0 / 3, f, b, error))
+        return false;
+    for (int k = 0; k < s->pp; k++) {
+        s->stages[k].fwd_s = f[k];
+        s->stages[k].bwd_s = b[k];
     }
     return true;
 }

@@ -61,11 +61,26 @@ double mdot_compute_catalog_s(mdot_compute *mc, const catalog_model *m, catalog_
  * cut allows (each cut where the prefix time first reaches k/pp of the
  * total), each stage's time divided by tp and split into forward and
  * backward by fwd_frac.  For jobs built as per-stage forward and backward
- * tasks.  False with CCS_ERROR_INVALID when the library has no graph for
- * name or pp exceeds the operator count. */
-bool mdot_compute_stage_times(mdot_compute *mc, const char *name, int64_t micro_batch, int pp,
+ * tasks.  The micro-batch may be fractional (the estimate is affine in the
+ * batch: an average of micro-batches of different sizes); range warnings
+ * take it rounded up.  False with CCS_ERROR_INVALID when the library has no
+ * graph for name, pp exceeds the operator count or the micro-batch is
+ * outside [1, 1e9]. */
+bool mdot_compute_stage_times(mdot_compute *mc, const char *name, double micro_batch, int pp,
                               int tp, double fwd_frac, double *fwd_s, double *bwd_s,
                               GError **error);
+
+/* A structured job's stage times from MDOT (docs/mdot.md §5): the library
+ * graph of model `name` at micro_batch samples (0: the entry's batch, the
+ * samples of one replica's iteration, over s->micro_batches, at least 1),
+ * cut into s->pp stages by mdot_compute_stage_times with the forward share s
+ * already has, replaces every stage's fwd_s and bwd_s.  When the library
+ * keeps the catalog time of name (no graph), s is left as it is, name is
+ * listed as kept and *kept is set.  False with the error of
+ * mdot_compute_stage_times. */
+struct job_structure;
+bool mdot_compute_structure(mdot_compute *mc, const char *name, double micro_batch,
+                            struct job_structure *s, bool *kept, GError **error);
 
 /* The device whose weights are used (transfer none). */
 const char *mdot_compute_weights(const mdot_compute *mc);
