@@ -77,14 +77,19 @@ def make_net(spec, d=D_MODEL):
                            ctx=spec["ctx"], pe=spec.get("pe", "none"))
 
 
-def graph_groups(rows):
-    """Rows grouped by graph: the rows of one model at one input size differ
-    only in the batch, and every network input is batch-free, so each
-    group's corrections are computed once (an exact saving).  [[row
+def graph_groups(rows, enc):
+    """Rows grouped by their network input (enc: the rows' encodings): the
+    rows of one model at one input size differ only in the batch, and every
+    network input is batch-free, so each group's corrections are computed
+    once.  Rows whose encodings differ all the same stay apart: an
+    operator whose batch dimension is not the first (after a permute in the
+    encoders' attention) keeps the batch in its per-sample shape.  [[row
     indices], ...] in first-seen order."""
     groups = {}
     for i, r in enumerate(rows):
-        groups.setdefault((r.get("variant", r["name"]), r.get("size")), []).append(i)
+        key = (r.get("variant", r["name"]), r.get("size"),
+               enc[i]["feats"].numpy().tobytes(), enc[i]["loads"].numpy().tobytes())
+        groups.setdefault(key, []).append(i)
     return list(groups.values())
 
 
@@ -95,8 +100,8 @@ def fit_net(rows, spec, epochs, seed, d=D_MODEL, enc=None):
     torch.manual_seed(seed)
     rng = random.Random(seed)
     net = make_net(spec, d)
-    groups = graph_groups(rows)
     enc = enc or [dataset.encode(r, d) for r in rows]
+    groups = graph_groups(rows, enc)
     genc = [enc[g[0]] for g in groups]
     allf = torch.cat([e["feats"] for e in enc])
     net.mu.copy_(allf.mean(0))
@@ -135,10 +140,10 @@ def predict_net(net, rows, enc=None):
     graph, evaluated at each of its rows' batches)."""
     net = net.double().eval()
     out = [0.0] * len(rows)
+    enc = enc or [dataset.encode(r, net.d) for r in rows]
     with torch.no_grad():
-        for g in graph_groups(rows):
-            e = [enc[g[0]]] if enc else [dataset.encode(rows[g[0]], net.d)]
-            c = dataset.collate(e, [0], torch.float64, net.pe, net.ctx == "gnn")
+        for g in graph_groups(rows, enc):
+            c = dataset.collate([enc[g[0]]], [0], torch.float64, net.pe, net.ctx == "gnn")
             fixed, per_sample = net.affine(c["types"], c["feats"], c["pe"], c["mask"],
                                            c["loads"], c.get("graph"))
             for i in g:

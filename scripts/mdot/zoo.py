@@ -221,7 +221,7 @@ DEFAULT = (
     + [("googlenet", "googlenet", _tv("googlenet", aux_logits=False, init_weights=False),
         [(2, 64), (8, 64), (4, 96), (4, 128), (1, 64)])]
     + [("inception", "inception_v3", _tv("inception_v3", aux_logits=False, init_weights=False),
-        [(2, 96), (4, 96), (2, 128), (1, 96)])]
+        [(2, 96), (4, 96), (2, 128), (1, 128)])]
     + [("mnasnet", v, _tv(v), CNN_INPUTS) for v in ("mnasnet0_5", "mnasnet1_0", "mnasnet1_3")]
     + [("efficientnet", v, _tv(v), CNN_INPUTS) for v in ("efficientnet_b0", "efficientnet_b1")]
     + [("mobilenet", v, _tv(v), SMALL_INPUTS)
