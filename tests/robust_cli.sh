@@ -161,6 +161,20 @@ refuse json_sweep_trailing 1 '^ccsim: trailing-sweep.json:1: data after the JSON
     sweep trailing-sweep.json --out left
 refuse json_sweep_nul 1 '^ccsim: nul-sweep.json:1: a NUL character' sweep nul-sweep.json --out left
 refuse json_topo_dup 1 'duptopo.json: key "links" appears twice' run --topo file:duptopo.json -q -o left
+# the MDOT graph library (--graph-library): read by the same strict reader
+printf '{"trace": {"jobs": [{"id": "j1", "gpus": 8, "start_s": 0, "end_s": 100, "model": "GPT-1.3B"}]}, "topology": "fat-tree:k=4", "sim": {"compute": "mdot", "mdot_weights": "cpu1", "end_s": 100}}' > mdot-run.json
+printf '{"graphs": {"GPT-1.3B": {"file": "g.json", "batch": 1}}} {"x": 1}' > lib-trailing.json
+printf '{"graphs": {}, "graphs": {"GPT-1.3B": {"file": "g.json", "batch": 1}}}' > lib-dup.json
+printf '{"graphz": {}, "graphs": {"GPT-1.3B": {"file": "g.json", "batch": 1}}}' > lib-unknown.json
+printf '{"graphs": {"GPT-1.3B": {"file": "g.json", "bach": 1}}}' > lib-entry.json
+refuse json_lib_trailing 1 'lib-trailing.json:1: data after the JSON value' \
+    run --scenario mdot-run.json --graph-library lib-trailing.json -q -o left
+refuse json_lib_dup 1 'lib-dup.json: key "graphs" appears twice' \
+    run --scenario mdot-run.json --graph-library lib-dup.json -q -o left
+refuse json_lib_unknown 1 'lib-unknown.json: graphz: unknown key \(expected about or graphs\)' \
+    run --scenario mdot-run.json --graph-library lib-unknown.json -q -o left
+refuse json_lib_entry 1 'lib-entry.json: graphs.GPT-1.3B.bach: unknown key' \
+    run --scenario mdot-run.json --graph-library lib-entry.json -q -o left
 
 # --- outputs: an empty folder name is a usage error before anything runs;
 # gen-trace refuses a non-empty folder (as run and compare); a progress file

@@ -10,6 +10,7 @@
 
 #include "base/ccs.h"
 #include "base/input.h"
+#include "base/json.h"
 #include "mdot.h"
 #include "structure.h"
 #include "traces-private.h"
@@ -163,7 +164,12 @@ static const cJSON *library(mdot_compute *mc, GError **error)
         return NULL;
     gsize len;
     const char *s = g_bytes_get_data(b, &len);
-    cJSON *root = cJSON_ParseWithLength(s, len);
+    static const char *const keys[] = {"about", "graphs", NULL};
+    cJSON *root = ccs_json_parse(s, len, name, error); /* the strict reader (base/json.h) */
+    if (!root || !ccs_json_check_keys(root, keys, name, NULL, error)) {
+        cJSON_Delete(root);
+        return NULL;
+    }
     const cJSON *gs = cJSON_GetObjectItemCaseSensitive(root, "graphs");
     if (!cJSON_IsObject(gs)) {
         cJSON_Delete(root);
@@ -197,6 +203,10 @@ static bool library_entry(mdot_compute *mc, const char *name, char **path, int64
                     name);
         return false;
     }
+    static const char *const keys[] = {"file", "batch", "note", "why", NULL};
+    g_autofree char *where = g_strdup_printf("graphs.%s", name);
+    if (!ccs_json_check_keys(e, keys, lname, where, error))
+        return false;
     if (cJSON_IsNull(f))
         return true;
     if (!cJSON_IsString(f) || !cJSON_IsNumber(b) || b->valuedouble < 1 ||

@@ -17,6 +17,7 @@
 
 #include "base/ccs.h"
 #include "base/input.h"
+#include "base/json.h"
 #include "base/limits.h"
 #include "base/tempfile.h"
 #include "cli.h"
@@ -181,7 +182,9 @@ static void print_result(const char *out, int n, size_t ran)
 {
     g_autofree char *path = g_build_filename(out, "run.json", NULL);
     g_autoptr(GBytes) b = ccs_input_read(path, true, NULL);
-    g_autoptr(cJSON) j = b ? cJSON_Parse(g_bytes_get_data(b, NULL)) : NULL;
+    gsize len = 0;
+    const char *text = b ? g_bytes_get_data(b, &len) : NULL;
+    g_autoptr(cJSON) j = text ? ccs_json_parse(text, len, path, NULL) : NULL;
     const cJSON *s = cJSON_GetObjectItem(j, "summary");
     double v[5] = {NAN, NAN, NAN, NAN, NAN};
     const char *keys[] = {"gpu_util_cluster_frac", "gpu_util_allocated_frac", "mean_slowdown",

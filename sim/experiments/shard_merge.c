@@ -9,6 +9,7 @@
 
 #include "base/ccs.h"
 #include "base/input.h"
+#include "base/json.h"
 #include "sim/output.h"
 #include "sim/replay.h"
 #include "sweep-private.h"
@@ -87,8 +88,13 @@ static cJSON *read_run_json(const char *dir, GError **error)
     g_autoptr(GBytes) b = read_file(dir, "run.json", error);
     if (!b)
         return NULL;
-    cJSON *j = cJSON_Parse(g_bytes_get_data(b, NULL));
-    if (!cJSON_IsObject(j) || !cJSON_IsObject(cJSON_GetObjectItem(j, "shard"))) {
+    gsize len;
+    const char *text = g_bytes_get_data(b, &len);
+    g_autofree char *where = g_build_filename(dir, "run.json", NULL);
+    cJSON *j = ccs_json_parse(text, len, where, error);
+    if (!j)
+        return NULL;
+    if (!cJSON_IsObject(cJSON_GetObjectItem(j, "shard"))) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_PARSE, "%s/run.json: not a shard's run.json",
                     dir);
         cJSON_Delete(j);
