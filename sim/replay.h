@@ -190,6 +190,12 @@ bool replay_stopped(const replay *r);
  * time from MDOT.  (transfer none) */
 const GPtrArray *replay_compute_warnings(const replay *r);
 
+/* When sim.mdot_weights or sim.graph_library was given but no job took its
+ * time from MDOT (sim.compute catalog and no graph model; or, for the graph
+ * library, no catalog model under sim.compute mdot): the warning that it
+ * changed nothing, else NULL.  (transfer full) */
+char *replay_compute_unused(const replay *r);
+
 /* Per-job results, in trace order (for tests and the CLI). */
 size_t replay_job_count(const replay *r);
 typedef struct replay_job_result {

@@ -68,3 +68,16 @@ const GPtrArray *replay_compute_warnings(const replay *r)
 {
     return r->mc ? mdot_compute_warnings(r->mc) : NULL;
 }
+
+char *replay_compute_unused(const replay *r)
+{
+    const config *c = r->cfg;
+    bool mdot = c->sim.compute == CONFIG_COMPUTE_MDOT;
+    if (c->sim.mdot_weights && !r->mc)
+        return g_strdup("--mdot-weights (sim.mdot_weights) changed nothing: no job took its "
+                        "compute time from MDOT (that needs --compute mdot or a graph model)");
+    if (c->sim.graph_library && !(mdot && r->mc))
+        return g_strdup("--graph-library (sim.graph_library) changed nothing: no catalog model "
+                        "took its compute time from MDOT (that needs --compute mdot)");
+    return NULL;
+}

@@ -173,6 +173,13 @@ refuse json_lib_dup 1 'lib-dup.json: key "graphs" appears twice' \
     run --scenario mdot-run.json --graph-library lib-dup.json -q -o left
 refuse json_lib_unknown 1 'lib-unknown.json: graphz: unknown key \(expected about or graphs\)' \
     run --scenario mdot-run.json --graph-library lib-unknown.json -q -o left
+# an MDOT option that changes nothing is said (a warning), the run goes on
+"$ccsim" run --mdot-weights cpu1 --end 60 -q -o mdot-unused >stdout 2>stderr
+if [ $? = 0 ] && grep -q '^ccsim: warning: --mdot-weights (sim.mdot_weights) changed nothing' stderr; then ok
+else bad "mdot_weights_unused: $(cat stderr)"; fi
+"$ccsim" run --graph-library lib-entry.json --end 60 -q -o lib-unused >stdout 2>stderr
+if [ $? = 0 ] && grep -q '^ccsim: warning: --graph-library (sim.graph_library) changed nothing' stderr; then ok
+else bad "graph_library_unused: $(cat stderr)"; fi
 refuse json_lib_entry 1 'lib-entry.json: graphs.GPT-1.3B.bach: unknown key' \
     run --scenario mdot-run.json --graph-library lib-entry.json -q -o left
 

@@ -435,6 +435,9 @@ static GPtrArray *run_warnings(const replay *r, const cli_inputs *in)
     const GPtrArray *cw = replay_compute_warnings(r);
     for (size_t i = 0; cw && i < cw->len; i++)
         g_ptr_array_add(w, g_strdup(cw->pdata[i]));
+    char *unused = replay_compute_unused(r);
+    if (unused)
+        g_ptr_array_add(w, unused);
     const trace_stats *st = trace_get_stats(in->tr);
     if (st->skipped_bad_time > 0)
         g_ptr_array_add(w, g_strdup_printf(
