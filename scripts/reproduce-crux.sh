@@ -18,9 +18,11 @@
 #                     hosts_from=topo.csv (the rest by locality); or
 #                     locality, random, packed, spread, fragmented: every
 #                     job placed by that policy (docs/model.md §2)
-#   --job-model M     flat (default) or structured: how the trace's jobs train
-#                     (docs/models.md "Which model a replay uses"); a folder
-#                     holds runs of one job model only (refused otherwise)
+#   --job-model M     structured (default) or flat: how the trace's jobs train
+#                     (docs/models.md "Which model a replay uses"; flat
+#                     reproduces the numbers from before structured jobs); a
+#                     folder holds runs of one job model only (refused
+#                     otherwise)
 #   --scheds LIST     comma-separated (default: ecmp,sincronia,taccl,cassini,
 #                     crux-pa,crux-ps-pa,crux,ideal)
 #   --topos LIST      comma-separated networks (default crux-clos2,crux-double-sided)
@@ -51,7 +53,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 trace="" start="" end="" gpu=a100 placement=recorded docs="" sensitivity="" steady=exact
-job_model=flat
+job_model=structured
 sweep=$root/examples/sweep-sensitivity.json
 scheds=ecmp,sincronia,taccl,cassini,crux-pa,crux-ps-pa,crux,ideal
 topos=crux-clos2,crux-double-sided
@@ -105,13 +107,51 @@ if [ -n "$sensitivity" ]; then
         source scripts/deps.sh
         ccsim_install_packages python3-matplotlib python3-pandas
     fi
-    if [ "$job_model" != flat ]; then # the same sweep, its base with the job model
-        mkdir -p "$out/sensitivity"
-        python3 -c 'import json, sys
-s = json.load(open(sys.argv[1])); s.setdefault("base", {}).setdefault("sim", {})["job_model"] = sys.argv[2]
-json.dump(s, open(sys.argv[3], "w"), indent=2)' "$sweep" "$job_model" "$out/sensitivity-sweep.json"
-        sweep=$out/sensitivity-sweep.json
-    fi
+    # the same sweep, its base with the job model; the copy names its files
+    # by absolute paths (ccsim sweep reads them relative to the sweep file
+    # or to its base scenario file)
+    mkdir -p "$out/sensitivity"
+    python3 - "$sweep" "$job_model" "$out/sensitivity-sweep.json" <<'EOF'
+import json, os, sys
+src, job_model, dst = sys.argv[1:]
+def absolute(v, d):  # a path relative to d, made absolute where the file exists
+    p = os.path.join(d, v)
+    return p if isinstance(v, str) and not os.path.isabs(v) and os.path.exists(p) else v
+def topo(v, d):  # "NAME:key=FILE,...", or a file
+    if not isinstance(v, str) or ":" not in v:
+        return absolute(v, d)
+    name, params = v.split(":", 1)
+    return name + ":" + ",".join(k + "=" + absolute(x, d) if x else k
+                                 for k, _, x in (p.partition("=") for p in params.split(",")))
+def scenario(s, d):
+    t = s.get("trace")
+    if isinstance(t, str):
+        s["trace"] = absolute(t, d)
+    elif isinstance(t, dict):
+        s["trace"] = {k: absolute(v, d) for k, v in t.items()}
+    if "topology" in s:
+        s["topology"] = topo(s["topology"], d)
+    return s
+d = os.path.dirname(os.path.abspath(src))
+sw = json.load(open(src))
+base = sw.get("base", {})
+if isinstance(base, str):
+    path = absolute(base, d)
+    base = scenario(json.load(open(path)), os.path.dirname(os.path.abspath(path)))
+else:
+    base = scenario(base, d)
+base.setdefault("sim", {})["job_model"] = job_model
+sw["base"] = base
+for axes in [sw.get("grid", {})] + list(sw.get("zip", [])):
+    for k, vals in axes.items():
+        if k == "topology":
+            axes[k] = [topo(v, d) for v in vals]
+        elif k == "trace":
+            axes[k] = [absolute(v, d) for v in vals]
+with open(dst, "w") as f:
+    json.dump(sw, f, indent=2)
+EOF
+    sweep=$out/sensitivity-sweep.json
     $ccsim sweep "$sweep" --out "$out/sensitivity" -j "$jobs"
     plot_args=("$out/sensitivity" --out "$out/sensitivity/crux-sensitivity.png")
     [ -n "$docs" ] && plot_args+=(--docs "$docs")
@@ -150,7 +190,8 @@ python3 - "$out/reproduce-crux.json" "$trace" "$gpu" "$policy" "$scheds" "$start
 import json, os, sys
 path, trace, gpu, placement, scheds, start, end, hosts, topos, steady, job_model = sys.argv[1:]
 # a sweep resumes by run name, which holds neither the mode nor the job
-# model: never mix them
+# model: never mix them (a sweep file without job_model is from before
+# structured jobs became the default: flat)
 if os.path.exists(path):
     with open(path) as f:
         was = json.load(f).get("base", {}).get("sim", {})
@@ -159,11 +200,9 @@ if os.path.exists(path):
             option = "--" + key.replace("_", "-")
             sys.exit(f"reproduce-crux.sh: {os.path.dirname(path)} holds {option} "
                      f"{was.get(key, default)} runs; choose another --out for {option} {now}")
-sim = {"priority_levels": 8, "gpu": gpu, "placement": placement}
+sim = {"priority_levels": 8, "gpu": gpu, "placement": placement, "job_model": job_model}
 if steady != "exact":
     sim["steady"] = steady
-if job_model != "flat":
-    sim["job_model"] = job_model
 if start:
     sim["start_s"] = float(start)
 if end:

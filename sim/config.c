@@ -97,6 +97,7 @@ config *config_new(void)
     c->sim.buckets = 1;
     c->sim.jitter_sigma = 0.0;
     c->sim.fast_forward = true;
+    c->sim.job_model = CONFIG_JOB_MODEL_STRUCTURED;
     c->sim.shards = 1;
     c->sim.shard_warmup = CONFIG_SHARD_WARMUP;
     return c;

@@ -52,8 +52,10 @@ typedef enum config_steady {
 /* How jobs named by a catalog model train (docs/models.md "Which model a
  * replay uses"). */
 typedef enum config_job_model {
-    CONFIG_JOB_MODEL_FLAT,       /* compute, then one gradient collective (the catalog's figures) */
-    CONFIG_JOB_MODEL_STRUCTURED, /* the structure the job's model and GPUs resolve to (workload.h) */
+    CONFIG_JOB_MODEL_FLAT,       /* compute, then one gradient collective (the catalog's figures;
+                                  * every replay before structured jobs) */
+    CONFIG_JOB_MODEL_STRUCTURED, /* the structure the job's model and GPUs resolve to (workload.h);
+                                  * the default */
 } config_job_model;
 /* Where trace jobs' compute times come from (docs/mdot.md §5). */
 typedef enum config_compute {
@@ -85,7 +87,7 @@ typedef struct config_sim {
     bool fast_forward;          /* sim.fast_forward, --fast-forward: no per-iteration events for
                                  * contention-free jobs (default true; docs/engine.md) */
     config_steady steady;       /* sim.steady, --steady (default exact; docs/engine.md §5d) */
-    config_job_model job_model; /* sim.job_model, --job-model: how catalog-named jobs train (flat) */
+    config_job_model job_model; /* sim.job_model, --job-model: how catalog-named jobs train (structured) */
     int shards;                 /* sim.shards, --shards: consecutive time shards the window is
                                  * replayed in, each with a warm-up (default 1; docs/cluster.md) */
     int shard_warmup;           /* sim.shard_warmup, --shard-warmup: a shard's warm-up, in

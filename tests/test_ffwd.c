@@ -237,7 +237,10 @@ static void test_ffwd_two_buckets(void)
  *   sincronia-online (on_comm sees every communication phase): only the
  *   1-GPU job, which never communicates -> 1;
  *   ideal (communication never touches the network): all three -> 3.
- * Hosts: 4 of 8 GPUs, 1 NIC; the outputs with and without must agree. */
+ * Hosts: 4 of 8 GPUs, 1 NIC; the outputs with and without must agree.
+ * Flat jobs (compute, then one collective) are under test: a structured
+ * job with traffic is fast-forwarded for good only under ideal (the levels
+ * a scheduler gives its traffic classes order its own transfers). */
 static char *mixed_text(const char *sched)
 {
     return g_strdup_printf(
@@ -249,7 +252,7 @@ static char *mixed_text(const char *sched)
         "   \"model\": \"BERT-large\"},"
         "  {\"id\": \"two\", \"gpus\": 16, \"hosts\": [\"h2\", \"h3\"], \"start_s\": 2,"
         "   \"end_s\": 28, \"model\": \"BERT-large\"}]},"
-        " \"scheduler\": \"%s\", \"sim\": {\"interval_s\": 7}}",
+        " \"scheduler\": \"%s\", \"sim\": {\"interval_s\": 7, \"job_model\": \"flat\"}}",
         sched);
 }
 

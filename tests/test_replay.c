@@ -339,7 +339,8 @@ static void test_replay_job_alone(void)
  * each; one ring per rail over 2 hosts: 2(H-1)/H x S/4 = 6.5e9 B at
  * 25e9 B/s = 0.26 s.  T_comm = 0.4116667 s, issued at C:
  * iteration = 4.564114 + 0.4116667 + 0.016957 = 4.9927377 s (overlapped
- * from the forward share .3492 it would hide: C + T_opt = 4.581071 s). */
+ * from the forward share .3492 it would hide: C + T_opt = 4.581071 s).
+ * The flat job model (compute, then one collective) is the one under test. */
 static void test_replay_megatron_no_overlap(void)
 {
     test_run x;
@@ -347,7 +348,7 @@ static void test_replay_megatron_no_overlap(void)
                   "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=1,latency_us=0,"
                   "host_latency_us=0\", \"trace\": {\"jobs\": [{\"id\": \"g\", \"gpus\": 16, "
                   "\"hosts\": [\"h0\", \"h1\"], \"start_s\": 0, \"end_s\": 30, "
-                  "\"model\": \"GPT-13B\"}]}, \"sim\": {\"alpha_us\": 0}}",
+                  "\"model\": \"GPT-13B\"}]}, \"sim\": {\"alpha_us\": 0, \"job_model\": \"flat\"}}",
                   NULL)) {
         test_run_clear(&x);
         return;

@@ -88,32 +88,62 @@ EOF
 iso=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "isolated_iter_s") c = i }
                NR == 2 { print $c }' "$tmp/rs/jobs.csv")
 near "$iso" "$(value iter_s "$tmp/m.csv")" 1e-9 || fail "replay's isolated $iso != explain's"
-# flat stays the default, byte for byte
-"$ccsim" run --scenario "$tmp/run.json" --out "$tmp/r0" --quiet > /dev/null || fail "run flat"
-"$ccsim" run --scenario "$tmp/run.json" --job-model flat --out "$tmp/r1" --quiet > /dev/null
+# structured is the default, byte for byte; the option and the scenario key
+# sim.job_model "flat" give the same flat run
+"$ccsim" run --scenario "$tmp/run.json" --out "$tmp/r0" --quiet > /dev/null || fail "run default"
+"$ccsim" run --scenario "$tmp/run.json" --job-model flat --out "$tmp/r1" --quiet > /dev/null ||
+    fail "run --job-model flat"
+mkdir "$tmp/keyed" # the same scenario name: summary.csv names the run after it
+sed 's/^{/{"sim": {"job_model": "flat"},/' "$tmp/run.json" > "$tmp/keyed/run.json"
+"$ccsim" run --scenario "$tmp/keyed/run.json" --out "$tmp/r2" --quiet > /dev/null ||
+    fail "run sim.job_model flat"
 for f in jobs.csv timeseries.csv links.csv; do
-    cmp -s "$tmp/r0/$f" "$tmp/r1/$f" || fail "--job-model flat changed $f"
+    cmp -s "$tmp/rs/$f" "$tmp/r0/$f" || fail "the default is not --job-model structured: $f"
+    cmp -s "$tmp/r1/$f" "$tmp/r2/$f" || fail "--job-model flat != sim.job_model flat: $f"
 done
 # summary.csv: all but the run's wall time and memory (its last columns
 # but one are wall_s, events, peak_rss_bytes; a quoted topology may hold
 # commas, so count from the end)
 nowall() { awk -F, '{ $(NF - 2) = ""; $NF = ""; print }' "$1"; }
-[ "$(nowall "$tmp/r0/summary.csv")" = "$(nowall "$tmp/r1/summary.csv")" ] ||
-    fail "--job-model flat changed summary.csv"
+[ "$(nowall "$tmp/rs/summary.csv")" = "$(nowall "$tmp/r0/summary.csv")" ] ||
+    fail "the default is not --job-model structured: summary.csv"
+# (the trace column names the scenario file)
+sed "s#$tmp/keyed/run.json#$tmp/run.json#" "$tmp/r2/summary.csv" > "$tmp/r2/summary-renamed.csv"
+[ "$(nowall "$tmp/r1/summary.csv")" = "$(nowall "$tmp/r2/summary-renamed.csv")" ] ||
+    fail "--job-model flat != sim.job_model flat: summary.csv"
+# the flat model, by hand (tests/test_replay.c megatron_no_overlap has the
+# arithmetic): GPT-13B on 16 GPUs with TP 8 on 2 hosts of 2 ToRs, no
+# latency: S = 8 x 3.25e9 = 26e9 B per host; NVLink reduce-scatter +
+# all-gather 2 x 7/8 x 26e9 / 300e9 = 0.1516667 s, one ring per rail
+# 2 (2 - 1) / 2 x 26e9 / 4 / 25e9 = 0.26 s, after C = 4.564114 s, then
+# T_opt 0.016957 s: 4.9927377 s
+cat > "$tmp/hand.json" <<'EOF'
+{"topology": "clos2:tors=2,aggs=1,hosts_per_tor=1,latency_us=0,host_latency_us=0",
+ "trace": {"jobs": [{"id": "g", "gpus": 16, "hosts": ["h0", "h1"], "start_s": 0, "end_s": 30,
+   "model": "GPT-13B"}]}, "sim": {"alpha_us": 0}}
+EOF
+"$ccsim" run --scenario "$tmp/hand.json" --job-model flat --out "$tmp/hand" --quiet > /dev/null ||
+    fail "run hand.json --job-model flat"
+iso=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "isolated_iter_s") c = i }
+               NR == 2 { print $c }' "$tmp/hand/jobs.csv")
+near "$iso" 4.9927377 1e-6 || fail "flat GPT-13B isolated $iso != 4.9927377"
 
-# trace stats --exposure: the flat share waiting on communication is 1 -
-# the allocated utilization of a run under the ideal scheduler (every job
-# alone), the demo's window of the bundled sample (flat only: a structured
-# job ending inside a window trips the graph run's use-after-free, still open)
-"$ccsim" trace stats default --topo lingjun-sample:oversub=4 --exposure --job-model flat \
+# trace stats --exposure: the share waiting on communication is 1 - the
+# allocated utilization of a run under the ideal scheduler (every job
+# alone), for each job model, on the demo's window of the bundled sample
+# (no job of it has a pipeline, so no bubble)
+"$ccsim" trace stats default --topo lingjun-sample:oversub=4 --exposure \
     --start 64260 --end 65460 --csv - > "$tmp/exp.csv" || fail "trace stats --exposure"
-"$ccsim" run --topo lingjun-sample:oversub=4 --start 64260 --end 65460 --sched ideal \
-    --out "$tmp/ideal" --quiet > /dev/null || fail "run --sched ideal"
-util=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu_util_allocated_frac") c = i }
-                NR == 2 { print $c }' "$tmp/ideal/summary.csv")
-comm=$(awk -F, '$1 == "exposure" && $2 == "flat_comm_alloc_frac" { print $3 }' "$tmp/exp.csv")
-near "$comm" "$(awk -v u="$util" 'BEGIN { print 1 - u }')" 1e-6 ||
-    fail "trace stats flat exposure $comm != 1 - $util"
+for jm in flat structured; do
+    "$ccsim" run --topo lingjun-sample:oversub=4 --start 64260 --end 65460 --sched ideal \
+        --job-model $jm --out "$tmp/ideal-$jm" --quiet > /dev/null || fail "run --sched ideal $jm"
+    util=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu_util_allocated_frac") c = i }
+                    NR == 2 { print $c }' "$tmp/ideal-$jm/summary.csv")
+    comm=$(awk -F, -v k="${jm}_comm_alloc_frac" '$1 == "exposure" && $2 == k { print $3 }' "$tmp/exp.csv")
+    bubble=$(awk -F, -v k="${jm}_bubble_alloc_frac" '$1 == "exposure" && $2 == k { print $3 }' "$tmp/exp.csv")
+    near "$comm" "$(awk -v u="$util" -v b="$bubble" 'BEGIN { print 1 - u - b }')" 1e-6 ||
+        fail "trace stats $jm exposure $comm != 1 - $util - $bubble"
+done
 
 # Bad input: exit 1 (bad data) or 2 (usage), a message naming what is wrong.
 expect() { # STATUS PATTERN CMD...

@@ -97,7 +97,7 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
         {"job-model", 0, 0, G_OPTION_ARG_STRING, &o->job_model,
          "how jobs named by a catalog model train: flat (compute, then one gradient "
          "collective) or structured (the parallel structure their model and GPUs resolve to, "
-         "docs/models.md) (default flat)",
+         "docs/models.md) (default structured)",
          "flat|structured"},
         {"force", 0, 0, G_OPTION_ARG_NONE, &o->force,
          "replace the output folder whole if it is not empty (never /, home or the working "

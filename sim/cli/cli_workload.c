@@ -17,7 +17,7 @@
 
 static const char DESCRIPTION[] =
     "SPEC is a catalog model (`ccsim list models`; trace names such as GPT-13b too),\n"
-    "trained as a trace job of --gpus GPUs is with --job-model structured\n"
+    "trained as a trace job of --gpus GPUs is by default (--job-model structured)\n"
     "(docs/models.md), on --hosts hosts of the default server under one\n"
     "non-blocking switch layer; or a scenario file, whose job (the first, or --job ID)\n"
     "is explained on the scenario's topology and hosts.  Prints the structure, the\n"
