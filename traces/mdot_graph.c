@@ -293,7 +293,8 @@ mdot_graph *mdot_graph_from_cjson(const cJSON *obj, const char *name, GError **e
     static const char *const keys[] = {
         "name",   "batch",  "input",   "params",  "ops",    "family", "variant",
         "size",   "device", "times_s", "time_s",  "torch",  "device_name",
-        "date",   "opsum_s", "precision", "clock", "warmup", "repeat", NULL};
+        "date",   "opsum_s", "precision", "clock", "warmup", "repeat", "started_utc",
+        "load",   NULL};
     if (!ccs_json_check_keys(obj, keys, g->name, NULL, error))
         return NULL;
     const cJSON *ops = cJSON_GetObjectItemCaseSensitive(obj, "ops");

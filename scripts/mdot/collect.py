@@ -18,8 +18,11 @@ unless --no-op-times, every operator's own time (forward + backward of the
 operator alone, median of --op-repeat after --op-warmup; optime.py).
 
 --device cpu (default) runs on one CPU thread and times with the thread's
-CPU time (time.thread_time), so a loaded machine slows the wall clock but
-not the figure.  --device cuda runs on the current GPU and times with CUDA
+CPU time (time.thread_time), so a loaded machine slows the wall clock
+more than the figure (other work's cache and memory traffic still reach
+it: every row records when it started, started_utc, and the 1-minute load
+average at its start and end, load, so that rows of a loaded period can be
+told apart).  --device cuda runs on the current GPU and times with CUDA
 events (optime.CudaClock); it stops with exit status 2 when PyTorch sees no
 CUDA device.  --precision bf16 or fp16 runs forward and loss under autocast
 (fp16 with loss scaling); every row records its precision.  --device-id
@@ -221,8 +224,10 @@ def main(argv=None):
                 print(f"--max-minutes reached: {name} and later rows not collected",
                       file=sys.stderr)
                 break
+            started, load0 = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), os.getloadavg()[0]
             rec = collect_one(family, variant, builder, batch, size, args, clock, gen)
-            rec.update(meta)
+            rec.update(meta, started_utc=started,
+                       load=[round(load0, 2), round(os.getloadavg()[0], 2)])
             line = json.dumps(rec, separators=(",", ":")) + "\n"
             f.write(line)
             f.flush()

@@ -27,6 +27,11 @@ check "predict exits 0" [ "$st" -eq 0 ]
 check "predict prints seconds" grep -q "^chain: .* s per training iteration (batch 4, 3 operators)" "$tmp/out"
 check "predict prints fixed + per-sample seconds" grep -q "^  = .* s + .* s per sample" "$tmp/out"
 check "predict names the predictor" grep -q "^predictor mdot-2, device cpu1" "$tmp/out"
+# a collected row's keys are the format's (collect.py's started_utc and load too)
+printf '{"name":"chain","batch":4,"started_utc":"2026-11-28T18:50:00Z","load":[1.5,2],"ops":[%s]}' \
+  "$(op conv '[]')" >"$tmp/row.json"
+"$ccsim" predict "$tmp/row.json" >/dev/null 2>&1; st=$?
+check "a row with started_utc and load predicts" [ "$st" -eq 0 ]
 "$ccsim" predict "$tmp/ok.json" --batch 16 >"$tmp/out16" 2>&1; st=$?
 check "--batch 16 exits 0" [ "$st" -eq 0 ]
 check "--batch 16 used" grep -q "(batch 16, 3 operators)" "$tmp/out16"

@@ -149,6 +149,9 @@ class QuickSet(unittest.TestCase):
             self.assertEqual((r["device"], r["precision"], r["clock"]),
                              ("cpu1", "fp32", "thread CPU time"))
             self.assertGreater(len(r["ops"]), 10)
+            self.assertRegex(r["started_utc"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+            self.assertEqual(len(r["load"]), 2)
+            self.assertTrue(all(x >= 0 for x in r["load"]))
             self.assertAlmostEqual(r["opsum_s"], sum(op["time_s"] for op in r["ops"]), 5)
             for i, op in enumerate(r["ops"]):
                 self.assertTrue(all(p < i for p in op["preds"]))
