@@ -37,7 +37,8 @@ struct mdot_compute *replay__mdot(struct replay *r, GError **error);
 /* Under sim.compute = "mdot", a structured job of catalog model m built by
  * the replay from the catalog (not one the scenario describes or pins) takes
  * its stages' forward and backward times from MDOT at micro_batch samples
- * (mdot_compute_structure); otherwise, or when the library keeps m's
+ * (0: the library's batch over the micro-batches; mdot_compute_structure);
+ * otherwise, or when the library keeps m's
  * catalog time, s is left as it is. */
 bool replay__mdot_structure(struct replay *r, const catalog_model *m, struct job_structure *s,
                             double micro_batch, GError **error);

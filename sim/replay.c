@@ -164,8 +164,10 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
         g_propagate_error(error, e);
         return false;
     }
+    /* the recipe's micro-batch for entries with an architecture; the others
+     * (DDP on the catalog's compute) have none: the library's batch over m */
     if (*owned && !tj->inline_model && !tj->structure_desc &&
-        !replay__mdot_structure(r, m, *owned, rep.micro_batch, error)) {
+        !replay__mdot_structure(r, m, *owned, rep.params > 0 ? rep.micro_batch : 0, error)) {
         g_prefix_error(error, "%s: job %s: ", trace_source_name(r->tr), shown);
         return false;
     }

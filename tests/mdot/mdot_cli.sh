@@ -147,6 +147,16 @@ r_cat=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="isolated_iter_s") c=i} $1=="r"
 r_mdot=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="isolated_iter_s") c=i} $1=="r"{print $c}' "$tmp/cm/jobs.csv")
 check "ResNet-50's time differs between catalog and MDOT ($r_cat vs $r_mdot)" \
   awk -v a="$r_cat" -v b="$r_mdot" 'BEGIN{exit !(a > 0 && b > 0 && a != b)}'
+# ResNet-50 has no architecture: under the structured job model it trains
+# as DDP on one micro-batch of the library's 256 images,
+# so its iteration alone is the graph's time at batch 256, as a flat job's
+# (before, the micro-batch fell to 1 sample: 4.3 s instead of 1039 s)
+"$ccsim" run --scenario ../scn/catalog.json --mdot-weights cpu1 --job-model structured \
+  --out "$tmp/cs" >/dev/null 2>&1
+r_st=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="isolated_iter_s") c=i} $1=="r"{print $c}' "$tmp/cs/jobs.csv")
+t256=$("$ccsim" predict "$src/traces/graphs/resnet50.json.gz" --batch 256 2>/dev/null | awk 'NR==1{print $2}')
+check "structured ResNet-50 under MDOT = T(256) ($r_st vs $t256)" \
+  awk -v a="$r_st" -v t="$t256" 'BEGIN{exit !(t > 0 && (a-t)/t < 1e-3 && (t-a)/t < 1e-3)}'
 # --compute mdot with structured jobs: LLaMA-33B on one 8-GPU host follows
 # the Megatron-LM recipe of 39B parameters shrunk to the host: tp 4, pp 2,
 # 12 micro-batches of 4 sequences (`ccsim workload explain LLaMA-33B`,
