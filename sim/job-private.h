@@ -16,6 +16,7 @@ enum {
     EV_FF_END,    /* fast-forward: the work is done (work mode) */
     EV_FF_SWITCH, /* fast-forward: the iteration before a shift ends */
     EV_FF_STRETCH_END, /* fast-forward: a stretch ends, back to events */
+    EV_FF_LEAVE,  /* fast-forward: the pattern pauses, back to events (job_ffwd_leave_before) */
 };
 
 /* Does an iteration of j communicate over the network? */
@@ -94,6 +95,11 @@ void job__step_done(job *j, double now_s);
 void job__ff_begin(job *j, double now_s);
 /* Fold the pattern into j's counters when it stops (job_stop). */
 void job__ff_stop(job *j, double now_s);
+/* EV_FF_LEAVE: the pattern pauses at this iteration end. */
+void job__ff_leave(job *j, double now_s);
+/* At an iteration end on the event path (next start origin_s): take a
+ * paused pattern up again (job_ffwd_resume); true if it did. */
+bool job__ff_try_resume(job *j, double origin_s, double now_s);
 /* Work mode: the fast-forwarded work is done. */
 void job__ff_work_done(job *j, double now_s);
 /* The iteration before a pending shift ended: consume it, restart the pattern. */

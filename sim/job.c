@@ -39,6 +39,7 @@ job *job_new(const job_spec *spec, uint64_t uid)
         j->class_priority[c] = -1;
     j->busy_since_s = NAN;
     j->run_start_s = j->run_end_s = NAN;
+    j->ff_leave_s = INFINITY;
     j->active = g_array_new(FALSE, FALSE, sizeof(net_transfer_id));
     return j;
 }
@@ -53,6 +54,7 @@ void job_free(job *j)
     if (j->ffwd != j->ff_cache) /* a stretch borrows the cache */
         ffwd_profile_free(j->ffwd);
     ffwd_profile_free(j->ff_cache);
+    ffwd_profile_free(j->ff_parked);
     job_graph_run_free(j->grun);
     job_graph_free(j->graph);
     g_free(j->ideal_task_s);
@@ -109,7 +111,7 @@ void job__finish_iteration(job *j, double now_s)
     double shift = j->pending_shift_s;
     j->pending_shift_s = 0;
     j->total_shift_s += shift;
-    if (job__ff_try_stretch(j, now_s + shift, now_s))
+    if (job__ff_try_resume(j, now_s + shift, now_s) || job__ff_try_stretch(j, now_s + shift, now_s))
         return;
     double delay = j->env->group_boundary ? j->env->group_boundary(j->env->user, j,
                                                                    now_s + shift, now_s)
@@ -170,6 +172,9 @@ void job__handler(void *ctx, uint64_t arg, double now_s)
     case EV_FF_STRETCH_END:
         job__ff_stretch_end(j, now_s);
         break;
+    case EV_FF_LEAVE:
+        job__ff_leave(j, now_s);
+        break;
     default:
         g_assert_not_reached();
     }
@@ -207,6 +212,9 @@ void job_stop(job *j, double now_s)
         net_transfer_cancel(j->env->n, g_array_index(j->active, net_transfer_id, i), NULL);
     g_array_set_size(j->active, 0);
     j->old_path_xfers = false;
+    ffwd_profile_free(j->ff_parked);
+    j->ff_parked = NULL;
+    j->ff_resume = false;
     j->gen++;
     j->state = JOB_DONE;
     j->run_end_s = now_s;

@@ -200,6 +200,13 @@ struct job {
     double ff_base_iter_sum_s; /* iter_time_sum_s before it */
     int64_t ff_stretches;      /* stretches run */
     int64_t ff_stretch_total;  /* iterations run in stretches */
+    /* the fast-forward's pause (job_ffwd_leave_before, job_ffwd_park/resume) */
+    double ff_leave_s;         /* leave it at the last iteration end before this (INFINITY) */
+    int64_t ff_leave_iters;    /* iterations of the segment done at that end */
+    ffwd_profile *ff_parked;   /* (owned) its profile while it runs on the event path */
+    bool ff_resume;            /* take it up again at the next iteration end */
+    int64_t ff_resume_iters;   /* iterations, and their time, before the pattern */
+    double ff_resume_sum_s;    /* (re)started (0 at the job's start) */
 };
 
 /* Free a spec's strings (not the struct). */
@@ -260,6 +267,22 @@ bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_co
  * alone (unless ideal: no link traffic).  Errors: as
  * job_compute_isolated. */
 bool job_ffwd_prepare(job *j, topo *t, double alpha_s, bool ideal, GError **error);
+
+/* Pausing a job's fast-forward (a timeline's span: docs/usage.md, "Timeline").
+ * job_ffwd_leave_before (after job_begin, or any time before the span):
+ * running fast-forwarded job j comes back to the event path at the end of
+ * its last iteration that ends strictly before t_s (at its pattern's
+ * origin if none does), with its counters folded in as job_stop folds
+ * them; a later shift's restart keeps the appointment.  job_ffwd_park
+ * (before job_begin): a job given a profile starts on the event path and
+ * keeps the profile.  job_ffwd_resume: a job that left or was parked takes
+ * the periodic pattern up again from the end of its next iteration on the
+ * event path (counters as they are then); no-op for any other job.
+ * Iterations, busy time and link bytes are those of the event path up to
+ * rounding (the pattern is its iteration alone). */
+void job_ffwd_leave_before(job *j, double t_s);
+void job_ffwd_park(job *j);
+void job_ffwd_resume(job *j);
 
 /* j's paths changed: forget its stretch profile. */
 void job_paths_changed(job *j);

@@ -204,11 +204,33 @@ static int64_t ff_iters_before(const job *j, double t)
 
 static void stretch_close(job *j, int64_t n, double now_s);
 
+/* The time of n iterations of a job whose pattern is its iteration alone
+ * (not a stretch): those before the pattern (re)started, the others iso
+ * each (n iso bit for bit when it never paused). */
+static double perm_sum(const job *j, int64_t n)
+{
+    return j->ff_resume_sum_s + (double)(n - j->ff_resume_iters) * j->isolated_iter_s;
+}
+
 static double ff_busy_at(const job *j, double now_s)
 {
     ffwd_values v;
     ffwd_profile_eval(j->ffwd, now_s - j->ff_origin_s, &v);
     return j->ff_base_busy_gpu_s + v.busy_gpu_s;
+}
+
+/* A pause asked for (job_ffwd_leave_before): its event at the end of the
+ * last iteration of the segment that ends before ff_leave_s (or the one in
+ * progress now, if that ended already). */
+static void ff_push_leave(job *j, double now_s)
+{
+    if (!(j->ff_leave_s < INFINITY) || j->ff_stretch)
+        return;
+    int64_t k = MAX(ff_iters_before(j, j->ff_leave_s), ff_iters_before(j, now_s));
+    if (j->target_iters > 0 && j->ff_base_iters + k >= j->target_iters)
+        return; /* the work ends first */
+    j->ff_leave_iters = k;
+    job__push(j, fmax(ff_end_time(j, k), now_s), EV_FF_LEAVE);
 }
 
 /* Work mode: the end of the last iteration of the work. */
@@ -234,7 +256,7 @@ void job__ff_begin(job *j, double now_s)
 void job__ff_work_done(job *j, double now_s)
 {
     j->iterations = j->target_iters;
-    j->iter_time_sum_s = (double)j->iterations * j->isolated_iter_s;
+    j->iter_time_sum_s = perm_sum(j, j->iterations);
     j->ff_final = true;
     uint32_t gen = j->gen;
     bool more = j->env->iteration_done ? j->env->iteration_done(j->env->user, j, now_s) : true;
@@ -258,6 +280,7 @@ void job__ff_switch(job *j, double now_s)
         j->env->ffwd(j->env->user, j, JOB_FFWD_REBASE, j->ff_origin_s, now_s);
     j->gen++; /* the old end event is stale */
     ff_push_end(j);
+    ff_push_leave(j, now_s);
 }
 
 void job_set_shift(job *j, double shift_s, double now_s)
@@ -286,11 +309,73 @@ void job__ff_stop(job *j, double now_s)
     }
     if (!j->ff_final) {
         j->iterations = j->ff_base_iters + ff_iters_before(j, now_s);
-        j->iter_time_sum_s = (double)j->iterations * j->isolated_iter_s;
+        j->iter_time_sum_s = perm_sum(j, j->iterations);
     }
     j->busy_gpu_s = ff_busy_at(j, now_s);
     if (j->env->ffwd)
         j->env->ffwd(j->env->user, j, JOB_FFWD_STOP, NAN, now_s);
+}
+
+void job_ffwd_leave_before(job *j, double t_s)
+{
+    if (!j->ffwd || j->ff_stretch || j->state != JOB_RUNNING || j->ff_final)
+        return;
+    j->ff_leave_s = t_s;
+    ff_push_leave(j, evq_now(j->env->q));
+}
+
+void job__ff_leave(job *j, double now_s)
+{
+    if (!j->ffwd || j->ff_stretch || !(j->ff_leave_s < INFINITY))
+        return; /* taken back (job_ffwd_resume) */
+    int64_t n = j->ff_base_iters + j->ff_leave_iters;
+    j->iterations = n;
+    j->iter_time_sum_s = perm_sum(j, n);
+    j->busy_gpu_s = ff_busy_at(j, now_s);
+    if (j->env->ffwd)
+        j->env->ffwd(j->env->user, j, JOB_FFWD_STOP, NAN, now_s);
+    j->ff_parked = j->ffwd;
+    j->ffwd = NULL;
+    j->ff_leave_s = INFINITY;
+    j->ff_switch_pending = false;
+    j->gen++; /* its end and shift events belong to the pattern */
+    double shift = j->pending_shift_s;
+    j->pending_shift_s = 0;
+    j->total_shift_s += shift;
+    job__push(j, now_s + shift, EV_ITER_START);
+}
+
+void job_ffwd_park(job *j)
+{
+    g_return_if_fail(j->state != JOB_RUNNING && !j->ff_parked);
+    j->ff_parked = j->ffwd;
+    j->ffwd = NULL;
+}
+
+void job_ffwd_resume(job *j)
+{
+    if (j->state != JOB_RUNNING)
+        return;
+    if (j->ffwd && !j->ff_stretch)
+        j->ff_leave_s = INFINITY; /* it has not left yet: it stays */
+    j->ff_resume = j->ff_parked != NULL;
+}
+
+bool job__ff_try_resume(job *j, double origin_s, double now_s)
+{
+    if (!j->ff_resume)
+        return false;
+    j->ff_resume = false;
+    j->ffwd = g_steal_pointer(&j->ff_parked);
+    j->ff_origin_s = origin_s;
+    j->ff_base_iters = j->ff_resume_iters = j->iterations;
+    j->ff_base_busy_gpu_s = j->busy_gpu_s;
+    j->ff_resume_sum_s = j->iter_time_sum_s;
+    j->ff_switch_pending = j->ff_final = false;
+    if (j->env->ffwd)
+        j->env->ffwd(j->env->user, j, JOB_FFWD_START, origin_s, now_s);
+    ff_push_end(j);
+    return true;
 }
 
 bool job__ff_try_stretch(job *j, double origin_s, double now_s)
@@ -383,7 +468,7 @@ void job_counters_at(const job *j, double t, job_counters *out)
     out->iterations = n;
     out->iter_time_sum_s = j->ff_stretch ? j->ff_base_iter_sum_s + (double)(n - j->ff_base_iters) *
                                                                     ffwd_profile_period_s(j->ffwd)
-                                         : (double)n * j->isolated_iter_s;
+                                         : perm_sum(j, n);
     out->busy_gpu_s = ff_busy_at(j, t);
 }
 

@@ -154,6 +154,8 @@ struct net {
     net_stats stats;
     net_rate_fn rate_obs; /* (nullable) net_set_rate_observer */
     void *rate_obs_user;
+    net_delay_fn delay_obs; /* (nullable) net_set_delay_observer */
+    void *delay_obs_user;
 };
 
 #define NET__NO_POS UINT32_MAX

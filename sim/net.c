@@ -100,6 +100,13 @@ void net_set_rate_observer(net *n, net_rate_fn fn, void *obs)
     n->rate_obs_user = obs;
 }
 
+void net_set_delay_observer(net *n, net_delay_fn fn, void *obs)
+{
+    g_return_if_fail(n != NULL);
+    n->delay_obs = fn;
+    n->delay_obs_user = obs;
+}
+
 size_t net_transfer_links(const net *n, net_transfer_id id, net_link_id *out, size_t cap)
 {
     uint32_t s = net__lookup(n, id);

@@ -125,6 +125,12 @@ typedef struct net_link_stats {
 typedef void (*net_rate_fn)(void *obs, net_transfer_id id, void *xfer_user, double rate_Bps,
                             bool done, double now_s);
 
+/* An observer of delays (timelines): transfer id was moved dt_s into the
+ * future at now_s by net_transfers_delay (carried_B 0: it stands still
+ * meanwhile) or net_transfer_progress (it carries carried_B meanwhile). */
+typedef void (*net_delay_fn)(void *obs, net_transfer_id id, void *xfer_user, double carried_B,
+                             double dt_s, double now_s);
+
 /* Engine-wide counters since net_new(). */
 typedef struct net_stats {
     uint64_t solves;              /* solves run (batched changes count once) */
@@ -234,8 +240,9 @@ const uint32_t *net_links_moved(net *n, size_t *count);
  * delay solve event would do it later in the same instant). */
 void net_flush(net *n);
 
-/* Set (fn NULL: clear) the rate observer. */
+/* Set (fn NULL: clear) the rate observer, the delay observer. */
 void net_set_rate_observer(net *n, net_rate_fn fn, void *obs);
+void net_set_delay_observer(net *n, net_delay_fn fn, void *obs);
 
 /* The links of an active transfer, each once, into out (up to cap);
  * returns how many it has (0 if id is not active). */

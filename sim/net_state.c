@@ -418,6 +418,8 @@ void net_transfers_delay(net *n, const net_transfer_id *ids, size_t count, doubl
         net__xfer_advance(t, now);
         t->last_s = now + dt_s;
         evq_delay(n->q, t->ev, dt_s);
+        if (n->delay_obs)
+            n->delay_obs(n->delay_obs_user, ids[i], t->user, 0, dt_s, now);
     }
 }
 
@@ -436,6 +438,8 @@ void net_transfer_progress(net *n, net_transfer_id id, double bytes_B, double dt
     t->last_s = now + dt_s;
     if (t->rate_Bps > 0 && !evq_rekey(n->q, t->ev, now + dt_s + t->rem_bytes / t->rate_Bps))
         t->ev = evq_push(n->q, now + dt_s + t->rem_bytes / t->rate_Bps, completion_event, n, id);
+    if (n->delay_obs)
+        n->delay_obs(n->delay_obs_user, id, t->user, bytes_B, dt_s, now);
 }
 
 void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_link_stats *add,

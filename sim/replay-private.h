@@ -83,6 +83,8 @@ struct replay {
     double wall_s;
     bool ran;
     timeline *tl;              /* (nullable) replay_set_timeline */
+    int span;                  /* with tl: SPAN_BEFORE, SPAN_OPEN or SPAN_AFTER (replay_run.c) */
+    double span_open_s;        /* the tick at which its span opens (the fast path's horizon) */
     replay_decision_fn decision_fn; /* (nullable) observer after each reschedule */
     void *decision_user;
     replay_watch_fn watch_fn;  /* (nullable) totals watcher */

@@ -285,7 +285,6 @@ void replay_set_timeline(replay *r, const timeline_options *o)
 {
     timeline_free(r->tl);
     r->tl = timeline_new(o, r->n, r->t);
-    r->cfg->sim.fast_forward = false;
 }
 
 static void on_ffwd(void *user, job *j, job_ffwd_event ev, double origin_s, double now_s)

@@ -149,8 +149,13 @@ typedef bool (*replay_decision_fn)(void *user, sched_ctx *ctx);
 void replay_set_decision_hook(replay *r, replay_decision_fn fn, void *user);
 
 /* Record a timeline (sim/timeline.h) written with the run's files.  Set
- * before replay_run; it turns fast-forward off for the run (the results
- * are the same, every iteration goes through the event queue). */
+ * before replay_run.  The fast path (fast-forward, stretches, group skips
+ * and jumps) is off over its span: from the last metrics tick at or before
+ * the span's start (nothing fast-forwarded crosses it; jobs fast-forwarded
+ * alone come back to the event path at their last iteration end before
+ * it) to the first tick after its end at which no transfer that started in
+ * the span still runs; the timeline is then the one a run without the fast
+ * path records (docs/usage.md, "Timeline"). */
 struct timeline_options;
 void replay_set_timeline(replay *r, const struct timeline_options *o);
 

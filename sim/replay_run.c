@@ -23,6 +23,10 @@
 
 enum { EV_ARRIVAL = 1, EV_JOB_END = 2, EV_TICK = 3, EV_SHARD_MARK = 4 };
 
+/* A timeline's span (replay.h): the fast path is on before it opens, off
+ * while it is open, on again after. */
+enum { SPAN_BEFORE, SPAN_OPEN, SPAN_AFTER };
+
 static void handler(void *ctx, uint64_t arg, double now_s);
 
 static void fail(replay *r, GError *e)
@@ -38,6 +42,8 @@ void replay__job_end(replay *r, job *j, double now_s)
     if (j->state != JOB_RUNNING)
         return;
     job_stop(j, now_s);
+    if (r->tl)
+        timeline_job_end(r->tl, j, now_s);
     metrics_alloc_change(r->m, now_s, -j->spec.gpus, -1);
     cluster_release(r->cl, j->alloc);
     contention_job_end(r->risk, j->uid);
@@ -159,6 +165,8 @@ static void arrival(replay *r, guint idx, double now_s)
             return;
         }
         r->jobs_ffwd++;
+        if (r->tl && r->span == SPAN_OPEN)
+            job_ffwd_park(j); /* it takes the pattern up after the span */
     }
     if (r->cfg->sim.mode == CONFIG_MODE_WORK) {
         double n = floor((j->spec.end_s - j->spec.start_s) / j->isolated_iter_s);
@@ -166,6 +174,8 @@ static void arrival(replay *r, guint idx, double now_s)
     }
     metrics_alloc_change(r->m, now_s, j->spec.gpus, 1);
     g_ptr_array_add(r->running, j);
+    if (r->tl)
+        timeline_job_start(r->tl, j);
     r->jobs_ran++;
     if (a->by_policy)
         r->jobs_by_policy++;
@@ -175,6 +185,8 @@ static void arrival(replay *r, guint idx, double now_s)
         return;
     }
     job_begin(j, &r->env, now_s);
+    if (r->tl && r->span == SPAN_BEFORE)
+        job_ffwd_leave_before(j, r->span_open_s);
     if (r->cfg->sim.mode == CONFIG_MODE_WINDOW)
         evq_push(r->q, j->spec.end_s, handler, r, ((uint64_t)EV_JOB_END << 32) | idx);
     push_next_arrival(r);
@@ -183,6 +195,49 @@ static void arrival(replay *r, guint idx, double now_s)
 static double tick_time(const replay *r, double now_s)
 {
     return now_s + r->cfg->sim.interval_s;
+}
+
+/* Events after this are not run (work mode: 100 windows at most). */
+static double run_cap_s(const replay *r)
+{
+    bool work = r->cfg->sim.mode == CONFIG_MODE_WORK;
+    return work ? r->sim_start_s + 100.0 * (r->sim_end_s - r->sim_start_s) : r->sim_end_s;
+}
+
+/* The timeline's span opens now: the fast path goes off (nothing runs
+ * fast-forwarded now: see span_open_at). */
+static void span_open(replay *r, double now_s)
+{
+    r->span = SPAN_OPEN;
+    steady_set_fast_path(r->steady, false);
+    timeline_span_open(r->tl, now_s);
+}
+
+/* At a tick: the span opens, or closes once nothing that started in it
+ * still runs (the fast path comes back; jobs fast-forwarded alone take
+ * their pattern up at their next iteration end). */
+static void span_tick(replay *r, double now_s)
+{
+    if (r->span == SPAN_BEFORE && now_s >= r->span_open_s) {
+        span_open(r, now_s);
+    } else if (r->span == SPAN_OPEN && timeline_span_done(r->tl, now_s)) {
+        r->span = SPAN_AFTER;
+        steady_set_fast_path(r->steady, true);
+        for (guint i = 0; i < r->running->len; i++)
+            job_ffwd_resume(g_ptr_array_index(r->running, i));
+    }
+}
+
+/* The last tick at or before the span's start (the ticks' own sums), or
+ * the window's start. */
+static double span_open_at(const replay *r, double start_s)
+{
+    if (start_s > run_cap_s(r))
+        return INFINITY; /* never */
+    double t = r->sim_start_s;
+    for (double next = tick_time(r, t); next <= start_s; next = tick_time(r, t))
+        t = next;
+    return t;
 }
 
 static void handler(void *ctx, uint64_t arg, double now_s)
@@ -199,8 +254,10 @@ static void handler(void *ctx, uint64_t arg, double now_s)
     case EV_TICK: {
         metrics_row row;
         metrics_tick(r->m, now_s, &row);
-        if (r->tl)
+        if (r->tl) {
             timeline_tick(r->tl, now_s);
+            span_tick(r, now_s);
+        }
         GError *e = NULL;
         if (!replay__write_tick(r, &row, &e))
             fail(r, e);
@@ -238,8 +295,11 @@ static void sched_delay(void *user, size_t slot, double dt_s)
 static double next_arrival_s(void *user)
 {
     const replay *r = user;
-    /* a time shard's measured start is a change too: no jump crosses it */
+    /* a time shard's measured start is a change too: no jump crosses it;
+     * so is a timeline's span opening */
     double mark = replay__shard_mark_s(r);
+    if (r->tl && r->span == SPAN_BEFORE)
+        mark = fmin(mark, r->span_open_s);
     if (r->next_start >= r->start_order->len)
         return mark;
     guint idx = g_array_index(r->start_order, guint, r->next_start);
@@ -299,6 +359,12 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
     /* the queue starts at 0; the window may start later (or earlier: shift) */
     r->m = metrics_new(r->t, r->n, cluster_gpu_count(r->cl), r->sim_start_s);
     steady_start(r);
+    if (r->tl) {
+        r->span = SPAN_BEFORE;
+        r->span_open_s = span_open_at(r, timeline_span_start_s(r->tl));
+        if (r->span_open_s <= r->sim_start_s)
+            span_open(r, r->sim_start_s);
+    }
     r->run_end_s = r->sim_start_s;
     /* events before 0 cannot be pushed: the queue's clock starts at 0, so
      * a window starting before 0 is handled by the evq only if >= 0 */
@@ -316,7 +382,7 @@ bool replay_run(replay *r, output_dir *out, replay_progress_fn progress, void *u
     evq_push(r->q, r->next_tick_s, handler, r, (uint64_t)EV_TICK << 32);
     bool work = r->cfg->sim.mode == CONFIG_MODE_WORK;
     /* work mode runs until every job is done, but never past 100 windows */
-    double cap = work ? r->sim_start_s + 100.0 * (r->sim_end_s - r->sim_start_s) : r->sim_end_s;
+    double cap = run_cap_s(r);
     uint64_t count = 0;
     size_t total_jobs = r->jobs->len;
     while (evq_size(r->q) > 0) {

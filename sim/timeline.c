@@ -32,6 +32,7 @@ typedef struct xfer_track {
 
 typedef struct link_track {
     double last_carried, since_s; /* carried bytes at since_s */
+    bool used;                    /* by a chosen job's transfer in the span */
 } link_track;
 
 struct timeline {
@@ -47,6 +48,9 @@ struct timeline {
     GHashTable *links;  /* link id + 1 -> link_track* */
     GString *flows;     /* flows.csv rows */
     int next_pid;
+    bool open;          /* the span is open (timeline_span_open) */
+    double tick_s;      /* then: the last tick, and */
+    double *tick_carried; /* every link's carried bytes at it */
 };
 
 static void xfer_free(gpointer p)
@@ -61,6 +65,8 @@ static gboolean id_equal(gconstpointer a, gconstpointer b) { return g_int64_equa
 
 static void on_rate(void *obs, net_transfer_id id, void *user, double rate_Bps, bool done,
                     double now_s);
+static void on_delay(void *obs, net_transfer_id id, void *user, double carried_B, double dt_s,
+                     double now_s);
 
 timeline *timeline_new(const timeline_options *o, net *n, const topo *t)
 {
@@ -82,6 +88,7 @@ timeline *timeline_new(const timeline_options *o, net *n, const topo *t)
     tl->flows = g_string_new(NULL);
     tl->next_pid = 1;
     net_set_rate_observer(n, on_rate, tl);
+    net_set_delay_observer(n, on_delay, tl);
     return tl;
 }
 
@@ -90,6 +97,8 @@ void timeline_free(timeline *tl)
     if (!tl)
         return;
     net_set_rate_observer(tl->n, NULL, NULL);
+    net_set_delay_observer(tl->n, NULL, NULL);
+    g_free(tl->tick_carried);
     if (tl->want)
         g_hash_table_unref(tl->want);
     g_hash_table_unref(tl->jobs);
@@ -207,8 +216,9 @@ void timeline_busy(timeline *tl, const job *j, int delta, double now_s)
         k->busy_is_opt = j->spec.opt_s > 0 && k->comm_seen && !k->in_comm;
         k->comm_seen = k->comm_seen && !k->busy_is_opt;
         if (!k->busy_is_opt) {
-            /* a structured job's GPUs idle inside an iteration too */
-            k->iteration = j->graph ? j->iterations + 1 : k->iteration + 1;
+            /* the job's own count (a structured job's GPUs idle inside an
+             * iteration too; a job may have run iterations unseen, fast-forwarded) */
+            k->iteration = (int)(j->iterations + 1);
             k->comm_seen = false;
         }
     } else if (delta < 0 && k->busy && k->busy_gpus == 0) {
@@ -248,14 +258,20 @@ static char *path_text(timeline *tl, net_transfer_id id, double now_s, bool *in_
         topo_tier tier = topo_link_get(tl->t, links[i])->tier;
         *in_host = *in_host && (tier == TOPO_TIER_NVLINK || tier == TOPO_TIER_PCIE);
         gpointer key = GUINT_TO_POINTER((guint)links[i] + 1);
-        if (!g_hash_table_contains(tl->links, key)) {
-            link_track *lt = g_new0(link_track, 1);
+        link_track *lt = g_hash_table_lookup(tl->links, key);
+        if (!lt) {
+            lt = g_new0(link_track, 1);
             net_link_stats st;
-            if (net_link_stats_get(tl->n, links[i], &st, NULL))
+            if (tl->open) { /* from the last tick on, as the links seen before */
+                lt->last_carried = tl->tick_carried[links[i]];
+                lt->since_s = tl->tick_s;
+            } else if (net_link_stats_get(tl->n, links[i], &st, NULL)) {
                 lt->last_carried = st.carried_bytes;
-            lt->since_s = now_s;
+                lt->since_s = now_s;
+            }
             g_hash_table_insert(tl->links, key, lt);
         }
+        lt->used = lt->used || tl->open;
     }
     return g_string_free(p, FALSE);
 }
@@ -349,7 +365,40 @@ static void on_rate(void *obs, net_transfer_id id, void *user, double rate_Bps, 
     }
 }
 
+/* A transfer moved into the future (a group of jobs skipped or jumped
+ * whole periods, before the span): one that stood still is the copy of
+ * itself that starts dt_s later; one that moved on carried carried_B. */
+static void on_delay(void *obs, net_transfer_id id, void *user, double carried_B, double dt_s,
+                     double now_s)
+{
+    timeline *tl = obs;
+    (void)user;
+    guint64 key = (guint64)id;
+    xfer_track *x = g_hash_table_lookup(tl->xfers, &key);
+    if (!x)
+        return;
+    x->bytes += x->rate_Bps * (now_s - x->last_s) + carried_B;
+    if (carried_B == 0)
+        x->start_s += dt_s;
+    x->last_s = now_s + dt_s;
+}
+
 /* ---- links and the end -------------------------------------------------------- */
+
+/* Every link's carried bytes now, while the span is open. */
+static void snap_links(timeline *tl, double now_s)
+{
+    size_t L = topo_link_count(tl->t);
+    if (!tl->tick_carried)
+        tl->tick_carried = g_new0(double, L ? L : 1);
+    for (size_t e = 0; e < L; e++) {
+        net_link_stats st;
+        tl->tick_carried[e] = net_link_stats_get(tl->n, (net_link_id)e, &st, NULL)
+                                  ? st.carried_bytes
+                                  : 0;
+    }
+    tl->tick_s = now_s;
+}
 
 void timeline_tick(timeline *tl, double now_s)
 {
@@ -368,7 +417,7 @@ void timeline_tick(timeline *tl, double now_s)
                              : NAN;
         lt->last_carried = st.carried_bytes;
         lt->since_s = now_s;
-        if (!isfinite(util) || now_s < tl->o.start_s || since > tl->o.end_s)
+        if (!isfinite(util) || !lt->used || now_s < tl->o.start_s || since > tl->o.end_s)
             continue;
         const topo_link *l = topo_link_get(tl->t, e);
         emit(tl,
@@ -376,6 +425,64 @@ void timeline_tick(timeline *tl, double now_s)
              "\"args\":{\"util_frac\":%.6g}",
              (unsigned)e, topo_node_name(tl->t, l->src), topo_node_name(tl->t, l->dst),
              us(fmax(since, tl->o.start_s)), util);
+    }
+    if (tl->open && now_s <= tl->o.end_s)
+        snap_links(tl, now_s);
+}
+
+void timeline_span_open(timeline *tl, double now_s)
+{
+    tl->open = true;
+    snap_links(tl, now_s);
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, tl->xfers);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        xfer_track *x = val;
+        net_transfer_id id = (net_transfer_id) * (guint64 *)key;
+        x->prio = net_transfer_priority(tl->n, id);
+        bool in_host;
+        g_free(path_text(tl, id, now_s, &in_host)); /* its links count as used */
+    }
+}
+
+double timeline_span_start_s(const timeline *tl) { return tl->o.start_s; }
+
+bool timeline_span_done(const timeline *tl, double now_s)
+{
+    if (now_s < tl->o.end_s)
+        return false;
+    GHashTableIter it;
+    gpointer val;
+    g_hash_table_iter_init(&it, tl->xfers);
+    while (g_hash_table_iter_next(&it, NULL, &val))
+        if (((const xfer_track *)val)->start_s <= tl->o.end_s)
+            return false;
+    return true;
+}
+
+void timeline_job_start(timeline *tl, const job *j)
+{
+    track_of(tl, j);
+}
+
+void timeline_job_end(timeline *tl, const job *j, double now_s)
+{
+    job_track *k = g_hash_table_lookup(tl->jobs, j);
+    if (!k)
+        return;
+    if (k->in_comm) /* stopped in its communication phase */
+        emit_slice(tl, k->pid, 2, "communication", k->comm_since, now_s, k->iteration);
+    k->in_comm = false;
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, tl->xfers);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        xfer_track *x = val;
+        if (x->j != j)
+            continue;
+        xfer_close(tl, x, k, *(guint64 *)key, now_s); /* cancelled: not in flows.csv */
+        g_hash_table_iter_remove(&it);
     }
 }
 

@@ -291,6 +291,144 @@ static void test_timeline_nvlink_apart(void)
     g_rmdir(base);
 }
 
+/* The span with the fast path on outside it.  j1 and j2 (Crux's example 1
+ * above, on two racks of three hosts) repeat every 4 s and skip whole
+ * periods as a group; j3 rings over the NVLink of its own host and j4
+ * never communicates: both fast-forwarded alone (docs/engine.md); j5
+ * shares no link (its two hosts hang off one switch): it runs stretches
+ * (§5b) up to the next change.  Over
+ * the span [600, 630] (ticks every 50 s: the fast path is off from the
+ * tick at 600 to the first tick after 630 at which no transfer from the
+ * span runs), the timeline and flows.csv must be those of the run without
+ * the fast path, number for number within 1e-9 relative (transfer ids
+ * aside: the two runs number their transfers apart), and the fast path
+ * must have run outside the span (far fewer events). */
+static const char *const span_case =
+    "{\"topology\": \"clos2:tors=2,aggs=1,hosts_per_tor=4,gpus=2,nics=1,pcie=1,nic_gbps=400,"
+    "tor_agg_gbps=100,latency_us=0,host_latency_us=0\","
+    " \"trace\": {\"jobs\": ["
+    "  {\"id\": \"j1\", \"gpus\": 2, \"hosts\": [\"h0\", \"h4\"], \"start_s\": 0, \"end_s\": 1203,"
+    "   \"model\": {\"compute_s\": 2.0, \"comm_bytes\": 25e9, \"comm_start_frac\": 1.0,"
+    "               \"opt_s\": 0, \"collective\": \"allreduce\"}},"
+    "  {\"id\": \"j2\", \"gpus\": 2, \"hosts\": [\"h1\", \"h5\"], \"start_s\": 0, \"end_s\": 1203,"
+    "   \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 12.5e9, \"comm_start_frac\": 1.0,"
+    "               \"opt_s\": 0, \"collective\": \"allreduce\"}},"
+    "  {\"id\": \"j3\", \"gpus\": 2, \"hosts\": [\"h2\"], \"start_s\": 5, \"end_s\": 1100,"
+    "   \"model\": {\"compute_s\": 0.7, \"comm_bytes\": 2e9, \"comm_start_frac\": 0.5,"
+    "               \"opt_s\": 0.05, \"collective\": \"allreduce\"}},"
+    "  {\"id\": \"j4\", \"gpus\": 1, \"hosts\": [\"h3\"], \"start_s\": 3, \"end_s\": 1150,"
+    "   \"model\": {\"compute_s\": 1.3, \"comm_bytes\": 0, \"opt_s\": 0.2}},"
+    "  {\"id\": \"j5\", \"gpus\": 2, \"hosts\": [\"h6\", \"h7\"], \"start_s\": 1, \"end_s\": 1180,"
+    "   \"model\": {\"compute_s\": 0.9, \"comm_bytes\": 4e9, \"comm_start_frac\": 0.3,"
+    "               \"opt_s\": 0.1, \"collective\": \"allreduce\"}}]},"
+    " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"j1\": {\"priority\": 0},"
+    "   \"j2\": {\"priority\": 1}, \"j3\": {\"priority\": 2}, \"j4\": {\"priority\": 3},"
+    "   \"j5\": {\"priority\": 4}}},"
+    " \"sim\": {\"alpha_us\": 0, \"interval_s\": 50}}";
+
+/* Run span_case with the timeline over [600, 630] (fast path ffwd) into a
+ * fresh folder (returned); its summary into *out. */
+static char *run_span_case(bool ffwd, replay_summary *out)
+{
+    GError *e = NULL;
+    test_run x = {0};
+    g_autofree char *base = g_dir_make_tmp("ccsim-timeline-XXXXXX", NULL);
+    char *dir = g_build_filename(base, "run", NULL);
+    const char *const opts[] = {"fast_forward", ffwd ? "true" : "false", NULL};
+    CU_ASSERT_TRUE_FATAL(test_run_prepare(&x, span_case, opts, &e));
+    timeline_options o = {.file = "t.json", .start_s = 600, .end_s = 630, .flows = true};
+    output_dir *d = output_dir_open(dir, &e);
+    replay_set_timeline(x.r, &o);
+    CU_ASSERT_TRUE(d && replay_run(x.r, d, NULL, NULL, &e) && output_dir_commit(d, &e));
+    TEST_ASSERT_NO_ERROR(e);
+    replay_get_summary(x.r, out);
+    test_run_clear(&x);
+    return dir;
+}
+
+/* a and b are the same JSON value, numbers within 1e-9 relative (1e-3
+ * absolute: microseconds printed to 3 decimals), "id" members aside. */
+static bool json_close(const cJSON *a, const cJSON *b)
+{
+    if (cJSON_IsNumber(a) && cJSON_IsNumber(b))
+        return fabs(a->valuedouble - b->valuedouble) <=
+               fmax(1e-3, 1e-9 * fmax(fabs(a->valuedouble), fabs(b->valuedouble)));
+    if (cJSON_IsString(a) && cJSON_IsString(b))
+        return strcmp(a->valuestring, b->valuestring) == 0;
+    if ((cJSON_IsObject(a) && cJSON_IsObject(b)) || (cJSON_IsArray(a) && cJSON_IsArray(b))) {
+        if (cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
+            return false;
+        for (const cJSON *x = a->child, *y = b->child; x && y; x = x->next, y = y->next)
+            if ((x->string && strcmp(x->string, y->string) != 0) ||
+                (!(x->string && strcmp(x->string, "id") == 0) && !json_close(x, y)))
+                return false;
+        return true;
+    }
+    return cJSON_IsBool(a) && cJSON_IsBool(b) && cJSON_IsTrue(a) == cJSON_IsTrue(b);
+}
+
+static char *read_in(const char *dir, const char *name)
+{
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    char *text = NULL;
+    CU_ASSERT_TRUE(g_file_get_contents(path, &text, NULL, NULL));
+    return text;
+}
+
+static void test_timeline_span_fast_path(void)
+{
+    replay_summary sf, sp;
+    g_autofree char *fast = run_span_case(true, &sf);
+    g_autofree char *plain = run_span_case(false, &sp);
+    CU_ASSERT(sf.events * 3 < sp.events);
+    CU_ASSERT_EQUAL(sf.jobs_fast_forwarded, 2); /* j3 and j4 */
+    CU_ASSERT(sf.group_skips >= 2);             /* j1 and j2, before and after */
+    CU_ASSERT(sf.ffwd_stretches >= 2);          /* j5, before and after */
+    TEST_ASSERT_CLOSE(sf.gpu_util_cluster_frac, sp.gpu_util_cluster_frac, 1e-9);
+    g_autofree char *tf = read_in(fast, "t.json"), *tp = read_in(plain, "t.json");
+    cJSON *jf = tf ? cJSON_Parse(tf) : NULL, *jp = tp ? cJSON_Parse(tp) : NULL;
+    CU_ASSERT_FATAL(jf && jp);
+    const cJSON *ef = cJSON_GetObjectItem(jf, "traceEvents");
+    const cJSON *ep = cJSON_GetObjectItem(jp, "traceEvents");
+    CU_ASSERT(cJSON_GetArraySize(ep) > 100);
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(ef), cJSON_GetArraySize(ep));
+    int bad = 0;
+    for (const cJSON *x = ef->child, *y = ep->child; x && y; x = x->next, y = y->next)
+        bad += !json_close(x, y);
+    CU_ASSERT_EQUAL(bad, 0);
+    /* every job has slices in the span, j3 and j4 too */
+    for (int k = 1; k <= 5; k++) {
+        g_autofree char *id = g_strdup_printf("j%d", k);
+        g_autofree char *c = slices(ep, pid_of(ep, id), "compute");
+        CU_ASSERT(strlen(c) > 0);
+    }
+    /* flows.csv: the same rows, the transfer ids aside */
+    g_autofree char *ff = read_in(fast, "flows.csv"), *fp = read_in(plain, "flows.csv");
+    g_auto(GStrv) rf = g_strsplit(ff ? ff : "", "\n", -1), rp = g_strsplit(fp ? fp : "", "\n", -1);
+    CU_ASSERT(g_strv_length(rp) > 10);
+    CU_ASSERT_EQUAL_FATAL(g_strv_length(rf), g_strv_length(rp));
+    for (guint i = 0; rf[i]; i++) {
+        g_auto(GStrv) a = g_strsplit(rf[i], ",", -1), b = g_strsplit(rp[i], ",", -1);
+        CU_ASSERT_EQUAL_FATAL(g_strv_length(a), g_strv_length(b));
+        for (guint c = 0; a[c]; c++) {
+            char *end_a, *end_b;
+            double x = g_ascii_strtod(a[c], &end_a), y = g_ascii_strtod(b[c], &end_b);
+            if (c == 1 || (*end_a == '\0' && *end_b == '\0' && end_a != a[c] &&
+                           fabs(x - y) <= 1e-9 * fmax(fabs(x), fabs(y))))
+                continue;
+            CU_ASSERT_STRING_EQUAL(a[c], b[c]);
+        }
+    }
+    cJSON_Delete(jf);
+    cJSON_Delete(jp);
+    const char *dirs[] = {fast, plain};
+    for (int i = 0; i < 2; i++) {
+        output_folder_remove(dirs[i], NULL);
+        g_autofree char *parent = g_path_get_dirname(dirs[i]);
+        g_rmdir(parent);
+    }
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -299,6 +437,7 @@ int main(void)
         {"chosen_jobs", test_timeline_chosen_jobs},
         {"span_and_rates", test_timeline_span_and_rates},
         {"nvlink_apart", test_timeline_nvlink_apart},
+        {"span_fast_path", test_timeline_span_fast_path},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("timeline", cases);

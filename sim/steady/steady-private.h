@@ -37,7 +37,8 @@ typedef struct steady_job {
 } steady_job;
 
 struct steady {
-    steady_env env;
+    steady_env env;            /* env.fast_forward: on now (steady_set_fast_path) */
+    bool run_fast_forward;     /* on in this run at all */
     GPtrArray *rec;            /* steady_job* by job uid (NULL: none) */
     /* the link tables (steady_links.c), as of the last update */
     bool stale;                /* paths changed since they were computed */

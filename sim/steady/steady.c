@@ -51,6 +51,7 @@ steady *steady_new(const steady_env *env)
                          NULL);
     steady *s = g_new0(steady, 1);
     s->env = *env;
+    s->run_fast_forward = env->fast_forward;
     s->rec = g_ptr_array_new_with_free_func(rec_free);
     return s;
 }
@@ -111,6 +112,20 @@ void steady_job_end(steady *s, const job *j)
         rec_free(g_ptr_array_index(s->rec, j->uid));
         g_ptr_array_index(s->rec, j->uid) = NULL;
     }
+}
+
+void steady_set_fast_path(steady *s, bool on)
+{
+    if (!s->run_fast_forward || s->env.fast_forward == on)
+        return;
+    s->env.fast_forward = on;
+    if (!on) {
+        steady__levels_commit(s, false);
+        return;
+    }
+    if (s->groups)
+        g_ptr_array_set_size(s->groups, 0); /* no window carried over the pause */
+    steady_after_reschedule(s);
 }
 
 void steady_levels_commit(steady *s, bool wait)

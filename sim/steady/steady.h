@@ -126,6 +126,17 @@ double steady_boundary(steady *s, job *j, double origin_s, double now_s);
  * relabeled.  After each on_comm call. */
 void steady_levels_commit(steady *s, bool wait);
 
+/* Turn the fast path off (on false) or back on, now (a timeline's span,
+ * docs/usage.md "Timeline").  Off: no stretch starts and no group skips
+ * or jumps from now on, and every level reaches the net as the scheduler
+ * set it, as with --no-fast-forward; what runs fast-forwarded now stays so
+ * (the replay makes sure nothing does: stretches, skips and jumps end
+ * before its next_arrival_s).  On: the groups are formed anew (no window
+ * measured before is carried over the pause) and the levels committed as
+ * after a reschedule.  Jobs' own fast-forward is the replay's
+ * (job_ffwd_leave_before).  A no-op when the run has the fast path off. */
+void steady_set_fast_path(steady *s, bool on);
+
 /* The counters so far, into out. */
 void steady_get_counters(const steady *s, steady_counters *out);
 
