@@ -32,7 +32,6 @@ typedef struct xfer_track {
 
 typedef struct link_track {
     double last_carried, since_s; /* carried bytes at since_s */
-    bool used;                    /* by a chosen job's transfer in the span */
 } link_track;
 
 struct timeline {
@@ -245,35 +244,42 @@ void timeline_comm(timeline *tl, const job *j, bool starting, double now_s)
 
 /* ---- transfers -------------------------------------------------------------- */
 
-/* The transfer's links as text; *in_host when all of them are NVLink or
- * PCIe (a transfer inside one host). */
-static char *path_text(timeline *tl, net_transfer_id id, double now_s, bool *in_host)
+/* Are all of the transfer's links NVLink or PCIe (a transfer inside one
+ * host)? */
+static bool in_host_of(const timeline *tl, net_transfer_id id)
 {
     net_link_id links[MAX_PATH_LINKS];
     size_t n = net_transfer_links(tl->n, id, links, MAX_PATH_LINKS);
+    for (size_t i = 0; i < n && i < MAX_PATH_LINKS; i++) {
+        topo_tier tier = topo_link_get(tl->t, links[i])->tier;
+        if (tier != TOPO_TIER_NVLINK && tier != TOPO_TIER_PCIE)
+            return false;
+    }
+    return true;
+}
+
+/* The transfer's links as text, made when first needed (in the span);
+ * while the span is open its links get utilization counters, kept from
+ * the last tick like those of the links seen before. */
+static const char *xfer_path(timeline *tl, xfer_track *x, net_transfer_id id)
+{
+    if (x->path)
+        return x->path;
+    net_link_id links[MAX_PATH_LINKS];
+    size_t n = net_transfer_links(tl->n, id, links, MAX_PATH_LINKS);
     GString *p = g_string_new(NULL);
-    *in_host = true;
     for (size_t i = 0; i < n && i < MAX_PATH_LINKS; i++) {
         g_string_append_printf(p, "%s%u", i ? " " : "", (unsigned)links[i]);
-        topo_tier tier = topo_link_get(tl->t, links[i])->tier;
-        *in_host = *in_host && (tier == TOPO_TIER_NVLINK || tier == TOPO_TIER_PCIE);
         gpointer key = GUINT_TO_POINTER((guint)links[i] + 1);
-        link_track *lt = g_hash_table_lookup(tl->links, key);
-        if (!lt) {
-            lt = g_new0(link_track, 1);
-            net_link_stats st;
-            if (tl->open) { /* from the last tick on, as the links seen before */
-                lt->last_carried = tl->tick_carried[links[i]];
-                lt->since_s = tl->tick_s;
-            } else if (net_link_stats_get(tl->n, links[i], &st, NULL)) {
-                lt->last_carried = st.carried_bytes;
-                lt->since_s = now_s;
-            }
-            g_hash_table_insert(tl->links, key, lt);
-        }
-        lt->used = lt->used || tl->open;
+        if (!tl->open || g_hash_table_contains(tl->links, key))
+            continue;
+        link_track *lt = g_new0(link_track, 1);
+        lt->last_carried = tl->tick_carried[links[i]];
+        lt->since_s = tl->tick_s;
+        g_hash_table_insert(tl->links, key, lt);
     }
-    return g_string_free(p, FALSE);
+    x->path = g_string_free(p, FALSE);
+    return x->path;
 }
 
 /* The job's two rate counters: "network Gbps" (transfers that leave a
@@ -286,13 +292,13 @@ static void job_rate_counter(timeline *tl, job_track *k, bool in_host, double no
              (in_host ? k->host_Bps : k->net_Bps) * 8e-9);
 }
 
-static void flow_row(timeline *tl, const xfer_track *x, net_transfer_id id, double end_s)
+static void flow_row(timeline *tl, xfer_track *x, net_transfer_id id, double end_s)
 {
     if (!tl->o.flows || x->start_s > tl->o.end_s || end_s < tl->o.start_s)
         return;
     g_string_append_printf(tl->flows, "%s,%" G_GUINT64_FORMAT ",%.10g,%.10g,%.10g,%d,%s\n",
                            x->j->spec.id, (guint64)id, x->start_s, end_s, x->bytes, x->prio,
-                           x->path);
+                           xfer_path(tl, x, id));
 }
 
 /* A transfer's async track, clipped to the span like the slices: "b" at
@@ -309,7 +315,8 @@ static void xfer_open(timeline *tl, xfer_track *x, job_track *k, net_transfer_id
     emit(tl,
          "\"name\":\"transfer\",\"cat\":\"transfer\",\"ph\":\"b\",\"id\":\"0x%" G_GINT64_MODIFIER
          "x\",\"pid\":%d,\"ts\":%.3f,\"args\":{\"priority\":%d,\"links\":\"%s\"}",
-         (guint64)id, k->pid, us(fmax(x->start_s, tl->o.start_s)), x->prio, x->path);
+         (guint64)id, k->pid, us(fmax(x->start_s, tl->o.start_s)), x->prio,
+         xfer_path(tl, x, id));
 }
 
 static void xfer_close(timeline *tl, xfer_track *x, job_track *k, guint64 id, double now_s)
@@ -333,12 +340,14 @@ static void on_rate(void *obs, net_transfer_id id, void *user, double rate_Bps, 
         return;
     guint64 key = (guint64)id;
     xfer_track *x = g_hash_table_lookup(tl->xfers, &key);
+    if (!x && now_s > tl->o.end_s)
+        return; /* after the span: nothing of it will show */
     if (!x) {
         x = g_new0(xfer_track, 1);
         x->j = j;
         x->start_s = x->last_s = now_s;
         x->prio = net_transfer_priority(tl->n, id);
-        x->path = path_text(tl, id, now_s, &x->in_host);
+        x->in_host = in_host_of(tl, id);
         g_hash_table_insert(tl->xfers, g_memdup2(&key, sizeof key), x);
     }
     x->bytes += x->rate_Bps * (now_s - x->last_s);
@@ -417,7 +426,7 @@ void timeline_tick(timeline *tl, double now_s)
                              : NAN;
         lt->last_carried = st.carried_bytes;
         lt->since_s = now_s;
-        if (!isfinite(util) || !lt->used || now_s < tl->o.start_s || since > tl->o.end_s)
+        if (!isfinite(util) || now_s < tl->o.start_s || since > tl->o.end_s)
             continue;
         const topo_link *l = topo_link_get(tl->t, e);
         emit(tl,
@@ -441,8 +450,9 @@ void timeline_span_open(timeline *tl, double now_s)
         xfer_track *x = val;
         net_transfer_id id = (net_transfer_id) * (guint64 *)key;
         x->prio = net_transfer_priority(tl->n, id);
-        bool in_host;
-        g_free(path_text(tl, id, now_s, &in_host)); /* its links count as used */
+        g_free(x->path);
+        x->path = NULL;
+        xfer_path(tl, x, id); /* its links get counters */
     }
 }
 
