@@ -234,6 +234,7 @@ void job__graph_delay(job *j, double dt_s, const job_counters *add, const uint8_
     j->iterations += add->iterations;
     j->iter_time_sum_s += add->iter_time_sum_s;
     j->busy_gpu_s += add->busy_gpu_s;
+    j->total_shift_s += add->shift_s; /* job_phase_counters reports it for every job */
     if (j->busy_gpus > 0) {
         /* busy since a mark that stays: add counts the busy time up to
          * now + dt_s from it already */

@@ -463,7 +463,7 @@ static void test_jobgraph_plain_special_case(void)
 /* The fast paths give the event path's results for structured jobs: a
  * pipeline without communication (fast-forwarded for good), a DP job
  * alone (stretches), the two-job cases (a group that repeats, under fair
- * sharing and under fixed levels), a plain and a structured job sharing
+ * sharing, under fixed levels and under cassini), a plain and a structured job sharing
  * the uplinks, and the ideal scheduler; each with fewer events. */
 static void assert_fast(char *text)
 {
@@ -498,6 +498,7 @@ static void test_jobgraph_fast_path(void)
     assert_fast(longer(two_jobs("{\"name\": \"fixed\", \"jobs\": {\"A\": {\"priority\": 0},"
                                 " \"B\": {\"priority\": 1}}}")));
     assert_fast(longer(two_jobs("\"ideal\"")));
+    assert_fast(longer(two_jobs("\"cassini\""))); /* grouped hook; B shifted once, 0.1 s */
     assert_fast(g_strdup(
         "{\"topology\": " TOPO("1") ", \"trace\": {\"jobs\": ["
         "{\"id\": \"S\", \"gpus\": 2, \"hosts\": [\"h0\", \"h2\"], \"start_s\": 0,"
