@@ -45,6 +45,9 @@ void job__busy_off(job *j, double now_s);
 void job__check_end(job *j, double now_s);
 /* The iteration ended at now_s: count it, start the next one. */
 void job__finish_iteration(job *j, double now_s);
+/* A skip's or jump's counter increments (job_phase_counters' fields) added
+ * to j's, plain or structured (job_phase.c). */
+void job__counters_add(job *j, const job_counters *add);
 
 /* ---- job_structured.c ---- */
 

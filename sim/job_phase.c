@@ -103,6 +103,14 @@ void job_phase_counters(const job *j, double t, job_counters *out)
     out->shift_s = j->total_shift_s;
 }
 
+void job__counters_add(job *j, const job_counters *add)
+{
+    j->iterations += add->iterations;
+    j->iter_time_sum_s += add->iter_time_sum_s;
+    j->busy_gpu_s += add->busy_gpu_s;
+    j->total_shift_s += add->shift_s;
+}
+
 /* One transfer of j delayed by dt_s as act says (act at its first value). */
 static void xfer_delay(job *j, net_transfer_id id, double dt_s, const uint8_t *act,
                        const double *bytes)
@@ -138,10 +146,7 @@ void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t
         xfer_delay(j, id, dt_s, act ? act + pos : NULL, bytes ? bytes + pos : NULL);
         pos += XF_W;
     }
-    j->iterations += add->iterations;
-    j->iter_time_sum_s += add->iter_time_sum_s;
-    j->busy_gpu_s += add->busy_gpu_s;
-    j->total_shift_s += add->shift_s;
+    job__counters_add(j, add);
     if (!isnan(j->busy_since_s)) {
         /* busy since a time that stays: the busy time up to now + dt_s is
          * counted from it, and add holds it already */

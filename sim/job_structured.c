@@ -231,10 +231,7 @@ void job__graph_delay(job *j, double dt_s, const job_counters *add, const uint8_
             net_transfers_delay(j->env->n, &id, 1, dt_s);
         pos += G_XF;
     }
-    j->iterations += add->iterations;
-    j->iter_time_sum_s += add->iter_time_sum_s;
-    j->busy_gpu_s += add->busy_gpu_s;
-    j->total_shift_s += add->shift_s; /* job_phase_counters reports it for every job */
+    job__counters_add(j, add);
     if (j->busy_gpus > 0) {
         /* busy since a mark that stays: add counts the busy time up to
          * now + dt_s from it already */
