@@ -435,7 +435,7 @@ void timeline_tick(timeline *tl, double now_s)
              (unsigned)e, topo_node_name(tl->t, l->src), topo_node_name(tl->t, l->dst),
              us(fmax(since, tl->o.start_s)), util);
     }
-    if (tl->open && now_s <= tl->o.end_s)
+    if (tl->open && tl->tick_s <= tl->o.end_s) /* up to the first tick after the span */
         snap_links(tl, now_s);
 }
 
