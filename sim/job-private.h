@@ -48,6 +48,11 @@ void job__finish_iteration(job *j, double now_s);
 /* A skip's or jump's counter increments (job_phase_counters' fields) added
  * to j's, plain or structured (job_phase.c). */
 void job__counters_add(job *j, const job_counters *add);
+/* Delay by dt_s each queued event of evs whose capture record (width
+ * entries from pos, its action last) does not say it stays; act NULL
+ * delays all.  Returns the position after the last record. */
+size_t job__delay_events(job *j, const GArray *evs, const uint8_t *act, size_t pos,
+                         size_t width, double dt_s);
 
 /* ---- job_structured.c ---- */
 

@@ -121,6 +121,15 @@ static void xfer_delay(job *j, net_transfer_id id, double dt_s, const uint8_t *a
         net_transfers_delay(j->env->n, &id, 1, dt_s);
 }
 
+size_t job__delay_events(job *j, const GArray *evs, const uint8_t *act, size_t pos,
+                         size_t width, double dt_s)
+{
+    for (guint i = 0; i < evs->len; i++, pos += width)
+        if (!act || act[pos + width - 1] != PHASE_STAY)
+            evq_delay(j->env->q, g_array_index(evs, evq_entry, i).id, dt_s);
+    return pos;
+}
+
 void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t *act,
                      const double *bytes)
 {
@@ -132,10 +141,7 @@ void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t
     bool iter_stays = act && act[AT_ITER] == PHASE_STAY;
     size_t pos = HEAD + 1;
     g_autoptr(GArray) evs = own_events(j);
-    for (guint i = 0; i < evs->len; i++, pos += EV_W)
-        if (!act || act[pos + EV_W - 1] != PHASE_STAY)
-            evq_delay(j->env->q, g_array_index(evs, evq_entry, i).id, dt_s);
-    pos++;
+    pos = job__delay_events(j, evs, act, pos, EV_W, dt_s) + 1;
     for (guint i = 0; i < j->active->len; i++) {
         net_transfer_id id = g_array_index(j->active, net_transfer_id, i);
         net_transfer_view v;

@@ -214,10 +214,7 @@ void job__graph_delay(job *j, double dt_s, const job_counters *add, const uint8_
     g_autoptr(GArray) evs = g_array_new(FALSE, FALSE, sizeof(evq_entry));
     if (j->grun)
         job_graph_run_events(j->grun, evs);
-    for (guint i = 0; i < evs->len; i++, pos += G_EV)
-        if (!act || act[pos + G_EV - 1] != PHASE_STAY)
-            evq_delay(j->env->q, g_array_index(evs, evq_entry, i).id, dt_s);
-    pos++;
+    pos = job__delay_events(j, evs, act, pos, G_EV, dt_s) + 1;
     for (guint i = 0; i < j->active->len; i++) {
         net_transfer_id id = g_array_index(j->active, net_transfer_id, i);
         net_transfer_view v;
