@@ -26,6 +26,12 @@
     " \"model\": {\"compute_s\": " C ", \"comm_bytes\": " S ", \"comm_start_frac\": 1.0,"     \
     " \"opt_s\": 0}}"
 
+/* A job as JOB on h0 and h1, rings of 3e9 B, with an optimizer of OPT s. */
+#define JOB_OPT(id, C, OPT)                                                                    \
+    "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"    \
+    " \"start_s\": 0, \"end_s\": 60, \"model\": {\"compute_s\": " C ", \"comm_bytes\": 3e9,"  \
+    " \"comm_start_frac\": 1.0, \"opt_s\": " OPT "}}"
+
 static char *scenario(const char *sched, const char *jobs, double interval_s, const char *steady)
 {
     return g_strdup_printf("{\"topology\": " TOPO2 ", \"scheduler\": %s,"
@@ -182,11 +188,107 @@ static void test_steady_sched_levels_renumbered(void)
     test_run_clear(&y);
 }
 
+/* Four hosts under one ToR, 4 GPUs and one 80 Gb/s NIC (1e10 B/s) each,
+ * as levels_case.  a and b on h0 and h1 (one GPU each), rings of S = 3e9
+ * B over both NICs (0.3 s alone):
+ *  - a: C = 1.2 s, no optimizer: T_a = 1.5 s, communicating in [1.2, 1.5)
+ *    of each iteration;
+ *  - b: C = 0.6 s, optimizer 0.5996 s: T_b = 1.4996 s, communicating in
+ *    [0.6, 0.9) of each;
+ * and one-GPU jobs x0..x6 on h2 without communication, whose arrivals and
+ * ends (4, 6.5, 11, 12.5, 18, 23.5, 25, 31, 33.5, 38, 41.5, 46, 48.5, 53:
+ * irregular gaps) are reschedules that touch neither a nor b.
+ * cassini: each Up demand is 3e9 / 0.3 = 1e10 B/s, the NIC's capacity, so
+ * a NIC link joins the affinity graph and a (the lower index) is the
+ * reference.  q = max(1 ms, 1.5 / 72) = 1/48 s; on the circle of 72
+ * quanta a's Up arc is [58, 72) (1.2 q^-1 = 57.6, 0.3 q^-1 = 14.4 -> 14),
+ * b's [29, 43) (T_b / q = 71.98 -> 72, 28.8 -> 29): no overlap at rotation
+ * 0, which scores 1 and is kept, t_b = 0.  b's target repeats with g =
+ * gcd(1500 ms, 1500 ms) = 1.5 s (T_b rounds to 1500 ms on the 1 ms grid).
+ * By hand (the event path): b's start offset from a's, D_m = s_m - 1.5 (m
+ * - 1) for b's m-th iteration, falls 0.4 ms an iteration and stays in
+ * [-0.6, 0.3], so the rings never meet and every iteration takes its time
+ * alone.  Every reschedule (at 0 and each x's arrival and end) forgets the
+ * alignments: b is aligned at its first communication after a's first
+ * after the reschedule: err = D_m (a's last start 1.5 (m - 2), b's s_m),
+ * delay -D_m, so D_{m+1} = -0.4 ms; between alignments D falls 0.4 ms an
+ * iteration (|err| < 5 % of T_b: no realignment), so the shifts add up to
+ * 0.4 ms x (m_last - 1).  The last reschedule is at 53: a communicates
+ * from 53.7 (its iteration from 52.5), b's next communication is in its
+ * 37th iteration (from 54 - 0.4 ms x 35): shift_s = 0.4 ms x 36 = 0.0144
+ * s.  In [0, 60): a ends 39 iterations (the 40th at 60), busy 2 x (39 x
+ * 1.2 + [58.5, 59.7)) = 96 GPU-s; b's 41st starts at s_41 = 60 - 4 x 0.4
+ * ms = 59.9984, so b ends 40, busy 2 x (40 x 1.1996 + 0.0016) = 95.9712
+ * GPU-s.  The group never repeats (D moves) and b, the fast member, is
+ * realigned after every reschedule by 0.4 ms times the iterations since
+ * its last alignment: one window holds one such shift, the next another
+ * or none.  With shifts that had to agree within 10^-2 of each other the
+ * windows never agreed (0 jumps); within 10^-2 of the cycle (1.5 s) they
+ * do, and the group jumps between reschedules: every job's iterations
+ * within the reported bound of the event path's, with fewer than half its
+ * events. */
+static char *realigned_case(const char *steady)
+{
+    GString *jobs = g_string_new(NULL);
+    static const double xs[] = {4, 6.5, 11, 12.5, 18, 23.5, 25, 31, 33.5, 38, 41.5, 46, 48.5, 53};
+    g_string_append(jobs, JOB_OPT("a", "1.2", "0") ", " JOB_OPT("b", "0.6", "0.5996"));
+    for (size_t k = 0; k < G_N_ELEMENTS(xs); k += 2)
+        g_string_append_printf(jobs,
+                               ", {\"id\": \"x%zu\", \"gpus\": 1, \"hosts\": [\"h2\"],"
+                               " \"host_gpus\": [1], \"start_s\": %g, \"end_s\": %g,"
+                               " \"model\": {\"compute_s\": 1.0, \"comm_bytes\": 0,"
+                               " \"comm_start_frac\": 1.0, \"opt_s\": 0}}",
+                               k / 2, xs[k], xs[k + 1]);
+    char *text = g_strdup_printf(
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=4,gpus=4,nics=1,pcie=1,"
+        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\", \"scheduler\": \"cassini\","
+        " \"trace\": {\"jobs\": [%s]},"
+        " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1, \"steady\": \"%s\"}}",
+        jobs->str, steady);
+    g_string_free(jobs, TRUE);
+    return text;
+}
+
+static void test_steady_sched_cassini_realigned(void)
+{
+    g_autofree char *exact = realigned_case("exact");
+    g_autofree char *approx = realigned_case("approx");
+    static const double busy[2] = {96.0, 95.9712};
+    static const int64_t iters[2] = {39, 40};
+    uint64_t events[3] = {0};
+    for (int run = 0; run < 3; run++) {
+        test_run x;
+        if (test_run_text(&x, run == 2 ? approx : exact, run != 1, NULL)) {
+            replay_summary s;
+            replay_get_summary(x.r, &s);
+            events[run] = s.events;
+            for (size_t i = 0; i < 2; i++) {
+                replay_job_result p;
+                replay_job_get(x.r, i, &p);
+                if (run < 2) {
+                    CU_ASSERT_EQUAL(p.iterations, iters[i]);
+                    TEST_ASSERT_CLOSE(p.busy_gpu_s, busy[i], 1e-9);
+                    TEST_ASSERT_CLOSE(p.shift_s, i == 1 ? 0.0144 : 0.0, 1e-9);
+                } else {
+                    CU_ASSERT_TRUE(fabs((double)(p.iterations - iters[i])) <=
+                                   s.approx_iteration_bound);
+                }
+            }
+            CU_ASSERT_EQUAL(s.group_repeats, 0);
+            if (run == 2)
+                CU_ASSERT_TRUE(s.approx_jumps >= 1);
+        }
+        test_run_clear(&x);
+    }
+    CU_ASSERT_TRUE(2 * events[2] < events[0]);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
         {"cassini_pair", test_steady_sched_cassini_pair},
         {"levels_renumbered", test_steady_sched_levels_renumbered},
+        {"cassini_realigned", test_steady_sched_cassini_realigned},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_sched", cases);

@@ -92,10 +92,13 @@ static double cycle2_s(const job_counters *d1, const job_counters *d2)
 }
 
 /* Two consecutive windows agree for a member (d1, d2 its increments over
- * them): it ended an iteration in both, its shifts per iteration agree
- * within APPROX_EPS (none in both, without a hook that shifts; a window
- * that holds cassini's first alignment of a job and one that does not
- * disagree: that shift is a transient, not a rate), and its mean cycles
+ * them): it ended an iteration in both, its shifts per iteration differ
+ * by at most APPROX_EPS of its cycle (none in both, without a hook that
+ * shifts; a window that holds a long one-off alignment and one that does
+ * not disagree even where the tolerance for few iterations would let
+ * their cycles agree, while cassini's realignments of a few milliseconds
+ * after each reschedule, which fall into some windows and not others,
+ * are no reason to measure again: docs/engine.md §5d), and its mean cycles
  * (cycle_s) agree within APPROX_EPS, or APPROX_PHASE over its fewest iterations in
  * a window: a member that ends a few iterations per anchor iteration has
  * iterations of different lengths (they meet the anchor's communication
@@ -113,7 +116,7 @@ static bool converged(const job_counters *d1, const job_counters *d2)
     double n = (double)MIN(d1->iterations, d2->iterations);
     double s1 = d1->shift_s / (double)d1->iterations, s2 = d2->shift_s / (double)d2->iterations;
     return fabs(m2 - m1) <= fmax(APPROX_EPS, APPROX_PHASE / n) * m2 &&
-           fabs(s2 - s1) <= APPROX_EPS * fmax(s1, s2);
+           fabs(s2 - s1) <= APPROX_EPS * m2;
 }
 
 /* What a jump of dt adds to member m (d1, d2 its increments over the two
@@ -124,9 +127,11 @@ static bool converged(const job_counters *d1, const job_counters *d2)
  * GPUs.
  * Returns the error bound it adds to m's iterations (the windows' drift
  * over the jump, the tolerance unverified over it for a rate measured in
- * one window only (0 for two), plus 1 for the phase the jump leaves m in
- * and 1 for the fraction carried) and adds that many iterations' busy
- * time to *busy_bound (docs/engine.md §5d). */
+ * one window only (0 for two), the windows' mean shift per iteration
+ * over the jump (shifts may be one-offs that no reschedule repeats inside
+ * it: the cycle may be that much shorter; 0 without shifts), plus 1 for
+ * the phase the jump leaves m in and 1 for the fraction carried) and adds
+ * that many iterations' busy time to *busy_bound (docs/engine.md §5d). */
 static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
                          const job_counters *d2, double unverified, double dt, int64_t whole,
                          job_counters *add, double *busy_bound)
@@ -144,8 +149,10 @@ static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
     add->iter_time_sum_s =
         (double)add->iterations * ((d1->iter_time_sum_s + d2->iter_time_sum_s) / n_both);
     add->busy_gpu_s = (double)add->iterations * busy_iter;
-    add->shift_s = (double)add->iterations * ((d1->shift_s + d2->shift_s) / n_both);
-    double bound = dt / mean * fabs(m2 - m1) / mean + dt / mean * unverified + 2.0;
+    double shift = (d1->shift_s + d2->shift_s) / n_both;
+    add->shift_s = (double)add->iterations * shift;
+    double bound =
+        dt / mean * fabs(m2 - m1) / mean + dt / mean * unverified + dt / mean * shift / mean + 2.0;
     *busy_bound += bound * busy_iter;
     return bound;
 }
