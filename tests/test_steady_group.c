@@ -528,6 +528,71 @@ static void test_group_approx_carried(void)
     test_run_clear(&y);
 }
 
+/* Two changes in one instant (docs/engine.md §5d, "one anchor iteration
+ * per group formation"): approx_carried's a (level 0) and b (level 1)
+ * from 0 to 200, e (c's model, level 2) from 0 to 10 and c (level 2)
+ * from 10.  At 10 e ends and c arrives: the groups are rebuilt after
+ * each, {a, b, e} -> {a, b} -> {a, b, c} (or through {a, b, e, c}), and
+ * the group in between has measured nothing of its own.  a's and b's
+ * windows from {a, b, e} (e, on the lowest level, took nothing from
+ * them: strict priority on the shared NIC) are what {a, b, c} carries
+ * and checks against the one window from 10 to c's first boundary; c's
+ * rate comes from that window alone.  So the group jumps there (one
+ * carried jump; with only the group in between to carry from it would
+ * measure two windows of its own: none).  a (never delayed, the fast
+ * member) ends 285 iterations of 0.7 s (0.7 x 285 = 199.5 < 200) on both
+ * paths; b's and c's iterations and the cluster utilization are within
+ * the reported bounds of the event path's. */
+static char *end_and_arrival(const char *steady)
+{
+    return g_strdup_printf(
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,"
+        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\","
+        " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
+        " \"b\": {\"priority\": 1}, \"c\": {\"priority\": 2}, \"e\": {\"priority\": 2}}},"
+        " \"trace\": {\"jobs\": [%s, %s, %s, %s]},"
+        " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
+        " \"steady\": \"%s\"}}",
+        JOB("a", "0", "200", "0.5", "2e9"), JOB("b", "0", "200", "0.7071067811865476", "2e9"),
+        JOB("e", "0", "10", "1.118033988749895", "3e9"),
+        JOB("c", "10", "200", "1.118033988749895", "3e9"), steady);
+}
+
+static void test_group_approx_end_and_arrival(void)
+{
+    g_autofree char *approx = end_and_arrival("approx");
+    g_autofree char *exact = end_and_arrival("exact");
+    test_run x, y;
+    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
+        for (int run = 0; run < 2; run++) {
+            replay_job_result a;
+            replay_job_get(run ? y.r : x.r, 0, &a);
+            CU_ASSERT_EQUAL(a.iterations, 285);
+        }
+        for (size_t i = 1; i < 4; i++) {
+            replay_job_result p, q;
+            replay_job_get(x.r, i, &p);
+            replay_job_get(y.r, i, &q);
+            CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
+            fprintf(stderr, " (%s: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ")", p.id,
+                    p.iterations, q.iterations);
+        }
+        replay_summary e;
+        replay_get_summary(y.r, &e);
+        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                       s.approx_util_bound);
+        fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, %" G_GUINT64_FORMAT " carried,"
+                " %" G_GUINT64_FORMAT " first windows, utilization %.3g off, bound %.3g) ",
+                s.approx_jumps, s.approx_carried_jumps, s.approx_change_windows,
+                fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac), s.approx_util_bound);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
 /* A random scenario (seeded): 4 hosts under 2 ToRs (2 GPUs, 2 NICs of
  * 1e10 B/s each, uplinks of 80 to 240 Gb/s: tight or not), 2 to 4 jobs of
  * 2 GPUs on two hosts each, random compute, ring size, optimizer,
@@ -707,6 +772,7 @@ int main(void)
         {"approx_change", test_group_approx_change},
         {"approx_phase", test_group_approx_phase},
         {"approx_carried", test_group_approx_carried},
+        {"approx_end_and_arrival", test_group_approx_end_and_arrival},
         {"property", test_group_property},
         {"approx_property", test_group_approx_property},
         CU_TEST_INFO_NULL,

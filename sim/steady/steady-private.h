@@ -153,10 +153,10 @@ struct group {
     bool open;          /* a job runs as alone (§5b) on a link of it, or the
                          * scheduler's hook sees a member: no skips */
     bool links_own;     /* every transfer in flight uses group links only */
-    GArray *carried;    /* --steady approx, a group that differs by one member from one
-                         * before this change: job_counters per member, its increments
-                         * over that group's last window (iterations 0: the new
-                         * member), checked against one window (§5d); NULL: none */
+    GArray *carried;    /* --steady approx, a group formed at this change whose members
+                         * but at most one had a window measured before it: job_counters
+                         * per member, its increments over that window (iterations 0:
+                         * the new member), checked against one window (§5d); NULL: none */
 };
 
 snap *steady__snap_new(void);
@@ -209,9 +209,9 @@ double steady__group_boundary(steady *s, job *j, double origin_s, double now_s);
 /* g was before this change (the same members, order of levels and links)
  * in old: its rates ring carries on. */
 void steady__keep_rates(group *g, GPtrArray *old);
-/* g was not before this change, but a group that had all of g's members
- * but one, or all of them and one more, was, with a measured window:
- * that window's increments become g->carried (§5d). */
+/* g was not before this change, but every member of it but at most one
+ * was in a group of old with a window measured for it: per member, the
+ * increments over that window become g->carried (§5d). */
 void steady__carry_rates(group *g, GPtrArray *old);
 /* At an anchor boundary: the counters and link counters, for the rates. */
 void steady__rates_push(steady *s, group *g, double now_s);

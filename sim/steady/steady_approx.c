@@ -30,39 +30,47 @@ void steady__keep_rates(group *g, GPtrArray *old)
     }
 }
 
-/* Whether set a (job*) is set b with one more member. */
-static bool one_more(GPtrArray *a, const GPtrArray *b)
+/* Member m's increments over the last window measured for it in the old
+ * groups (old): its group's last window, or, for a group formed at an
+ * earlier change (or earlier in this instant) that has not measured one
+ * of its own yet, the window that group carried.  False (out zeroed) if
+ * none holds an iteration of m. */
+static bool last_window(GPtrArray *old, const job *m, job_counters *out)
 {
-    if (a->len != b->len + 1)
-        return false;
-    for (guint i = 0; i < b->len; i++)
-        if (!g_ptr_array_find(a, g_ptr_array_index(b, i), NULL))
+    *out = (job_counters){0};
+    for (guint i = 0; i < old->len; i++) {
+        const group *o = g_ptr_array_index(old, i);
+        guint at;
+        if (!g_ptr_array_find(o->members, m, &at))
+            continue;
+        const ring *rg = &o->rates;
+        job_counters w = {0};
+        if (rg->n >= 2) {
+            const job_counters *p = &g_array_index(rg->s[rg->n - 2]->ctr, job_counters, at);
+            const job_counters *q = &g_array_index(rg->s[rg->n - 1]->ctr, job_counters, at);
+            w = (job_counters){q->iterations - p->iterations, q->iter_time_sum_s - p->iter_time_sum_s,
+                               q->busy_gpu_s - p->busy_gpu_s, q->shift_s - p->shift_s};
+        }
+        if (w.iterations < 1 && o->carried)
+            w = g_array_index(o->carried, job_counters, at);
+        if (w.iterations < 1)
             return false;
-    return true;
+        *out = w;
+        return true;
+    }
+    return false;
 }
 
 void steady__carry_rates(group *g, GPtrArray *old)
 {
-    for (guint i = 0; i < old->len; i++) {
-        const group *o = g_ptr_array_index(old, i);
-        const ring *rg = &o->rates;
-        if (rg->n < 2 || !(one_more(o->members, g->members) || one_more(g->members, o->members)))
-            continue;
-        const snap *x = rg->s[rg->n - 2], *y = rg->s[rg->n - 1];
-        g->carried = g_array_new(FALSE, TRUE, sizeof(job_counters));
-        g_array_set_size(g->carried, g->members->len);
-        for (guint k = 0; k < g->members->len; k++) {
-            guint at;
-            if (!g_ptr_array_find(o->members, g_ptr_array_index(g->members, k), &at))
-                continue; /* the new member: iterations 0 */
-            const job_counters *p = &g_array_index(x->ctr, job_counters, at);
-            const job_counters *q = &g_array_index(y->ctr, job_counters, at);
-            g_array_index(g->carried, job_counters, k) =
-                (job_counters){q->iterations - p->iterations, q->iter_time_sum_s - p->iter_time_sum_s,
-                               q->busy_gpu_s - p->busy_gpu_s, q->shift_s - p->shift_s};
-        }
-        return;
-    }
+    guint n = g->members->len, fresh = 0;
+    g_autoptr(GArray) cw = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_array_set_size(cw, n);
+    for (guint k = 0; k < n; k++)
+        if (!last_window(old, g_ptr_array_index(g->members, k), &g_array_index(cw, job_counters, k)))
+            fresh++; /* a new member: iterations 0 */
+    if (fresh <= 1 && fresh < n)
+        g->carried = g_steal_pointer(&cw);
 }
 
 /* Approximate jumps (--steady approx, docs/engine.md §5d): the relative
