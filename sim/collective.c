@@ -427,7 +427,8 @@ static void compute_fixed(coll_plan *p)
 coll_options coll_options_default(void)
 {
     return (coll_options){.buckets = 1, .flows_model = false, .channels = 0, .sm90 = false,
-                          .uid = 0, .seed = 1, .step_latency = false};
+                          .uid = 0, .seed = 1, .step_latency = false,
+                          .merge_private = false};
 }
 
 int coll_channels_nccl(double nic_Bps, size_t rails, bool sm90)
@@ -595,6 +596,23 @@ coll_plan *coll_plan_new_empty(const coll_options *o)
     return plan_new(1, o);
 }
 
+/* x's hops, links and flows join y, a transfer of the same size and
+ * lock-steps: one lock-step transfer over both. */
+static void xfer_join(coll_xfer *y, const coll_xfer *x)
+{
+    guint hops0 = y->hops->len;
+    for (guint h = 0; h < x->hops->len; h++) {
+        coll_hop hop = g_array_index(x->hops, coll_hop, h);
+        hop.first += y->fixed->len;
+        hop.prev += hops0;
+        g_array_append_val(y->hops, hop);
+    }
+    g_array_append_vals(y->fixed, x->fixed->data, x->fixed->len);
+    g_array_append_vals(y->flows, x->flows->data, x->flows->len);
+    y->fixed_latency_s = fmax(y->fixed_latency_s, x->fixed_latency_s);
+    y->cache_version = 0; /* its cached link set (if any) is stale */
+}
+
 /* Move the transfers of a group's step into the op's step: as they are,
  * or (merge) into a transfer of the same size and lock-steps, whose links
  * and flows they join. */
@@ -613,16 +631,7 @@ static void step_absorb(GPtrArray *into, GPtrArray *from, bool merge)
             from->pdata[i] = NULL;
             continue;
         }
-        guint hops0 = y->hops->len;
-        for (guint h = 0; h < x->hops->len; h++) {
-            coll_hop hop = g_array_index(x->hops, coll_hop, h);
-            hop.first += y->fixed->len;
-            hop.prev += hops0;
-            g_array_append_val(y->hops, hop);
-        }
-        g_array_append_vals(y->fixed, x->fixed->data, x->fixed->len);
-        g_array_append_vals(y->flows, x->flows->data, x->flows->len);
-        y->fixed_latency_s = fmax(y->fixed_latency_s, x->fixed_latency_s);
+        xfer_join(y, x);
     }
 }
 
@@ -657,6 +666,125 @@ int coll_plan_add_op(coll_plan *p, topo *t, const cluster_alloc *const *groups, 
     }
     compute_fixed(p);
     return idx;
+}
+
+/* ---- private in-host rings merged (docs/engine.md §2b) -------------- */
+
+#define MANY_OPS UINT32_MAX
+
+/* Every fixed link of the plan -> the index + 1 of the one operation
+ * whose transfers use it, or MANY_OPS. */
+static GHashTable *link_owners(const coll_plan *p)
+{
+    GHashTable *own = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (guint o = 0; o < p->ops->len; o++) {
+        const coll_op *op = g_ptr_array_index(p->ops, o);
+        for (guint s = 0; s < op->steps->len; s++) {
+            GPtrArray *st = g_ptr_array_index(op->steps, s);
+            for (guint i = 0; i < st->len; i++) {
+                const coll_xfer *x = g_ptr_array_index(st, i);
+                for (guint l = 0; l < x->fixed->len; l++) {
+                    gpointer k = GUINT_TO_POINTER(g_array_index(x->fixed, uint32_t, l) + 1);
+                    guint v = GPOINTER_TO_UINT(g_hash_table_lookup(own, k));
+                    g_hash_table_insert(own, k, GUINT_TO_POINTER(v == 0 || v == o + 1
+                                                                     ? o + 1 : MANY_OPS));
+                }
+            }
+        }
+    }
+    return own;
+}
+
+/* Is x a private ring of operation op: no network flow, every link an
+ * NVLink (GPU <-> NVSwitch) link that no other operation uses?  Then
+ * *rate_Bps = its rate alone, min over its links of capacity /
+ * multiplicity. */
+static bool private_ring(const topo *t, GHashTable *own, guint op, const coll_xfer *x,
+                         double *rate_Bps)
+{
+    if (x->flows->len || !x->fixed->len)
+        return false;
+    g_autofree uint32_t *l = g_memdup2(x->fixed->data, x->fixed->len * sizeof *l);
+    qsort(l, x->fixed->len, sizeof *l, cmp_u32);
+    *rate_Bps = INFINITY;
+    for (guint i = 0, run = 1; i < x->fixed->len; i++, run++) {
+        const topo_link *e = topo_link_get(t, l[i]);
+        if (e->tier != TOPO_TIER_NVLINK ||
+            GPOINTER_TO_UINT(g_hash_table_lookup(own, GUINT_TO_POINTER(l[i] + 1))) != op + 1)
+            return false;
+        if (i + 1 < x->fixed->len && l[i + 1] == l[i])
+            continue;
+        *rate_Bps = fmin(*rate_Bps, e->cap_Bps / run);
+        run = 0;
+    }
+    return true;
+}
+
+/* Do two transfers of step st share a link?  Marks in shared[i] the
+ * transfers that do. */
+static void step_shared(GPtrArray *st, bool *shared)
+{
+    g_autoptr(GHashTable) first = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (guint i = 0; i < st->len; i++) {
+        const coll_xfer *x = g_ptr_array_index(st, i);
+        for (guint l = 0; l < x->fixed->len; l++) {
+            gpointer k = GUINT_TO_POINTER(g_array_index(x->fixed, uint32_t, l) + 1);
+            guint v = GPOINTER_TO_UINT(g_hash_table_lookup(first, k));
+            if (v == 0)
+                g_hash_table_insert(first, k, GUINT_TO_POINTER(i + 1));
+            else if (v != i + 1)
+                shared[v - 1] = shared[i] = true;
+        }
+    }
+}
+
+/* Merge step st's private rings of operation op that move alike: same
+ * bytes, lock-steps, repeats, startup latency and rate alone. */
+static size_t merge_step(const topo *t, GHashTable *own, guint op, GPtrArray *st)
+{
+    g_autofree bool *shared = g_new0(bool, st->len ? st->len : 1);
+    g_autofree double *rate = g_new0(double, st->len ? st->len : 1);
+    step_shared(st, shared);
+    size_t merged = 0;
+    for (guint i = 0; i < st->len; i++) {
+        coll_xfer *x = g_ptr_array_index(st, i);
+        if (shared[i] || !private_ring(t, own, op, x, &rate[i])) {
+            shared[i] = true; /* not a candidate */
+            continue;
+        }
+        coll_xfer *y = NULL;
+        for (guint k = 0; k < i && !y; k++) {
+            coll_xfer *c = g_ptr_array_index(st, k);
+            if (!shared[k] && c->bytes == x->bytes && c->steps == x->steps &&
+                c->repeat == x->repeat && c->fixed_latency_s == x->fixed_latency_s &&
+                rate[k] == rate[i])
+                y = c;
+        }
+        if (!y)
+            continue;
+        xfer_join(y, x);
+        g_ptr_array_remove_index(st, i); /* frees x */
+        memmove(shared + i, shared + i + 1, (st->len - i) * sizeof *shared);
+        memmove(rate + i, rate + i + 1, (st->len - i) * sizeof *rate);
+        i--;
+        merged++;
+    }
+    return merged;
+}
+
+size_t coll_plan_merge_private(coll_plan *p, const topo *t, const bool *serial)
+{
+    g_return_val_if_fail(p && t && serial, 0);
+    g_autoptr(GHashTable) own = link_owners(p);
+    size_t merged = 0;
+    for (guint o = 0; o < p->ops->len; o++) {
+        const coll_op *op = g_ptr_array_index(p->ops, o);
+        for (guint s = 0; s < op->steps->len && serial[o]; s++)
+            merged += merge_step(t, own, o, g_ptr_array_index(op->steps, s));
+    }
+    if (merged)
+        compute_fixed(p);
+    return merged;
 }
 
 size_t coll_plan_op_count(const coll_plan *p) { return p->ops->len; }

@@ -118,6 +118,9 @@ typedef struct coll_options {
     uint64_t seed;    /* the run's seed, the switch hash's salt */
     bool step_latency; /* a lock-step transfer waits its hops' latency at every lock-step
                         * (coll_xfer_startup_s), not once */
+    bool merge_private; /* a structured job's plan merges its private in-host rings
+                         * (coll_plan_merge_private); off where transfers are observed
+                         * one by one (timeline, packet export) */
 } coll_options;
 coll_options coll_options_default(void);
 
@@ -161,6 +164,23 @@ coll_plan *coll_plan_new_empty(const coll_options *o);
 int coll_plan_add_op(coll_plan *p, topo *t, const cluster_alloc *const *groups, size_t n_groups,
                      coll_kind kind, double S_bytes, const coll_op_options *oo,
                      const coll_options *o, GError **error);
+
+/* Merge the in-host transfers that must move alike into one lock-step
+ * transfer, in each step of every operation o with serial[o] (no two runs
+ * of o ever overlap).  Transfers T_1..T_k of one step are merged when
+ * (docs/engine.md §2b):
+ *   - each is a private ring: it has no network flow, and every link it
+ *     uses is an NVLink link (GPU <-> NVSwitch: only transfers to or from
+ *     that GPU, the job's alone, cross it) that no other operation of
+ *     the plan uses and no other transfer of the step uses;
+ *   - they have the same bytes, lock-steps, repeats, startup latency and
+ *     rate alone r = min over the links of capacity / multiplicity.
+ * While T_i runs, its links then carry T_i alone (the op's steps and runs
+ * are serial), so each moves at r from the same instant: the merged
+ * transfer, at min over the union = r, moves every link's bytes at the
+ * same times and ends the step at the same instant.  Returns the
+ * transfers merged away.  O(plan's links x log). */
+size_t coll_plan_merge_private(coll_plan *p, const topo *t, const bool *serial);
 
 /* The plan's operations (coll_plan_new: one, the job's collective, whose
  * steps the coll_plan_step_count family reads), their steps and transfers.

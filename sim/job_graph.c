@@ -498,6 +498,15 @@ static bool build_ops(builder *b, const cluster_alloc *a, topo *t, const ranks *
         g_assert(op == (int)i);
         b->g->has_comm = b->g->has_comm || coll_plan_op_step_count(plan, (size_t)op) > 0;
     }
+    if (o->merge_private) {
+        /* serial: a stage's reductions run as one chain (build_reductions),
+         * an operation of one task per iteration alone */
+        g_autofree bool *serial = g_new0(bool, b->keys->len ? b->keys->len : 1);
+        for (guint i = 0; i < b->keys->len; i++)
+            serial[i] = g_array_index(b->keys, op_key, i).cls == JOB_GRAPH_DP ||
+                        g_array_index(b->uses, int, i) == 1;
+        coll_plan_merge_private(plan, t, serial);
+    }
     return true;
 }
 

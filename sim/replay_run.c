@@ -112,6 +112,7 @@ bool replay__job_prepare(replay *r, job *j, GError **error)
     co.sm90 = strcmp(r->cfg->sim.gpu, "h100") == 0;
     co.uid = j->uid;
     co.seed = r->cfg->sim.seed;
+    co.merge_private = !r->tl && !r->env.xfer_started; /* they see transfers one by one */
     if (j->spec.structure)
         return job_structured_prepare(j, r->t, &co, r->env.alpha_s, error);
     j->plan = coll_plan_new(r->t, j->alloc, j->spec.coll, j->spec.comm_bytes, &co, error);

@@ -18,6 +18,8 @@
 #include "sim/job.h"
 #include "sim/job_graph.h"
 #include "sim/replay.h"
+#include "sim/timeline.h"
+#include "sim/output.h"
 #include "test_run.h"
 #include "test_util.h"
 #include "topo/topo.h"
@@ -306,6 +308,99 @@ static void test_jobgraph_two_jobs(void)
     TEST_ASSERT_CLOSE(b.mean_iter_s, (0.4 + 8 * 0.3) / 9, 1e-12);
     TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 7.9 / 11.8, 1e-9);
     test_run_clear(&x);
+}
+
+/* Run text with the fast path off into dir, its in-host rings merged
+ * (sim.c's default) or not (a recorder that writes nothing watching the
+ * transfers: sim/replay_run.c turns the merge off).  Returns the events. */
+static uint64_t run_merge(const char *text, bool merge, const char *dir)
+{
+    test_run x;
+    GError *e = NULL;
+    const char *const options[] = {"fast_forward", "false", NULL};
+    bool ok = test_run_prepare(&x, text, options, &e);
+    timeline_options to = {.start_s = -INFINITY, .end_s = INFINITY};
+    if (ok && !merge)
+        replay_set_timeline(x.r, &to);
+    output_dir *o = ok ? output_dir_open(dir, &e) : NULL;
+    ok = o && replay_run(x.r, o, NULL, NULL, &e);
+    ok = o && output_dir_commit(o, ok ? &e : NULL) && ok;
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_TRUE_FATAL(ok);
+    replay_summary sum;
+    replay_get_summary(x.r, &sum);
+    test_run_clear(&x);
+    return sum.events;
+}
+
+/* Merged and unmerged runs of text: every output within 1e-9; the events
+ * of both. */
+static void assert_merge_same(const char *text, uint64_t *ev_merged, uint64_t *ev_apart)
+{
+    g_autofree char *d1 = g_dir_make_tmp("ccsim-merge-XXXXXX", NULL);
+    g_autofree char *d2 = g_dir_make_tmp("ccsim-apart-XXXXXX", NULL);
+    g_rmdir(d1);
+    g_rmdir(d2);
+    *ev_merged = run_merge(text, true, d1);
+    *ev_apart = run_merge(text, false, d2);
+    static const char *const files[] = {"summary.csv", "jobs.csv", "timeseries.csv",
+                                        "links.csv"};
+    for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
+        test_run_assert_csv_close(d1, d2, files[i], 1e-9);
+    test_run_remove_outputs(d1);
+    test_run_remove_outputs(d2);
+}
+
+/* Private in-host rings merged (coll_plan_merge_private): dp = 4 on h0
+ * and h2, two GPUs each, one bucket of S = 3e9 bytes after the backward,
+ * alpha 5 us.  The all-reduce's steps:
+ *   1. reduce-scatter on each host's NVLink ring (GPU0 -> NVSwitch ->
+ *      GPU1 -> NVSwitch -> GPU0: four links, each once, 300e9 B/s):
+ *      (g - 1)/g S = 1.5e9 bytes in g - 1 = 1 lock-step: 5e-6 +
+ *      1.5e9 / 300e9 = 0.005005 s.  Each host's ring uses its own two
+ *      GPUs' NVLinks and nothing else does: the two rings (equal bytes,
+ *      steps, latency 0, rate alone 300e9) become one transfer over the
+ *      eight links, rate min 300e9 / 1: the same 0.005005 s;
+ *   2. the ring across the hosts, 2 (H - 1)/H S / R = 3e9 bytes per hop
+ *      at the NIC's 12.5e9 B/s, 2 (H - 1) = 2 lock-steps: 1e-5 + 0.24;
+ *   3. the all-gather, as 1: 0.005005 s.
+ * Iteration 0.1 + 0.2 + 0.25002 = 0.55002 s; 19 end by 11 s
+ * (19 x 0.55002 = 10.45038), the 20th computes [10.45038, 10.75038):
+ * each GPU busy 20 x 0.3 = 6 s of 11.  Merged, each step-1/step-3 pair of
+ * transfers is one: fewer events, every output the same. */
+static void test_jobgraph_merged_rings(void)
+{
+    g_autofree char *text = one_job(TOPO("2"), "[\"h0\", \"h2\"]", 4, 11,
+                                    "{\"dp\": 4, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                    " \"grad_bytes\": 3e9}",
+                                    "5");
+    replay_job_result jr;
+    replay_summary sum;
+    CU_ASSERT_FATAL(run(g_strdup(text), 0, &jr, &sum));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.55002, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.55002, 1e-12);
+    CU_ASSERT_EQUAL(jr.iterations, 19);
+    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 6.0 / 11.0, 1e-9);
+    uint64_t merged, apart;
+    assert_merge_same(text, &merged, &apart);
+    CU_ASSERT_TRUE(merged < apart);
+}
+
+/* Refused: with ep = 2 the MoE all-to-all of the pairs (0, 1) on h0 and
+ * (2, 3) on h2 crosses the same NVLinks as the dense all-reduce's rings,
+ * so a host's rings may be slowed while the other's are not: nothing is
+ * merged (the same events as apart).  A second job's rings on the hosts'
+ * other GPUs (h1/h3 free here) could not touch these links at all. */
+static void test_jobgraph_merge_refused(void)
+{
+    g_autofree char *text = one_job(TOPO("2"), "[\"h0\", \"h2\"]", 4, 5,
+                                    "{\"dp\": 4, \"ep\": 2, \"experts\": 2, \"moe_layers\": 1,"
+                                    " \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"grad_bytes\": 3e9,"
+                                    " \"moe_a2a_bytes\": 1e9}",
+                                    "5");
+    uint64_t merged, apart;
+    assert_merge_same(text, &merged, &apart);
+    CU_ASSERT_EQUAL(merged, apart);
 }
 
 /* Megatron's rank order on two hosts of 4 GPUs, tp 2, dp 2, pp 2: ranks
@@ -618,6 +713,8 @@ int main(void)
         {"classes", test_jobgraph_classes},
         {"ends_mid_iteration", test_jobgraph_ends_mid_iteration},
         {"tp_too_wide", test_jobgraph_tp_too_wide},
+        {"merged_rings", test_jobgraph_merged_rings},
+        {"merge_refused", test_jobgraph_merge_refused},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("jobgraph", cases);
