@@ -178,6 +178,7 @@ const sched_ops sched_fixed_ops = {
     .name = "fixed",
     .summary = "decisions (priority, class levels, shift) written in the scenario file",
     .unlimited_levels = false,
+    .class_levels = true,
     .create = fixed_create,
     .destroy = fixed_destroy,
     .reschedule = fixed_reschedule,

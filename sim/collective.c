@@ -668,7 +668,7 @@ int coll_plan_add_op(coll_plan *p, topo *t, const cluster_alloc *const *groups, 
     return idx;
 }
 
-/* ---- private in-host rings merged (docs/engine.md §2b) -------------- */
+/* ---- private in-host rings merged (docs/model.md §4b) -------------- */
 
 #define MANY_OPS UINT32_MAX
 

@@ -168,7 +168,7 @@ int coll_plan_add_op(coll_plan *p, topo *t, const cluster_alloc *const *groups, 
 /* Merge the in-host transfers that must move alike into one lock-step
  * transfer, in each step of every operation o with serial[o] (no two runs
  * of o ever overlap).  Transfers T_1..T_k of one step are merged when
- * (docs/engine.md §2b):
+ * (docs/model.md §4b):
  *   - each is a private ring: it has no network flow, and every link it
  *     uses is an NVLink link (GPU <-> NVSwitch: only transfers to or from
  *     that GPU, the job's alone, cross it) that no other operation of

@@ -257,9 +257,13 @@ void job_stop(job *j, double now_s);
  * is private -- the ideal scheduler's, or a plan without network flows all
  * of whose links are NVLink links touching one of j's own GPUs (such a
  * link joins a GPU to its host's NVSwitch, topo/server.c, and GPUs are
- * never shared, so no other job's transfer can use it).  Needs j->alloc
- * and j->plan.  O(plan links). */
-bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_comm);
+ * never shared, so no other job's transfer can use it); a structured job
+ * with private links only when the scheduler never sets class levels
+ * (!class_levels: its transfers then all stay at one level, its own, and
+ * alone on their links they move as in its iteration alone whatever that
+ * level is).  Needs j->alloc and j->plan.  O(plan links). */
+bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_comm,
+                       bool class_levels);
 
 /* Build j->ffwd from its plan, isolated times and intensity (call after
  * job_compute_isolated and setting j->intensity, before job_begin): the

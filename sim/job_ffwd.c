@@ -8,7 +8,8 @@
 #include "base/ccs.h"
 #include "job-private.h"
 
-bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_comm)
+bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_comm,
+                       bool class_levels)
 {
     if (!job__has_comm(j))
         return true; /* never calls comm_phase: no scheduler hook sees it */
@@ -16,7 +17,7 @@ bool job_ffwd_eligible(const job *j, const topo *t, bool ideal, bool sched_on_co
         return false;
     if (ideal)
         return true;
-    if (j->graph)
+    if (j->graph && class_levels)
         return false; /* levels its scheduler gives its classes later order its own transfers */
     if (!j->alloc || j->alloc->n_hosts != 1 || coll_plan_flow_count(j->plan) > 0)
         return false;

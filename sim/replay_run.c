@@ -160,7 +160,8 @@ static void arrival(replay *r, guint idx, double now_s)
     }
     j->intensity = intensity_of(r, j);
     if (r->cfg->sim.fast_forward &&
-        job_ffwd_eligible(j, r->t, r->env.ideal, r->ops->on_comm != NULL)) {
+        job_ffwd_eligible(j, r->t, r->env.ideal, r->ops->on_comm != NULL,
+                          r->ops->class_levels)) {
         if (!job_ffwd_prepare(j, r->t, r->env.alpha_s, r->env.ideal, &e)) {
             fail(r, e);
             return;

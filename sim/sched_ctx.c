@@ -132,6 +132,7 @@ void sched_set_class_priority(sched_ctx *ctx, size_t j, sched_class cls, int lev
 {
     job *jb = ctx_job(ctx, j);
     g_return_if_fail(cls < SCHED_CLASS_COUNT && level >= -1 && level < ctx->r->levels);
+    g_return_if_fail(ctx->r->ops->class_levels); /* job_ffwd_eligible relies on it */
     if (jb->class_priority[cls] != level)
         job_class_levels_changed(jb);
     jb->class_priority[cls] = level;

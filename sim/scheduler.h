@@ -101,6 +101,11 @@ typedef struct sched_ops {
      * (the `ideal` upper bound, docs/model.md §6); the scheduler then
      * decides nothing that matters. */
     bool ideal_network;
+    /* It may call sched_set_class_priority (rank a job's traffic classes
+     * apart).  A structured job's classes then stay at its level for its
+     * whole life otherwise, which lets the fast path take it for good
+     * (job_ffwd_eligible). */
+    bool class_levels;
     void *(*create)(const sched_options *opts, GError **error);
     void (*destroy)(void *self);
     /* Every job start and end: decide for all running jobs. */

@@ -605,6 +605,37 @@ static void test_jobgraph_fast_path(void)
         " \"sim\": {\"alpha_us\": 5, \"interval_s\": 10}}"));
 }
 
+/* A structured job on one host whose TP and DP collectives share its own
+ * GPUs' NVLinks (tp 2, dp 2 on h0's four GPUs), with a plain job on h1
+ * and h3 meanwhile: under a scheduler that never sets class levels
+ * (ecmp) it is fast-forwarded for good, with the event path's results;
+ * under `fixed`, which may rank its classes apart, it is not. */
+static void test_jobgraph_alone_for_good(void)
+{
+    static const char *const scheds[] = {"\"ecmp\"", "{\"name\": \"fixed\", \"jobs\": {}}"};
+    for (size_t k = 0; k < G_N_ELEMENTS(scheds); k++) {
+        g_autofree char *text = g_strdup_printf(
+            "{\"topology\": " TOPO("4") ", \"trace\": {\"jobs\": ["
+            "{\"id\": \"S\", \"gpus\": 4, \"hosts\": [\"h0\"], \"start_s\": 0,"
+            " \"end_s\": 100, \"model\": {\"structure\": {\"tp\": 2, \"dp\": 2, \"layers\": 2,"
+            " \"fwd_s\": 0.05, \"bwd_s\": 0.1, \"tp_bytes\": 3e8, \"grad_bytes\": 6e9,"
+            " \"buckets\": 2}}},"
+            "{\"id\": \"P\", \"gpus\": 2, \"hosts\": [\"h1\", \"h3\"], \"start_s\": 10,"
+            " \"end_s\": 80, \"model\": {\"compute_s\": 0.4, \"comm_bytes\": 1e9}}]},"
+            " \"scheduler\": %s, \"sim\": {\"alpha_us\": 5, \"interval_s\": 10}}",
+            scheds[k]);
+        uint64_t ev_ff = 0, ev_plain = 0;
+        test_run_assert_same(text, 1e-9, &ev_ff, &ev_plain);
+        CU_ASSERT(ev_ff < ev_plain);
+        test_run x;
+        CU_ASSERT_FATAL(test_run_text(&x, text, true, NULL));
+        replay_summary sum;
+        replay_get_summary(x.r, &sum);
+        CU_ASSERT_EQUAL(sum.jobs_fast_forwarded, k == 0 ? 1u : 0u);
+        test_run_clear(&x);
+    }
+}
+
 /* Traffic classes ranked (sched_set_class_priority, through `fixed`): pp =
  * 2, dp = 2 on four hosts of one GPU (stage 0 on h0, h1 under tor0, stage
  * 1 on h2, h3 under tor1; ToR uplinks 200 Gbps, so the two pipeline pairs
@@ -715,6 +746,7 @@ int main(void)
         {"tp_too_wide", test_jobgraph_tp_too_wide},
         {"merged_rings", test_jobgraph_merged_rings},
         {"merge_refused", test_jobgraph_merge_refused},
+        {"alone_for_good", test_jobgraph_alone_for_good},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("jobgraph", cases);
