@@ -471,6 +471,32 @@ static void test_group_approx_change(void)
     test_run_clear(&y);
 }
 
+/* The carried cases' checks, approx run x against event path y (jobs 0
+ * to n - 1, job 0 a, the fast member, never delayed): a ends 285
+ * iterations of 0.7 s (0.7 x 285 = 199.5 < 200) on both paths, every
+ * other job's iterations and the cluster utilization within the
+ * reported bounds of the event path's. */
+static void assert_carried_bounds(const test_run *x, const test_run *y, size_t n)
+{
+    replay_summary s, e;
+    replay_get_summary(x->r, &s);
+    replay_get_summary(y->r, &e);
+    for (int run = 0; run < 2; run++) {
+        replay_job_result a;
+        replay_job_get(run ? y->r : x->r, 0, &a);
+        CU_ASSERT_EQUAL(a.iterations, 285);
+    }
+    for (size_t i = 1; i < n; i++) {
+        replay_job_result p, q;
+        replay_job_get(x->r, i, &p);
+        replay_job_get(y->r, i, &q);
+        CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
+        fprintf(stderr, " (%s: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ")", p.id,
+                p.iterations, q.iterations);
+    }
+    CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <= s.approx_util_bound);
+}
+
 /* A group that gains one member (docs/engine.md §5d, "one anchor
  * iteration per group formation"): never_repeats' jobs, but c (level 2,
  * the anchor: 1.418 s alone) arrives at 10 while a (level 0) and b (level
@@ -504,21 +530,7 @@ static void test_group_approx_carried(void)
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
         CU_ASSERT_EQUAL(s.approx_jumps, 2);
         CU_ASSERT_EQUAL(e.approx_carried_jumps, 0);
-        for (int run = 0; run < 2; run++) {
-            replay_job_result a;
-            replay_job_get(run ? y.r : x.r, 0, &a);
-            CU_ASSERT_EQUAL(a.iterations, 285);
-        }
-        for (size_t i = 1; i < 3; i++) {
-            replay_job_result p, q;
-            replay_job_get(x.r, i, &p);
-            replay_job_get(y.r, i, &q);
-            CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
-            fprintf(stderr, " (%s: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ")",
-                    i == 1 ? "b" : "c", p.iterations, q.iterations);
-        }
-        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
-                       s.approx_util_bound);
+        assert_carried_bounds(&x, &y, 3);
         fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, %" G_GUINT64_FORMAT " carried,"
                 " utilization %.3g off, bound %.3g, iteration bound %.3g) ", s.approx_jumps,
                 s.approx_carried_jumps, fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac),
@@ -567,23 +579,9 @@ static void test_group_approx_end_and_arrival(void)
         replay_summary s;
         replay_get_summary(x.r, &s);
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
-        for (int run = 0; run < 2; run++) {
-            replay_job_result a;
-            replay_job_get(run ? y.r : x.r, 0, &a);
-            CU_ASSERT_EQUAL(a.iterations, 285);
-        }
-        for (size_t i = 1; i < 4; i++) {
-            replay_job_result p, q;
-            replay_job_get(x.r, i, &p);
-            replay_job_get(y.r, i, &q);
-            CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
-            fprintf(stderr, " (%s: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ")", p.id,
-                    p.iterations, q.iterations);
-        }
+        assert_carried_bounds(&x, &y, 4);
         replay_summary e;
         replay_get_summary(y.r, &e);
-        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
-                       s.approx_util_bound);
         fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, %" G_GUINT64_FORMAT " carried,"
                 " %" G_GUINT64_FORMAT " first windows, utilization %.3g off, bound %.3g) ",
                 s.approx_jumps, s.approx_carried_jumps, s.approx_change_windows,
