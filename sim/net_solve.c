@@ -552,8 +552,13 @@ static void fill(net *n, const search *s)
     for (size_t i = len / 2; i-- > 0;)
         heap_down(h, len, i);
 
+    /* once every transfer of S_L is frozen, what is left on the heap are
+     * links without unfrozen users and private bounds of frozen transfers:
+     * popping them changes nothing (R_j, read by check_outside(), moves only
+     * in freeze()), so the fill stops there */
+    size_t left = n_t;
     double lambda = 0;
-    while (len > 0) {
+    while (len > 0 && left > 0) {
         uint32_t j = h[0].j;
         if (j >= n_l) { /* a private bound: exact, never stale */
             net__xfer *t = &n->xf[n->comp_t[j - n_l]];
@@ -565,6 +570,7 @@ static void fill(net *n, const search *s)
             if (key > lambda)
                 lambda = key;
             freeze(n, t, lambda);
+            left--;
             continue;
         }
         if (nunf[j] == 0) { /* all its users froze elsewhere */
@@ -589,8 +595,10 @@ static void fill(net *n, const search *s)
             if (l->users[u].prio != L)
                 continue;
             net__xfer *t = &n->xf[l->users[u].t];
-            if (t->mark == s->ep && !t->frozen) /* users outside S_L keep their rates */
+            if (t->mark == s->ep && !t->frozen) { /* users outside S_L keep their rates */
                 freeze(n, t, lambda);
+                left--;
+            }
         }
     }
 }

@@ -807,6 +807,7 @@ int main(void)
         {"lazy_counters", test_net_lazy_counters},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
+        {"fill_stop", test_net_fill_stop},
         {"errors", test_net_errors},
         CU_TEST_INFO_NULL,
     };

@@ -9,6 +9,8 @@ void test_net_property_vs_reference(void);
 
 /* test_net_maxmin.c: SimGrid maxmin_bench's systems (maxmin_gen.h). */
 void test_net_maxmin_shapes(void);
+/* test_net_maxmin.c: the fill stops once every transfer is frozen. */
+void test_net_fill_stop(void);
 
 /* test_net_errors.c: the table of bad inputs. */
 void test_net_errors(void);

@@ -15,6 +15,8 @@
  * 3. ccsim's solve of the small and medium systems equals the reference
  *    solver's (progressive filling by full scans, ref_solver.h) within
  *    1e-9 relative.
+ * 4. (test_net_fill_stop) the fill stops once every transfer is frozen, with
+ *    links still on its heap; their residuals stay right for what follows.
  */
 #include <math.h>
 #include <string.h>
@@ -96,4 +98,45 @@ void test_net_maxmin_shapes(void)
     CU_ASSERT_FALSE(maxmin_gen("tiny", 1, &s));
     check_vs_reference("small");
     check_vs_reference("medium");
+}
+
+/* Links A (10 B/s), X (100 B/s), Y (30 B/s); a and b on {A, X}, c on {X, Y}.
+ * The fill: A saturates at lambda = 10 / 2 = 5 (X's 100 / 3 = 33.3 is
+ * later; Y is c's alone: bound 30): a = b = 5.  X then has 100 - 10 = 90
+ * for c alone (90 > Y's 30): c's bound 30 is next, c = 30, and X's entry is
+ * left on the heap.  X carries 5 + 5 + 30 = 40.  d starts on {X}: X was
+ * slack, so a, b and c stay outside at their rates and d is filled alone on
+ * 100 - 40 = 60: d = 60; X saturates but its outside users' largest x/w
+ * (30) is below d's (60), so nothing joins: 1 transfer re-solved. */
+void test_net_fill_stop(void)
+{
+    g_autoptr(evq) q = evq_new();
+    net_options o = net_options_default();
+    o.prio_levels = 1;
+    g_autoptr(net) n = net_new(&o, q, NULL);
+    net_link_id A, X, Y;
+    CU_ASSERT_TRUE_FATAL(net_link_add(n, 10, 0, &A, NULL));
+    CU_ASSERT_TRUE_FATAL(net_link_add(n, 100, 0, &X, NULL));
+    CU_ASSERT_TRUE_FATAL(net_link_add(n, 30, 0, &Y, NULL));
+    const net_link_id ax[] = {A, X}, xy[] = {X, Y};
+    net_transfer_spec sp = {.size_bytes = 1e30, .links = ax, .n_links = 2, .weight = 1};
+    net_transfer_id a, b, c, d;
+    CU_ASSERT_TRUE_FATAL(net_transfer_start(n, &sp, &a, NULL));
+    CU_ASSERT_TRUE_FATAL(net_transfer_start(n, &sp, &b, NULL));
+    sp.links = xy;
+    CU_ASSERT_TRUE_FATAL(net_transfer_start(n, &sp, &c, NULL));
+    net_flush(n);
+    CU_ASSERT_DOUBLE_EQUAL(net_transfer_rate_Bps(n, a), 5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(net_transfer_rate_Bps(n, b), 5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(net_transfer_rate_Bps(n, c), 30, 1e-12);
+    net_stats before, after;
+    net_stats_get(n, &before);
+    sp.links = &X;
+    sp.n_links = 1;
+    CU_ASSERT_TRUE_FATAL(net_transfer_start(n, &sp, &d, NULL));
+    net_flush(n);
+    net_stats_get(n, &after);
+    CU_ASSERT_EQUAL(after.resolved_transfers - before.resolved_transfers, 1);
+    CU_ASSERT_DOUBLE_EQUAL(net_transfer_rate_Bps(n, d), 60, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(net_transfer_rate_Bps(n, c), 30, 1e-12);
 }
