@@ -157,6 +157,9 @@ static void grow_scratch(net *n, size_t need)
     n->cap_s = c;
 }
 
+/* The child taken is the smaller one, the left one on a tie; it is picked
+ * by arithmetic, not by a branch (which of two keys is smaller is a coin
+ * toss the branch predictor loses half the time). */
 static void heap_down(hent *h, size_t len, size_t i)
 {
     hent e = h[i];
@@ -164,8 +167,8 @@ static void heap_down(hent *h, size_t len, size_t i)
         size_t c = 2 * i + 1;
         if (c >= len)
             break;
-        if (c + 1 < len && h[c + 1].key < h[c].key)
-            c++;
+        if (c + 1 < len)
+            c += (size_t)(h[c + 1].key < h[c].key);
         if (!(h[c].key < e.key))
             break;
         h[i] = h[c];
