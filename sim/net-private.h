@@ -107,6 +107,8 @@ typedef struct net__xfer {
      * transfer's rate updates that link (the search, which wants its shared
      * links, a subset, skips the lazy ones with it) */
     uint64_t *eager; /* in tl's block, after tl[] (net_transfer_start) */
+    uint32_t cap_tl; /* links tl's block holds; the block stays with the slot
+                      * when it is freed, for its next transfer */
     uint32_t n_lazy; /* its lazy links (0: the plain walk over tl is cheaper) */
     uint32_t mark;    /* epoch stamp */
     uint32_t next_free;
@@ -148,6 +150,8 @@ struct net {
     double *s_out; /* [local link]: largest x/w of its users outside S_L, -1 if none */
     uint32_t *s_nunf;
     net__elem *s_el; /* the shared links of S_L's transfers, by transfer */
+    net__tlink *new_tl; /* a starting transfer's links, merged (net_transfer_start) */
+    size_t cap_new_tl;
     size_t n_el, cap_el;
     struct net__hent *s_heap;
     size_t cap_s;

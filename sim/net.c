@@ -47,7 +47,7 @@ void net_free(net *n)
     for (size_t s = 0; s < n->n_xf; s++) {
         if (n->xf[s].state != NET__FREE)
             evq_cancel(n->q, n->xf[s].ev);
-        g_free(n->xf[s].tl); /* and its eager bits: one block */
+        g_free(n->xf[s].tl); /* and its eager bits: one block (free slots keep theirs) */
     }
     evq_cancel(n->q, n->solve_ev);
     for (size_t e = 0; e < n->n_links; e++)
@@ -68,6 +68,7 @@ void net_free(net *n)
     g_free(n->s_nunf);
     g_free(n->s_heap);
     g_free(n->s_el);
+    g_free(n->new_tl);
     g_free(n);
 }
 
@@ -419,6 +420,26 @@ static bool check_spec(const net *n, const net_transfer_spec *sp, GError **error
     return true;
 }
 
+/* Copy a new transfer's n_tl links into its slot's block: tl[cap_tl], then
+ * the eager bits (8-byte aligned), all clear.  The block is the one the
+ * slot's earlier transfers used if it holds n_tl links (one allocation per
+ * slot, not per transfer: a replay starts millions). */
+static void xfer_links_set(net__xfer *t, const net__tlink *tl, uint32_t n_tl)
+{
+    if (t->tl == NULL || n_tl > t->cap_tl) {
+        g_free(t->tl);
+        t->cap_tl = MAX(n_tl, 1);
+        size_t tl_bytes = ((size_t)t->cap_tl * sizeof(net__tlink) + 7) / 8 * 8;
+        size_t words = ((size_t)t->cap_tl + 63) / 64;
+        t->tl = g_malloc(tl_bytes + words * sizeof(uint64_t));
+        t->eager = (uint64_t *)(void *)((char *)t->tl + tl_bytes);
+    }
+    if (n_tl > 0)
+        memcpy(t->tl, tl, (size_t)n_tl * sizeof(net__tlink));
+    t->n_tl = n_tl;
+    memset(t->eager, 0, MAX(1, ((size_t)n_tl + 63) / 64) * sizeof(uint64_t));
+}
+
 bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *id,
                         GError **error)
 {
@@ -426,12 +447,13 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     if (!check_spec(n, spec, error))
         return false;
 
-    /* Merge repeated links (a link listed twice adds its multiplicities).
-     * One block: tl[n_links], then the eager bits (8-byte aligned): one
-     * allocation per transfer (a replay starts millions). */
-    size_t tl_bytes = (spec->n_links * sizeof(net__tlink) + 7) / 8 * 8;
-    size_t words = MAX(1, (spec->n_links + 63) / 64);
-    net__tlink *tl = g_malloc(tl_bytes + words * sizeof(uint64_t));
+    /* Merge repeated links (a link listed twice adds its multiplicities),
+     * in net.new_tl first: the slot is taken only once the spec is good. */
+    if (spec->n_links > n->cap_new_tl) {
+        n->cap_new_tl = MAX(spec->n_links, 2 * n->cap_new_tl);
+        n->new_tl = g_renew(net__tlink, n->new_tl, n->cap_new_tl);
+    }
+    net__tlink *tl = n->new_tl;
     uint32_t n_tl = 0;
     uint32_t ep = net__new_epoch(n);
     for (size_t i = 0; i < spec->n_links; i++) {
@@ -440,7 +462,6 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
         if (l->mark == ep) {
             m += tl[l->sidx].mult;
             if (m > UINT32_MAX) {
-                g_free(tl);
                 g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                             "transfer link %zu: multiplicity overflows", i);
                 return false;
@@ -467,11 +488,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     t->busy = 0;
     t->new_rate = 0;
     t->tag = spec->tag;
-    t->tl = tl;
-    t->n_tl = n_tl;
-    /* every link eager (none lazy yet) */
-    t->eager = (uint64_t *)((char *)tl + tl_bytes);
-    memset(t->eager, 0, words * sizeof(uint64_t));
+    xfer_links_set(t, tl, n_tl);
     t->n_lazy = 0;
     for (uint32_t k = 0; k < n_tl; k++)
         t->eager[k / 64] |= (uint64_t)1 << (k % 64);

@@ -18,10 +18,7 @@ static void completion_event(void *ctx, uint64_t arg, double now_s);
 void net__xfer_release(net *n, uint32_t s)
 {
     net__xfer *t = &n->xf[s];
-    g_free(t->tl); /* and the eager bits after it */
-    t->tl = NULL;
-    t->eager = NULL;
-    t->n_tl = 0;
+    t->n_tl = 0; /* (its block stays, for the slot's next transfer) */
     t->state = NET__FREE;
     t->ev = EVQ_ID_NONE;
     t->on_done = NULL;

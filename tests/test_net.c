@@ -808,6 +808,7 @@ int main(void)
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
         {"fill_stop", test_net_fill_stop},
+        {"slot_reuse", test_net_slot_reuse},
         {"errors", test_net_errors},
         CU_TEST_INFO_NULL,
     };

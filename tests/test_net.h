@@ -12,6 +12,9 @@ void test_net_maxmin_shapes(void);
 /* test_net_maxmin.c: the fill stops once every transfer is frozen. */
 void test_net_fill_stop(void);
 
+/* test_net_slots.c: a freed slot's link block serves its next transfers. */
+void test_net_slot_reuse(void);
+
 /* test_net_errors.c: the table of bad inputs. */
 void test_net_errors(void);
 
