@@ -778,6 +778,8 @@ static void update_loads(net *n, int L, size_t n_seeds, size_t n_ch, uint32_t fi
             for (uint64_t bits = t->eager[wd]; bits; bits &= bits - 1) {
                 uint32_t k = wd * 64 + (uint32_t)__builtin_ctzll(bits);
                 uint32_t e = t->tl[k].link;
+                if (n->links[e].lmark == n->load_epoch)
+                    continue; /* updated already (another user of it changed rate) */
                 bool alone = t->tl[k].priv || n->lvl[(size_t)e * n->K + L].users == 1;
                 update_link(n, e, L, now, filled_ep, alone ? t : NULL, k);
             }

@@ -264,15 +264,15 @@ static void set_private(net *n, net__user u, bool priv)
  * and, after the user's rate is set, load_eL = m x (a private link adds its
  * bound to its user, no more: net_solve.c).  So it becomes lazy at once
  * with that residual and is not marked: true if it did. */
-static bool first_user_lazy(net *n, uint32_t e, uint32_t s, uint32_t k)
+static bool first_user_lazy(net *n, uint32_t e, uint32_t s, uint32_t k, double now)
 {
     net__link *l = &n->links[e];
-    if (l->n_users != 1 || l->dirty_bits != 0 || l->last_s > evq_now(n->q))
+    if (l->n_users != 1 || l->dirty_bits != 0 || l->last_s > now)
         return false;
     g_assert(l->load_bits == 0);
     net__xfer *t = &n->xf[s];
     n->lvl[(size_t)e * n->K + t->prio].res = l->cap_Bps;
-    net__link_advance(l, evq_now(n->q));
+    net__link_advance(l, now);
     n->lbase[e].moved = t->moved;
     n->lbase[e].busy = t->busy;
     n->lbase[e].ver = t->rver;
@@ -285,11 +285,13 @@ static bool first_user_lazy(net *n, uint32_t e, uint32_t s, uint32_t k)
 void net__xfer_activate(net *n, uint32_t s)
 {
     net__xfer *t = &n->xf[s];
+    const double now = evq_now(n->q);
     t->state = NET__MOVING;
-    t->last_s = evq_now(n->q);
+    t->last_s = now;
     t->rate_Bps = 0;
     t->ev = EVQ_ID_NONE;
     t->pb_stale = true;
+    /* (its links are all eager, none lazy: net_transfer_start) */
     for (uint32_t k = 0; k < t->n_tl; k++) {
         net__link *l = &n->links[t->tl[k].link];
         if (l->n_users == l->cap_users) {
@@ -297,7 +299,6 @@ void net__xfer_activate(net *n, uint32_t s)
             l->users = g_renew(net__user, l->users, l->cap_users);
         }
         t->tl[k].priv = l->n_users == 0;
-        net__tl_set_lazy(t, k, false);
         if (l->n_users == 1) { /* the link was private to its other user */
             make_eager(n, t->tl[k].link);
             set_private(n, l->users[0], false);
@@ -305,7 +306,7 @@ void net__xfer_activate(net *n, uint32_t s)
         t->tl[k].pos = l->n_users;
         l->users[l->n_users++] = (net__user){s, k, t->tl[k].mult, t->prio};
         net__count_user(n, t->tl[k].link, t->prio, +1);
-        if (!first_user_lazy(n, t->tl[k].link, s, k))
+        if (!first_user_lazy(n, t->tl[k].link, s, k, now))
             net__mark_dirty(n, t->tl[k].link, t->prio);
     }
     touch_xfer(n, s, t->prio);
