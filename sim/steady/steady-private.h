@@ -157,6 +157,10 @@ struct group {
                          * but at most one had a window measured before it: job_counters
                          * per member, its increments over that window (iterations 0:
                          * the new member), checked against one window (§5d); NULL: none */
+    GArray *gaps;       /* --steady approx: double per member, |m2 - m1| / m2 of its two
+                         * windows at the last check on whole windows (NULL: none yet), */
+    int gaps_stride;    /* and that check's rates_stride: a doubled window's disagreement
+                         * that is not smaller stops the doubling (§5d) */
 };
 
 snap *steady__snap_new(void);

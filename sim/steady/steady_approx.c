@@ -25,6 +25,8 @@ void steady__keep_rates(group *g, GPtrArray *old)
         g->rates = o->rates;
         g->rates_stride = o->rates_stride;
         g->rates_count = o->rates_count;
+        g->gaps = g_steal_pointer(&o->gaps);
+        g->gaps_stride = o->gaps_stride;
         o->rates.n = 0;
         return;
     }
@@ -99,6 +101,15 @@ static double cycle2_s(const job_counters *d1, const job_counters *d2)
            (double)(d1->iterations + d2->iterations);
 }
 
+/* A member's shifts per iteration over two windows (d1, d2, an iteration
+ * ended in each) differ by at most APPROX_EPS of its cycle in the second
+ * (converged). */
+static bool shifts_agree(const job_counters *d1, const job_counters *d2)
+{
+    double s1 = d1->shift_s / (double)d1->iterations, s2 = d2->shift_s / (double)d2->iterations;
+    return fabs(s2 - s1) <= APPROX_EPS * cycle_s(d2);
+}
+
 /* Two consecutive windows agree for a member (d1, d2 its increments over
  * them): it ended an iteration in both, its shifts per iteration differ
  * by at most APPROX_EPS of its cycle (none in both, without a hook that
@@ -122,9 +133,7 @@ static bool converged(const job_counters *d1, const job_counters *d2)
         return false;
     double m1 = cycle_s(d1), m2 = cycle_s(d2);
     double n = (double)MIN(d1->iterations, d2->iterations);
-    double s1 = d1->shift_s / (double)d1->iterations, s2 = d2->shift_s / (double)d2->iterations;
-    return fabs(m2 - m1) <= fmax(APPROX_EPS, APPROX_PHASE / n) * m2 &&
-           fabs(s2 - s1) <= APPROX_EPS * m2;
+    return fabs(m2 - m1) <= fmax(APPROX_EPS, APPROX_PHASE / n) * m2 && shifts_agree(d1, d2);
 }
 
 /* What a jump of dt adds to member m (d1, d2 its increments over the two
@@ -220,6 +229,42 @@ static void rates_widen(group *g)
     }
     memmove(rg->s, rg->s + RING - keep, (size_t)keep * sizeof rg->s[0]);
     rg->n = keep;
+}
+
+/* A check on whole windows (d1, d2 the members' increments over them):
+ * where some member disagrees, should the windows stop doubling?  Yes when
+ * the windows were doubled since the last check on whole windows (its
+ * stride half this one) and every member that disagrees now ended an
+ * iteration in both windows, its shifts agree (shifts_agree) and its
+ * disagreement |m2 - m1| / m2 is not smaller than at that check: doubling
+ * did not average it out, so it is a rate that wanders on a longer scale
+ * than the windows, not the phase of a few iterations, and measuring
+ * longer only keeps the group on the event path (docs/engine.md §5d).
+ * The members' disagreements and the stride are kept for the next check
+ * either way (g->gaps). */
+static bool wanders(group *g, const job_counters *d1, const job_counters *d2)
+{
+    guint n = g->members->len;
+    int stride = MAX(1, g->rates_stride);
+    bool stop = g->gaps && 2 * g->gaps_stride == stride;
+    if (!g->gaps) {
+        g->gaps = g_array_new(FALSE, TRUE, sizeof(double));
+        g_array_set_size(g->gaps, n);
+    }
+    for (guint i = 0; i < n; i++) {
+        double *gap = &g_array_index(g->gaps, double, i);
+        double now = INFINITY;
+        if (d1[i].iterations >= 1 && d2[i].iterations >= 1) {
+            double m1 = cycle_s(&d1[i]), m2 = cycle_s(&d2[i]);
+            now = fabs(m2 - m1) / m2;
+        }
+        if (!converged(&d1[i], &d2[i]) &&
+            (!isfinite(now) || now < *gap || !shifts_agree(&d1[i], &d2[i])))
+            stop = false;
+        *gap = now;
+    }
+    g->gaps_stride = stride;
+    return stop;
 }
 
 /* The windows a jump extrapolates: per member its increments over two
@@ -375,14 +420,19 @@ double steady__approx_step(steady *s, group *g, double now_s)
     steady__period_incr(b, c, c2, l2);
     const job_counters *d1 = (const job_counters *)(void *)c1->data;
     const job_counters *d2 = (const job_counters *)(void *)c2->data;
-    for (guint i = 0; i < g->members->len; i++)
-        if (!converged(&d1[i], &d2[i])) {
-            if (a->at_change) /* a window cut by the change: wait for a whole one */
-                ring_drop_oldest(rg);
-            else if (fresh)
-                rates_widen(g);
-            return 0;
-        }
+    bool agree = true;
+    for (guint i = 0; i < g->members->len && agree; i++)
+        agree = converged(&d1[i], &d2[i]);
+    if (a->at_change && !agree) { /* a window cut by the change: wait for a whole one */
+        ring_drop_oldest(rg);
+        return 0;
+    }
+    bool wander = !a->at_change && fresh && wanders(g, d1, d2);
+    if (!agree && !wander) {
+        if (fresh)
+            rates_widen(g);
+        return 0;
+    }
     windows w = {d1, d2, NULL, l1, l2, c->t - a->t};
     return jump(s, g, now_s, &w, c, a);
 }

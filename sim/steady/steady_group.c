@@ -41,6 +41,8 @@ static void group_free(gpointer p)
     g_array_free(g->prio, TRUE);
     if (g->carried)
         g_array_free(g->carried, TRUE);
+    if (g->gaps)
+        g_array_free(g->gaps, TRUE);
     g_free(g);
 }
 

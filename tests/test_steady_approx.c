@@ -1,0 +1,130 @@
+/* test_steady_approx.c - suite "steady_approx": the approximate mode's
+ * windows (docs/engine.md §5d) for a member whose rate wanders on a longer
+ * scale than the windows, so that doubling them does not make them agree.
+ * Not here: the other approximate cases (test_steady_group.c,
+ * test_steady_sched.c).
+ *
+ * Every case is derived by hand and run against the event path.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sim/replay.h"
+#include "test_run.h"
+#include "test_util.h"
+
+/* Four hosts under one ToR, 2 GPUs and one 80 Gb/s NIC (1e10 B/s) each,
+ * PCIe 1e11 B/s, no latency, one channel, alpha 0.  A job with one GPU on
+ * each of H hosts runs a ring of H hops of 2(H - 1)/H S bytes each as one
+ * lock-step transfer over their NICs. */
+#define TOPO4                                                                                  \
+    "\"clos2:tors=1,aggs=1,hosts_per_tor=4,gpus=2,nics=1,pcie=1,nic_gbps=80,pcie_gbps=800,"    \
+    "latency_us=0,host_latency_us=0\""
+#define MODEL(C, S)                                                                            \
+    "\"model\": {\"compute_s\": " C ", \"comm_bytes\": " S ", \"comm_start_frac\": 1.0,"       \
+    " \"opt_s\": 0}"
+
+/* A rate that wanders (docs/engine.md §5d, "windows that stop doubling"):
+ * window [0, 100), fixed levels.
+ *   d (level 0) on h0, h1: C = 0.5, rings of 5e9 B (0.5 s): iterations
+ *   of 1 s, communicating in [j + 0.5, j + 1).
+ *   e (level 0) on h2, h3: C = 0.6071067811865476, 5e9 B: iterations of
+ *   T = 1.1071067811865476 s, communicating in [kT + 0.6071, (k+1)T).
+ *   d and e share no link, and f below takes nothing from them (strict
+ *   priority): both are never delayed.  d ends 99 iterations (j + 1 <
+ *   100), e 90 (90 T = 99.64 < 100 < 91 T).
+ *   f (level 1) on h0..h3: C = 1e-4, a ring of 4 hops of 1.5 x 1e8 B over
+ *   the NICs of both: 0.015 s alone, an iteration of 0.0151 s.  Its ring
+ *   moves only while d and e both compute, so f iterates in the
+ *   stretches [j, j + 0.5) inside [kT, kT + 0.6071).
+ * e is the anchor (the longest isolated iteration), f the fast member.
+ * e's iteration k's window [kT, (k+1)T) starts 0.1071 s later in d's
+ * period than the one before, so the stretches in which f moves shrink
+ * and grow over 1 / 0.1071 = 9.3 windows (T / (T - 1) = 10.3 s):
+ *   window 0: [0, 0.5)                       0.5     s
+ *   window 1: [1.1071, 1.5)                  0.39289
+ *   window 2: [2.2142, 2.5)                  0.28579
+ *   window 3: [3.3213, 3.5)                  0.17868
+ *   window 4: [4.4284, 4.5) + [5, 5.0355)    0.10711
+ * The checks (f's windows; d's and e's agree exactly, 1 and T):
+ *   at 2T: windows 0 and 1, the first opened at the change (0): they
+ *     disagree, the first is dropped (no doubling);
+ *   at 3T: windows 1 and 2.  f ends 0.39289 / 0.0151 = 26 and 0.28579 /
+ *     0.0151 = 19 iterations, each window's iteration times summing to
+ *     the 1 s between the ends of its last stretch and the one before
+ *     (1.5 - 0.5, 2.5 - 1.5): m1 = 1 / 26 = 0.0385, m2 = 1 / 19 = 0.0526,
+ *     27 % apart (1 - 19 / 26; the tolerance is 1 %): the windows double;
+ *   at 5T: windows [T, 3T) and [3T, 5T): 45 iterations in 2.5 - 0.5 =
+ *     2 s (m1 = 0.0444) and 0.28579 / 0.0151 = 18 or 19 in 5.0355 - 2.5
+ *     = 2.5355 s (m2 = 0.1409 or 0.1334): 68 % or 67 % apart, not
+ *     smaller than the 27 % of the windows half as long.  The windows
+ *     stop doubling and the group jumps there, 5T = 5.5355, up to 100:
+ *     dt = 94.46 less at most one of f's mean cycles (m = (2 + 2.5355) /
+ *     (45 + 18) = 0.0720 s, or / 64 = 0.0709).
+ * Bound: d and e 2 each (their windows agree), f dt/m |m2 - m1| / m + 2
+ * = 94.46 / 0.0720 x 0.0964 / 0.0720 + 2 = 1759 (with 19: 94.46 /
+ * 0.0709 x 0.0890 / 0.0709 + 2 = 1676), less up to 0.1 % for the jump's
+ * last cycle; f's count is off by far less (its mean over the jump lies
+ * between the two windows').  d and e end the
+ * event path's 99 and 90 iterations.  Without the rule the windows double
+ * to 4, 8, 16, 32 anchor iterations (f's 31 %, 2.7 %, 16 %, 3.0 % apart,
+ * the last at 65T = 72 s; the tolerance is 1 %) and the group never
+ * jumps. */
+static char *wander(const char *steady)
+{
+    return g_strdup_printf(
+        "{\"topology\": " TOPO4 ", \"scheduler\": {\"name\": \"fixed\", \"jobs\":"
+        " {\"d\": {\"priority\": 0}, \"e\": {\"priority\": 0}, \"f\": {\"priority\": 1}}},"
+        " \"trace\": {\"jobs\": ["
+        "{\"id\": \"d\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"
+        " \"start_s\": 0, \"end_s\": 100, " MODEL("0.5", "5e9") "},"
+        " {\"id\": \"e\", \"gpus\": 2, \"hosts\": [\"h2\", \"h3\"], \"host_gpus\": [1, 1],"
+        " \"start_s\": 0, \"end_s\": 100, " MODEL("0.6071067811865476", "5e9") "},"
+        " {\"id\": \"f\", \"gpus\": 4, \"hosts\": [\"h0\", \"h1\", \"h2\", \"h3\"],"
+        " \"host_gpus\": [1, 1, 1, 1], \"start_s\": 0, \"end_s\": 100, " MODEL("1e-4", "1e8") "}]},"
+        " \"sim\": {\"interval_s\": 1000, \"alpha_us\": 0, \"channels\": 1, \"steady\": \"%s\"}}",
+        steady);
+}
+
+static void test_approx_wander(void)
+{
+    g_autofree char *approx = wander("approx");
+    g_autofree char *exact = wander("exact");
+    test_run x, y;
+    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+        static const int64_t iters[2] = {99, 90};
+        for (int run = 0; run < 2; run++)
+            for (size_t i = 0; i < 2; i++) {
+                replay_job_result p;
+                replay_job_get(run ? y.r : x.r, i, &p);
+                CU_ASSERT_EQUAL(p.iterations, iters[i]);
+            }
+        replay_summary s, e;
+        replay_get_summary(x.r, &s);
+        replay_get_summary(y.r, &e);
+        CU_ASSERT_EQUAL(s.approx_jumps, 1);
+        CU_ASSERT_TRUE(s.approx_iteration_bound >= 1676 - 10 &&
+                       s.approx_iteration_bound <= 1759 + 10);
+        replay_job_result p, q;
+        replay_job_get(x.r, 2, &p);
+        replay_job_get(y.r, 2, &q);
+        CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
+        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                       s.approx_util_bound);
+        fprintf(stderr, " (f: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ", bound %.1f;"
+                " utilization %.3g off, bound %.3g) ", p.iterations, q.iterations,
+                s.approx_iteration_bound, fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac),
+                s.approx_util_bound);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
+int main(void)
+{
+    CU_TestInfo cases[] = {
+        {"wander", test_approx_wander},
+        CU_TEST_INFO_NULL,
+    };
+    return test_run_suite("steady_approx", cases);
+}
