@@ -78,13 +78,23 @@ void net__xfer_advance(net__xfer *t, double now_s)
  * m (moved_u - base_moved) instead: the same bytes summed per rate phase of
  * u instead of per load change of the link (equal up to rounding, about
  * 1e-16 relative per addition; docs/engine.md section 4). */
+static void link_sync_with(net *n, uint32_t e, double now, double mv, double bz);
+
 void net__link_sync(net *n, uint32_t e)
+{
+    const net__xfer *t = &n->xf[n->links[e].users[0].t];
+    double now = evq_now(n->q);
+    link_sync_with(n, e, now, net__xfer_moved_at(t, now), net__xfer_busy_at(t, now));
+}
+
+/* net__link_sync() with its user's integrals at now, mv and bz, given (a
+ * deactivation syncs all the lazy links of one transfer: the same values
+ * for each). */
+static void link_sync_with(net *n, uint32_t e, double now, double mv, double bz)
 {
     net__link *l = &n->links[e];
     const net__user us = l->users[0];
     const net__xfer *t = &n->xf[us.t];
-    double now = evq_now(n->q);
-    double mv = net__xfer_moved_at(t, now), bz = net__xfer_busy_at(t, now);
     double dm = mv - n->lbase[e].moved;
     if (dm != 0) {
         double bytes = us.mult * dm;
@@ -316,10 +326,10 @@ void net__xfer_activate(net *n, uint32_t s)
  * would only set load_eL = 0 and res_eL = C_e at the user's level L (no
  * other level has a user or a load, so nothing moves below).  Done here,
  * after the counters are synced; e is not marked. */
-static void last_user_leaves(net *n, uint32_t e, int L)
+static void last_user_leaves(net *n, uint32_t e, int L, double now, double mv, double bz)
 {
     net__link *l = &n->links[e];
-    net__link_sync(n, e);
+    link_sync_with(n, e, now, mv, bz);
     net__lvl *lv = &n->lvl[(size_t)e * n->K + L];
     lv->load = 0;
     lv->tag = 0;
@@ -333,14 +343,19 @@ static void last_user_leaves(net *n, uint32_t e, int L)
 void net__xfer_deactivate(net *n, uint32_t s)
 {
     net__xfer *t = &n->xf[s];
+    /* its integrals, which its lazy links' counters follow (t does not
+     * change in here: the same values for every link) */
+    const double now = evq_now(n->q);
+    const double mv = net__xfer_moved_at(t, now), bz = net__xfer_busy_at(t, now);
+    /* (t's own lazy bits are left as they are: t leaves, nothing reads them
+     * again before its slot's next transfer sets them afresh) */
     for (uint32_t k = 0; k < t->n_tl; k++) {
         net__link *l = &n->links[t->tl[k].link];
         bool quiet = l->lazy && l->dirty_bits == 0;
-        if (quiet)
-            last_user_leaves(n, t->tl[k].link, t->prio);
+        if (quiet) /* (a lazy link's one user is t) */
+            last_user_leaves(n, t->tl[k].link, t->prio, now, mv, bz);
         else
             make_eager(n, t->tl[k].link);
-        net__tl_set_lazy(t, k, false);
         uint32_t pos = t->tl[k].pos;
         g_assert(pos < l->n_users && l->users[pos].t == s);
         net__user last = l->users[--l->n_users];
