@@ -76,6 +76,7 @@ typedef struct replay_summary {
     uint64_t approx_change_windows; /* groups' first windows opened at a change (run.json) */
     uint64_t approx_change_windows_kept; /* of those, the ones that agreed with the next (run.json) */
     uint64_t approx_carried_jumps;  /* jumps on windows carried across a one-member change (run.json) */
+    uint64_t approx_wander_jumps;   /* jumps on windows that stopped doubling (run.json) */
     int64_t peak_rss_bytes;
 } replay_summary;
 

@@ -441,6 +441,7 @@ bool replay__write_final(struct replay *r, output_dir *d, GError **error)
     cJSON_AddNumberToObject(root, "steady_approx_change_windows_kept",
                             (double)s.approx_change_windows_kept);
     cJSON_AddNumberToObject(root, "steady_approx_carried_jumps", (double)s.approx_carried_jumps);
+    cJSON_AddNumberToObject(root, "steady_approx_wander_jumps", (double)s.approx_wander_jumps);
     cJSON_AddNumberToObject(root, "peak_rss_bytes", (double)s.peak_rss_bytes);
     if (r->shard && !replay__shard_write(r, d, root, error))
         return false;

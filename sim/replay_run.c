@@ -553,6 +553,7 @@ void replay_get_summary(const replay *r, replay_summary *s)
     s->approx_change_windows = c.approx_change_windows;
     s->approx_change_windows_kept = c.approx_change_kept;
     s->approx_carried_jumps = c.approx_carried;
+    s->approx_wander_jumps = c.approx_wander;
     s->peak_rss_bytes = peak_rss_bytes();
     if (r->shard)
         replay__shard_summary(r, s);

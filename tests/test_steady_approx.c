@@ -103,6 +103,8 @@ static void test_approx_wander(void)
         replay_get_summary(x.r, &s);
         replay_get_summary(y.r, &e);
         CU_ASSERT_EQUAL(s.approx_jumps, 1);
+        CU_ASSERT_EQUAL(s.approx_wander_jumps, 1); /* the jump at 5T, on windows apart */
+        CU_ASSERT_EQUAL(e.approx_wander_jumps, 0);
         CU_ASSERT_TRUE(s.approx_iteration_bound >= 1676 - 10 &&
                        s.approx_iteration_bound <= 1759 + 10);
         replay_job_result p, q;

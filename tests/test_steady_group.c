@@ -529,6 +529,7 @@ static void test_group_approx_carried(void)
         CU_ASSERT_EQUAL(s.approx_change_windows, 2);
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
         CU_ASSERT_EQUAL(s.approx_jumps, 2);
+        CU_ASSERT_EQUAL(s.approx_wander_jumps, 0); /* the other jump's windows agree */
         CU_ASSERT_EQUAL(e.approx_carried_jumps, 0);
         assert_carried_bounds(&x, &y, 3);
         fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, %" G_GUINT64_FORMAT " carried,"

@@ -88,6 +88,7 @@ typedef struct steady_counters {
     uint64_t approx_change_windows; /* first windows opened at a change */
     uint64_t approx_change_kept; /* of those, the ones that agreed with the next */
     uint64_t approx_carried;   /* jumps on windows carried across a one-member change */
+    uint64_t approx_wander;    /* jumps on windows that stopped doubling (wanders()) */
 } steady_counters;
 
 /* A wing over env (copied).  (transfer full) */

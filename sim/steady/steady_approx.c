@@ -434,5 +434,8 @@ double steady__approx_step(steady *s, group *g, double now_s)
         return 0;
     }
     windows w = {d1, d2, NULL, l1, l2, c->t - a->t};
-    return jump(s, g, now_s, &w, c, a);
+    double dt = jump(s, g, now_s, &w, c, a);
+    if (dt > 0 && !agree)
+        s->c.approx_wander++;
+    return dt;
 }
