@@ -27,6 +27,7 @@ void steady__keep_rates(group *g, GPtrArray *old)
         g->rates_count = o->rates_count;
         g->gaps = g_steal_pointer(&o->gaps);
         g->gaps_stride = o->gaps_stride;
+        g->carried = g_steal_pointer(&o->carried);
         o->rates.n = 0;
         return;
     }
