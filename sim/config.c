@@ -15,6 +15,7 @@
 #include "base/input.h"
 #include "base/json.h"
 #include "base/limits.h"
+#include "traces/workload.h"
 
 /* KEY_STRING: one of choices; KEY_TEXT: any non-empty string (a name or path) */
 typedef enum key_type {
@@ -116,6 +117,7 @@ void config_free(config *c)
     g_free(c->sim.gpu);
     g_free(c->sim.mdot_weights);
     g_free(c->sim.graph_library);
+    cJSON_Delete(c->sim.structure_set);
     g_free(c);
 }
 
@@ -312,6 +314,14 @@ static bool load_sim(config *c, const cJSON *sim, const char *file, GError **err
         return false;
     }
     for (const cJSON *v = sim->child; v; v = v->next) {
+        if (strcmp(v->string, "structure_set") == 0) {
+            g_autofree char *where = g_strdup_printf("%s: sim.structure_set", file);
+            if (!workload_set_check(v, where, error))
+                return false;
+            cJSON_Delete(c->sim.structure_set);
+            c->sim.structure_set = cJSON_Duplicate(v, true);
+            continue;
+        }
         const sim_key *k = NULL;
         for (size_t i = 0; i < G_N_ELEMENTS(sim_keys); i++)
             if (strcmp(sim_keys[i].name, v->string) == 0)
@@ -493,6 +503,40 @@ bool config_set_option(config *c, const char *key, const char *value, GError **e
     }
 }
 
+/* An option's VALUE as JSON: true, false, a decimal number, or a string. */
+static cJSON *option_value(const char *v)
+{
+    double d = 0;
+    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
+        return cJSON_CreateBool(strcmp(v, "true") == 0);
+    if (ccs_parse_double(v, &d))
+        return cJSON_CreateNumber(d);
+    return cJSON_CreateString(v);
+}
+
+bool config_set_structure_key(config *c, const char *key_value, GError **error)
+{
+    g_return_val_if_fail(c && key_value, false);
+    const char *eq = strchr(key_value, '=');
+    if (!eq || eq == key_value) {
+        g_autofree char *shown = ccs_escape(key_value, -1, 80);
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "--structure-set: expected KEY=VALUE, got \"%s\"", shown);
+        return false;
+    }
+    g_autofree char *key = g_strndup(key_value, (gsize)(eq - key_value));
+    g_autoptr(cJSON) one = cJSON_CreateObject();
+    cJSON_AddItemToObject(one, key, option_value(eq + 1));
+    if (!workload_set_check(one, "--structure-set", error))
+        return false;
+    if (!c->sim.structure_set)
+        c->sim.structure_set = cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(c->sim.structure_set, key);
+    cJSON_AddItemToObject(c->sim.structure_set, key, cJSON_DetachItemFromObject(one, key));
+    c->overridden = true;
+    return true;
+}
+
 void config_set_scheduler(config *c, const char *name)
 {
     g_free(c->scheduler);
@@ -593,6 +637,8 @@ cJSON *config_to_json(const config *c)
         cJSON_AddNumberToObject(s, "shards", c->sim.shards);
         cJSON_AddNumberToObject(s, "shard_warmup", c->sim.shard_warmup);
     }
+    if (c->sim.structure_set) /* only then: a run without one records what it did */
+        cJSON_AddItemToObject(s, "structure_set", cJSON_Duplicate(c->sim.structure_set, true));
     cJSON_AddStringToObject(s, "compute", compute_names[c->sim.compute]);
     if (c->sim.mdot_weights)
         cJSON_AddStringToObject(s, "mdot_weights", c->sim.mdot_weights);

@@ -98,6 +98,9 @@ typedef struct config_sim {
                                  * for every job whatever the GPU (the recorded override), or NULL */
     char *graph_library;        /* sim.graph_library, --graph-library: graph library index (in a
                                  * scenario relative to it), or NULL for the built-in one */
+    cJSON *structure_set;       /* sim.structure_set, --structure-set KEY=VALUE: structure keys
+                                 * laid over every job that resolves to a structure
+                                 * (workload_set_check; owned), or NULL */
 } config_sim;
 
 /* The default warm-up of a time shard, in iterations (docs/cluster.md says
@@ -141,6 +144,11 @@ bool config_load_buffer(config *c, const char *buf, size_t len, const char *name
  * option spelling "start" and "levels" accepted too).  Errors name the
  * option: "--mode: expected \"window\" or \"work\"". */
 bool config_set_option(config *c, const char *key, const char *value, GError **error);
+/* Add one --structure-set "KEY=VALUE" to c->sim.structure_set (a later
+ * KEY replaces an earlier one): VALUE true or false, a decimal number, or
+ * else a string; the key and value checked as workload_set_check does.
+ * Errors name the option: "--structure-set: ...". */
+bool config_set_structure_key(config *c, const char *key_value, GError **error);
 /* Set the scheduler name, topology spec or trace path from the command line. */
 void config_set_scheduler(config *c, const char *name);
 void config_set_topology(config *c, const char *spec);

@@ -158,7 +158,7 @@ static bool resolve_job(replay *r, const trace_job *tj, const catalog *cat, cata
     GError *e = NULL;
     workload_report rep = {0};
     *owned = workload_structure_for_trace_job(
-        tj, tj->inline_model ? NULL : m, cat, max_host_gpus(r->t), gpu,
+        tj, tj->inline_model ? NULL : m, cat, r->cfg->sim.structure_set, max_host_gpus(r->t), gpu,
         r->cfg->sim.job_model == CONFIG_JOB_MODEL_STRUCTURED, where, &rep, &e);
     if (e) {
         g_propagate_error(error, e);
@@ -470,6 +470,7 @@ replay *replay_new_shard(const config *cfg, const sched_ops *ops, topo *t, const
     r->cfg->sim.gpu = g_strdup(cfg->sim.gpu);
     r->cfg->sim.mdot_weights = g_strdup(cfg->sim.mdot_weights);
     r->cfg->sim.graph_library = g_strdup(cfg->sim.graph_library);
+    r->cfg->sim.structure_set = cJSON_Duplicate(cfg->sim.structure_set, true);
     g_free(r->cfg->scheduler);
     r->cfg->scheduler = g_strdup(cfg->scheduler);
     r->cfg->scheduler_obj = cfg->scheduler_obj;

@@ -53,6 +53,49 @@ check dp_bytes "$tmp/dp.csv" 2e9 1
 check dp_alone_s "$tmp/dp.csv" 0.04 1e-3
 check dp_marginal_s "$tmp/dp.csv" 0.04 1e-3
 
+# One rule for every job (--structure-set, sim.structure_set), on the same
+# job described as DDP (its 0.5 GB buckets: bucket_mb 0.5e9 / 2^20):
+# overlap off, the one reduction of 2 GB (2 (2 - 1) / 2 x 2e9 B per NIC at
+# 12.5 GB/s = 0.16 s) starts after the backward: 0.1 + 0.2 + 0.16 = 0.46 s;
+# one bucket (bucket_mb huge) is ready only at the backward's end: 0.46 s
+# too; 2 buckets of 1 GB (0.08 s each): the first is ready at 0.2 s and done
+# at 0.28 s, the second from 0.3 s: 0.38 s; grad_bytes 1e9 without overlap:
+# 0.3 + 0.08 = 0.38 s.
+sed 's/"dp": 2,/"framework": "ddp", "dp": 2,/; s/"buckets": 4, "overlap_grad_reduce": true,/"bucket_mb": 476.837158203125,/' \
+    "$tmp/dp.json" > "$tmp/ddp.json"
+set_iter() { # WANT ARGS...: explain ddp.json with ARGS, its iteration
+    want=$1
+    shift
+    "$ccsim" workload explain "$tmp/ddp.json" --csv "$@" > "$tmp/set.csv" ||
+        fail "explain ddp.json $*"
+    check iter_s "$tmp/set.csv" "$want" 1e-3
+}
+set_iter 0.34
+set_iter 0.46 --structure-set overlap_grad_reduce=false
+set_iter 0.46 --structure-set bucket_mb=1e9
+set_iter 0.38 --structure-set buckets=2
+set_iter 0.38 --structure-set grad_bytes=1e9 --structure-set overlap_grad_reduce=false
+set_iter 0.34 --structure-set overlap_grad_reduce=false --structure-set overlap_grad_reduce=true
+# the replay reads sim.structure_set (and records it in run.json); a
+# catalog job takes it too: GPT-13B's bf16 reduction halves its fp32 DP
+# bytes, and tp_bytes 0 removes its TP class
+sed 's/"sim": {"channels": 1}/"sim": {"channels": 1, "structure_set": {"overlap_grad_reduce": false}}/' \
+    "$tmp/ddp.json" > "$tmp/ddp-set.json"
+"$ccsim" run --scenario "$tmp/ddp-set.json" --out "$tmp/rset" --quiet > /dev/null ||
+    fail "run sim.structure_set"
+iso=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "isolated_iter_s") c = i }
+               NR == 2 { print $c }' "$tmp/rset/jobs.csv")
+near "$iso" 0.46 1e-3 || fail "sim.structure_set: isolated $iso != 0.46"
+grep -q '"structure_set"' "$tmp/rset/run.json" || fail "run.json lacks sim.structure_set"
+"$ccsim" workload explain GPT-13B --gpus 16 --csv > "$tmp/g0.csv" || fail "explain GPT-13B"
+"$ccsim" workload explain GPT-13B --gpus 16 --csv --structure-set grad_dtype=bf16 \
+    > "$tmp/g1.csv" || fail "explain GPT-13B grad_dtype=bf16"
+near "$(value dp_bytes "$tmp/g1.csv")" "$(awk -v b="$(value dp_bytes "$tmp/g0.csv")" 'BEGIN { printf "%.0f", b / 2 }')" 1 ||
+    fail "grad_dtype=bf16: dp bytes $(value dp_bytes "$tmp/g1.csv") not half of $(value dp_bytes "$tmp/g0.csv")"
+"$ccsim" workload explain GPT-13B --gpus 16 --csv --structure-set tp_bytes=0 > "$tmp/g2.csv" ||
+    fail "explain GPT-13B tp_bytes=0"
+grep -q '^tp_bytes' "$tmp/g2.csv" && fail "tp_bytes=0 left a TP class"
+
 # A described GPT-3 Medium (l 24, h 1024, s 2048, V 51200), tp 2, pp 2, dp
 # 2, b 1, B 8: m 4, 12 layers per stage, 2 + 2 TP collectives per layer of
 # b s h x 2 B = 4,194,304 B, each a ring of 2 moving 2 x 1/2 of it: a GPU
@@ -165,6 +208,20 @@ expect 1 "job g: structure: the model's 3 layers are not a multiple of pp 2" \
 expect 1 "job g: structure: the model's 3 layers" "$ccsim" run --scenario "$tmp/bad.json" \
     --out "$tmp/bad" --quiet
 [ -e "$tmp/bad" ] && fail "a bad structure left an output folder"
+for kv in foo=1 tp=2 overlap_grad_reduce=maybe grad_dtype=fp8 buckets=0 tp_bytes=-1 =3 tp_bytes; do
+    expect 2 "^ccsim: --structure-set: " "$ccsim" run --scenario "$tmp/ddp.json" \
+        --structure-set "$kv" --out "$tmp/bad" --quiet
+    expect 2 "^ccsim: --structure-set: " "$ccsim" workload explain "$tmp/ddp.json" \
+        --structure-set "$kv"
+done
+[ -e "$tmp/bad" ] && fail "a bad --structure-set left an output folder"
+sed 's/"overlap_grad_reduce": false/"tp": 2/' "$tmp/ddp-set.json" > "$tmp/bad-set.json"
+expect 1 "bad-set.json: sim.structure_set: unknown key \"tp\"" "$ccsim" run \
+    --scenario "$tmp/bad-set.json" --out "$tmp/bad" --quiet
+sed 's/"overlap_grad_reduce": false/"tp_bytes": [1, 2]/' "$tmp/ddp-set.json" > "$tmp/bad-set.json"
+expect 1 "sim.structure_set: tp_bytes: expected one value for every job" "$ccsim" run \
+    --scenario "$tmp/bad-set.json" --out "$tmp/bad" --quiet
+[ -e "$tmp/bad" ] && fail "a bad sim.structure_set left an output folder"
 
 [ "$fails" -eq 0 ] && echo "workload cli: ok"
 [ "$fails" -eq 0 ]

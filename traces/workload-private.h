@@ -43,6 +43,22 @@ bool workload__resolve(const workload_spec *spec, int gpus, int gpus_per_host, c
                        workload_figures *f, GError **error);
 void workload__figures_clear(workload_figures *f);
 
+/* The keys of a "structure" object but "arch" (framework and its
+ * overrides, parallelism, pins) laid over *s; name prefixes messages.
+ * CCS_ERROR_INVALID on a bad value (*s then partly changed). */
+bool workload__spec_overlay(const cJSON *o, const char *name, workload_spec *s, GError **error);
+
+/* spec resolved, then user's pinned figure keys (nullable) laid over the
+ * figures and the whole checked by structure_parse(): what
+ * workload_structure_build and workload_structure_from_cjson share. */
+job_structure *workload__build(const workload_spec *spec, const cJSON *user, int gpus,
+                               int gpus_per_host, catalog_gpu gpu, const char *where,
+                               workload_report *rep, GError **error);
+
+/* A copy of the description desc with every key of set in place of its
+ * own (workload_set.c).  (transfer full) */
+cJSON *workload__set_over(const cJSON *desc, const cJSON *set);
+
 /* One MiB, the unit of PyTorch DDP's bucket_cap_mb. */
 #define WORKLOAD_MIB (1024.0 * 1024.0)
 

@@ -197,6 +197,17 @@ job_structure *workload_structure_from_cjson(const cJSON *obj, const catalog *ca
  * with workload_structure_from_cjson), rather than only pinned figures. */
 bool workload_cjson_is_description(const cJSON *obj);
 
+/* ---- one set of keys for every job ---------------------------------- */
+
+/* Whether set may be laid over every job that resolves to a structure
+ * (`--structure-set`, sim.structure_set; docs/usage.md): an object of
+ * framework-behaviour keys (grad_dtype, overlap_grad_reduce, bucket_mb,
+ * recompute, tflops) and pinned figures of one number each (fwd_s, bwd_s,
+ * act_bytes, grad_bytes, tp_bytes, moe_a2a_bytes, opt_s, buckets), every
+ * value checked as a structure's own.  where prefixes messages.
+ * CCS_ERROR_INVALID naming the key otherwise. */
+bool workload_set_check(const cJSON *set, const char *where, GError **error);
+
 /* ---- trace jobs ----------------------------------------------------- */
 
 /* The structure a trace job of catalog entry m on gpus GPUs (at most
@@ -214,14 +225,16 @@ bool workload_spec_for_trace_job(const catalog_model *m, int gpus, int max_pod_g
  * gpus_per_host on a host (0: no check): its described structure
  * (tj->structure_desc) resolved for that GPU; else, with catalog_structured,
  * the structure its catalog model m (catalog_resolve's answer; NULL for
- * inline models) and GPUs resolve to (workload_spec_for_trace_job).  NULL
- * without an error for every other job: it keeps tj->structure or the flat
- * model.  where names the job in messages; rep (nullable) as in
+ * inline models) and GPUs resolve to (workload_spec_for_trace_job).  set
+ * (nullable, checked by workload_set_check) is laid over either: its keys
+ * replace the description's own, or the recipe's.  NULL without an error
+ * for every other job: it keeps tj->structure or the flat model.  where
+ * names the job in messages; rep (nullable) as in
  * workload_structure_build.  (transfer full) */
 job_structure *workload_structure_for_trace_job(const trace_job *tj, const catalog_model *m,
-                                                const catalog *cat, int gpus_per_host,
-                                                catalog_gpu gpu, bool catalog_structured,
-                                                const char *where, workload_report *rep,
-                                                GError **error);
+                                                const catalog *cat, const cJSON *set,
+                                                int gpus_per_host, catalog_gpu gpu,
+                                                bool catalog_structured, const char *where,
+                                                workload_report *rep, GError **error);
 
 #endif /* CCSIM_TRACES_WORKLOAD_H */

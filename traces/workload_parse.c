@@ -375,9 +375,14 @@ bool workload_spec_from_cjson(const cJSON *o, const catalog *cat, const char *na
         return false;
     }
     workload_spec s = workload_spec_default();
-    if (!spec_arch(o, cat, name, &s, error) || !spec_framework(o, name, &s, error) ||
-        !spec_parallel(o, name, &s, error) || !spec_pins(o, name, &s, error))
+    if (!spec_arch(o, cat, name, &s, error) || !workload__spec_overlay(o, name, &s, error))
         return false;
     *out = s;
     return true;
+}
+
+bool workload__spec_overlay(const cJSON *o, const char *name, workload_spec *s, GError **error)
+{
+    return spec_framework(o, name, s, error) && spec_parallel(o, name, s, error) &&
+           spec_pins(o, name, s, error);
 }

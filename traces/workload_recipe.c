@@ -23,6 +23,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/ccs.h"
+
 /* One row of Table 1 (and run_table_1.sh). */
 typedef struct recipe_row {
     double params;  /* parameters */
@@ -133,18 +135,22 @@ bool workload_spec_for_trace_job(const catalog_model *m, int gpus, int max_pod_g
 }
 
 job_structure *workload_structure_for_trace_job(const trace_job *tj, const catalog_model *m,
-                                                const catalog *cat, int gpus_per_host,
-                                                catalog_gpu gpu, bool catalog_structured,
-                                                const char *where, workload_report *rep,
-                                                GError **error)
+                                                const catalog *cat, const cJSON *set,
+                                                int gpus_per_host, catalog_gpu gpu,
+                                                bool catalog_structured, const char *where,
+                                                workload_report *rep, GError **error)
 {
     g_return_val_if_fail(tj != NULL, NULL);
-    if (tj->structure_desc)
-        return workload_structure_from_cjson(tj->structure_desc, cat, tj->gpus, gpus_per_host,
-                                             gpu, where, rep, error);
+    if (tj->structure_desc) {
+        g_autoptr(cJSON) over = set ? workload__set_over(tj->structure_desc, set) : NULL;
+        return workload_structure_from_cjson(over ? over : tj->structure_desc, cat, tj->gpus,
+                                             gpus_per_host, gpu, where, rep, error);
+    }
     workload_spec spec;
     if (!m || tj->structure || tj->inline_model || !catalog_structured ||
         !workload_spec_for_trace_job(m, tj->gpus, tj->max_pod_gpus, gpu, &spec))
         return NULL;
-    return workload_structure_build(&spec, tj->gpus, gpus_per_host, gpu, where, rep, error);
+    if (set && !workload__spec_overlay(set, where, &spec, error))
+        return NULL;
+    return workload__build(&spec, set, tj->gpus, gpus_per_host, gpu, where, rep, error);
 }

@@ -90,9 +90,9 @@ static void overlay(cJSON *o, const cJSON *user)
     }
 }
 
-static job_structure *build(const workload_spec *spec, const cJSON *user, int gpus,
-                            int gpus_per_host, catalog_gpu gpu, const char *where,
-                            workload_report *rep, GError **error)
+job_structure *workload__build(const workload_spec *spec, const cJSON *user, int gpus,
+                               int gpus_per_host, catalog_gpu gpu, const char *where,
+                               workload_report *rep, GError **error)
 {
     if (!where)
         where = "job";
@@ -116,7 +116,7 @@ job_structure *workload_structure_build(const workload_spec *spec, int gpus, int
                                         GError **error)
 {
     g_return_val_if_fail(spec != NULL, NULL);
-    return build(spec, NULL, gpus, gpus_per_host, gpu, where, rep, error);
+    return workload__build(spec, NULL, gpus, gpus_per_host, gpu, where, rep, error);
 }
 
 job_structure *workload_structure_from_cjson(const cJSON *obj, const catalog *cat, int gpus,
@@ -130,5 +130,5 @@ job_structure *workload_structure_from_cjson(const cJSON *obj, const catalog *ca
     workload_spec s;
     if (!workload_spec_from_cjson(obj, cat, name, &s, error))
         return NULL;
-    return build(&s, obj, gpus, gpus_per_host, gpu, where, rep, error);
+    return workload__build(&s, obj, gpus, gpus_per_host, gpu, where, rep, error);
 }

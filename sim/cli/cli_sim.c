@@ -99,6 +99,10 @@ GOptionEntry *cli_sim_entries(cli_sim_opts *o, bool compare)
          "collective) or structured (the parallel structure their model and GPUs resolve to, "
          "docs/models.md) (default structured)",
          "flat|structured"},
+        {"structure-set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->structure_set,
+         "lay a structure key over every job that resolves to a structure, e.g. "
+         "overlap_grad_reduce=false (repeatable; sim.structure_set; docs/usage.md)",
+         "KEY=VALUE"},
         {"force", 0, 0, G_OPTION_ARG_NONE, &o->force,
          "replace the output folder whole if it is not empty (never /, home or the working "
          "directory)",
@@ -130,6 +134,7 @@ void cli_sim_opts_clear(cli_sim_opts *o)
                   &o->step_latency};
     for (size_t i = 0; i < G_N_ELEMENTS(s); i++)
         g_clear_pointer(s[i], g_free);
+    g_clear_pointer(&o->structure_set, g_strfreev);
 }
 
 config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
@@ -155,6 +160,11 @@ config *cli_sim_config(const cli_sim_opts *o, bool *usage, GError **error)
     };
     for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
         if (kv[i].value && !config_set_option(c, kv[i].key, kv[i].value, error)) {
+            *usage = true;
+            return NULL;
+        }
+    for (char **kv1 = o->structure_set; kv1 && *kv1; kv1++)
+        if (!config_set_structure_key(c, *kv1, error)) {
             *usage = true;
             return NULL;
         }

@@ -23,6 +23,7 @@ typedef struct cli_sim_opts {
         *collective_model, *channels, *alpha_us, *buckets, *jitter, *steady, *job_model, *shards,
         *shard_warmup, *step_latency;
     gboolean scale_hosts, gzip, quiet, no_ffwd, force;
+    char **structure_set; /* --structure-set KEY=VALUE, repeated (NULL: none) */
     char *timeline, *timeline_jobs, *timeline_span;
     gboolean flows;
     int jobs; /* compare -j: schedulers run in parallel; run -j: shards (0: not given) */

@@ -28,6 +28,7 @@ static const char DESCRIPTION[] =
 typedef struct explain_args {
     gint gpus, hosts;
     gchar *gpu, *topo, *job;
+    gchar **structure_set; /* --structure-set KEY=VALUE, repeated */
     gboolean csv;
 } explain_args;
 
@@ -102,8 +103,9 @@ static bool subject_structure(subject *s, catalog_gpu gpu, GError **error)
     }
     g_autofree char *where = g_strdup_printf("job %s", tj->id);
     GError *e = NULL;
-    s->st = workload_structure_for_trace_job(tj, m, s->in.cat, max_host_gpus(s->in.t), gpu, true,
-                                             where, &s->rep, &e);
+    s->st = workload_structure_for_trace_job(tj, m, s->in.cat, s->cfg->sim.structure_set,
+                                             max_host_gpus(s->in.t), gpu, true, where, &s->rep,
+                                             &e);
     if (!s->st && !e && tj->structure)
         s->st = structure_copy(tj->structure);
     if (!s->st && !e)
@@ -143,6 +145,11 @@ static bool subject_load(const char *spec, const explain_args *a, subject *s, bo
         *usage = true;
         return false;
     }
+    for (char **kv = a->structure_set; ok && kv && *kv; kv++)
+        if (!config_set_structure_key(s->cfg, *kv, error)) {
+            *usage = true;
+            return false;
+        }
     return ok && cli_inputs_load(s->cfg, &s->in, error) &&
            (s->tj = find_job(s->in.tr, a->job, error)) != NULL;
 }
@@ -228,6 +235,10 @@ static int explain_main(int argc, char **argv)
          "topology instead of the default (or the scenario's)", "SPEC"},
         {"job", 0, 0, G_OPTION_ARG_STRING, &a.job, "the scenario's job to explain (default: "
          "the first)", "ID"},
+        {"structure-set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.structure_set,
+         "lay a structure key over the job's structure, as `ccsim run --structure-set` does "
+         "(repeatable)",
+         "KEY=VALUE"},
         {"csv", 0, 0, G_OPTION_ARG_NONE, &a.csv, "key,value lines instead of the table", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
@@ -264,6 +275,7 @@ static int explain_main(int argc, char **argv)
     g_free(a.gpu);
     g_free(a.topo);
     g_free(a.job);
+    g_strfreev(a.structure_set);
     return status;
 }
 

@@ -213,7 +213,7 @@ const char *const *sweep_option_keys(void)
         "--buckets",  "--jitter",        "--scale-hosts",   "--gzip",      "--no-fast-forward",
         "--steady",   "--timeline-jobs", "--timeline-span", "--flows",     "--job-model",
         "--shards",   "--shard-warmup",  "--compute",     "--mdot-weights", "--graph-library",
-        "--step-latency", NULL};
+        "--step-latency", "--structure-set", NULL};
     return keys;
 }
 
