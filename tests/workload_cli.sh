@@ -112,6 +112,18 @@ EOF
 check tp_bytes "$tmp/gpt.csv" 805306368 1
 check flops_iter "$tmp/gpt.csv" 44736379355136 1e4
 check micro_batches "$tmp/gpt.csv" 4 0
+# Its stage boundary: b s h x 2 B = 4,194,304 B per micro-batch, split over
+# the 2 TP ranks (scatter/gather): a GPU sends 4 x 2,097,152 = 8,388,608 B
+# one way (pp 2).  Without scatter/gather each TP rank sends all of it:
+# 16,777,216 B; with sequence parallelism each holds half anyway.
+check pp_bytes "$tmp/gpt.csv" 8388608 0
+"$ccsim" workload explain "$tmp/gpt.json" --csv --structure-set pp_scatter_gather=false \
+    > "$tmp/gpt-full.csv" || fail "explain gpt.json pp_scatter_gather=false"
+check pp_bytes "$tmp/gpt-full.csv" 16777216 0
+sed 's/"tp": 2,/"tp": 2, "seq_parallel": true, "pp_scatter_gather": false,/' "$tmp/gpt.json" \
+    > "$tmp/gpt-sp.json"
+"$ccsim" workload explain "$tmp/gpt-sp.json" --csv > "$tmp/gpt-sp.csv" || fail "explain gpt-sp"
+check pp_bytes "$tmp/gpt-sp.csv" 8388608 0
 
 # A catalog model the way a trace job trains (GPT-13B, 16 GPUs: tp 8, dp 2).
 "$ccsim" workload explain GPT-13b --gpus 16 --csv > "$tmp/m.csv" || fail "explain GPT-13b"

@@ -216,11 +216,18 @@ static void tensor_parallel(const workload_spec *s, workload_figures *f)
         f->tp_bytes = s->tp_bytes;
 }
 
+/* act_bytes is what all TP ranks of a stage send at a boundary together
+ * (the engine gives each rank 1/tp of it).  With scatter/gather (SC'21
+ * §4.1) or sequence parallelism each rank holds and sends 1/tp of the
+ * b s h tensor; without either every rank sends all of it. */
 static void pipeline(const workload_spec *s, workload_figures *f)
 {
-    if (f->pp > 1 && s->has_arch)
+    if (f->pp > 1 && s->has_arch) {
         f->act_bytes =
             (double)f->micro_batch * s->arch.seq * s->arch.hidden * s->fw.act_value_bytes;
+        if (!s->fw.pp_scatter_gather && !f->tp_sp)
+            f->act_bytes *= f->tp;
+    }
     if (s->act_bytes >= 0)
         f->act_bytes = s->act_bytes;
 }

@@ -16,9 +16,9 @@
  * (one number, not a per-stage array); degrees and the architecture are a
  * job's own. */
 static const char *const set_keys[] = {
-    "grad_dtype", "overlap_grad_reduce", "bucket_mb", "recompute",     "tflops", "fwd_s",
-    "bwd_s",      "act_bytes",           "grad_bytes", "tp_bytes",     "moe_a2a_bytes",
-    "opt_s",      "buckets",
+    "grad_dtype", "overlap_grad_reduce", "bucket_mb",     "pp_scatter_gather", "recompute",
+    "tflops",     "fwd_s",               "bwd_s",         "act_bytes",         "grad_bytes",
+    "tp_bytes",   "moe_a2a_bytes",       "opt_s",         "buckets",
 };
 
 static bool set_key_known(const char *key)
