@@ -1,6 +1,7 @@
 /* test_steady_approx.c - suite "steady_approx": the approximate mode's
  * windows (docs/engine.md §5d) for a member whose rate wanders on a longer
- * scale than the windows, so that doubling them does not make them agree.
+ * scale than the windows, so that doubling them does not make them agree,
+ * and the windows a group jumped on, kept across a change that keeps it.
  * Not here: the other approximate cases (test_steady_group.c,
  * test_steady_sched.c).
  *
@@ -70,10 +71,10 @@
  * to 4, 8, 16, 32 anchor iterations (f's 31 %, 2.7 %, 16 %, 3.0 % apart,
  * the last at 65T = 72 s; the tolerance is 1 %) and the group never
  * jumps. */
-static char *wander(const char *steady)
+static char *wander_with(const char *topo, const char *extra, const char *steady)
 {
     return g_strdup_printf(
-        "{\"topology\": " TOPO4 ", \"scheduler\": {\"name\": \"fixed\", \"jobs\":"
+        "{\"topology\": %s, \"scheduler\": {\"name\": \"fixed\", \"jobs\":"
         " {\"d\": {\"priority\": 0}, \"e\": {\"priority\": 0}, \"f\": {\"priority\": 1}}},"
         " \"trace\": {\"jobs\": ["
         "{\"id\": \"d\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"
@@ -81,9 +82,15 @@ static char *wander(const char *steady)
         " {\"id\": \"e\", \"gpus\": 2, \"hosts\": [\"h2\", \"h3\"], \"host_gpus\": [1, 1],"
         " \"start_s\": 0, \"end_s\": 100, " MODEL("0.6071067811865476", "5e9") "},"
         " {\"id\": \"f\", \"gpus\": 4, \"hosts\": [\"h0\", \"h1\", \"h2\", \"h3\"],"
-        " \"host_gpus\": [1, 1, 1, 1], \"start_s\": 0, \"end_s\": 100, " MODEL("1e-4", "1e8") "}]},"
+        " \"host_gpus\": [1, 1, 1, 1], \"start_s\": 0, \"end_s\": 100, " MODEL("1e-4", "1e8")
+        "}%s]},"
         " \"sim\": {\"interval_s\": 1000, \"alpha_us\": 0, \"channels\": 1, \"steady\": \"%s\"}}",
-        steady);
+        topo, extra, steady);
+}
+
+static char *wander(const char *steady)
+{
+    return wander_with(TOPO4, "", steady);
 }
 
 static void test_approx_wander(void)
@@ -122,10 +129,153 @@ static void test_approx_wander(void)
     test_run_clear(&y);
 }
 
+/* A change that keeps a group keeps the windows it jumped on
+ * (docs/engine.md §5d, "changes that keep the group").  Two hosts under
+ * one ToR, 4 GPUs and one 80 Gb/s NIC (1e10 B/s) each; a, b, c run one
+ * GPU on each of h0 and h1 and share the two NICs (levels 0, 1, 2), a
+ * ring of S bytes moving S / 1e10 s alone. */
+#define JOB2(id, start, C, S)                                                                  \
+    "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"  \
+    " \"start_s\": " start ", \"end_s\": 200, " MODEL(C, S) "}"
+
+/* The group of tests/test_steady_group.c approx_carried: a (C = 0.5, S =
+ * 2e9: 0.7 s, never delayed, the fast member), b (C = 1/sqrt(2), 2e9)
+ * from 0 to 200, c (C = sqrt(1.25), 3e9, the anchor) from 10; and d, one
+ * GPU on h0 without communication, from 100 to 150: it shares no link,
+ * so its arrival and its end keep {a, b, c} as it was. */
+static char *kept_carried(const char *steady)
+{
+    return g_strdup_printf(
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,"
+        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\","
+        " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
+        " \"b\": {\"priority\": 1}, \"c\": {\"priority\": 2}}},"
+        " \"trace\": {\"jobs\": [" JOB2("a", "0", "0.5", "2e9") ", "
+        JOB2("b", "0", "0.7071067811865476", "2e9") ", "
+        JOB2("c", "10", "1.118033988749895", "3e9")
+        ", {\"id\": \"d\", \"gpus\": 1, \"hosts\": [\"h0\"], \"host_gpus\": [1],"
+        " \"start_s\": 100, \"end_s\": 150, \"model\": {\"compute_s\": 0.3,"
+        " \"comm_bytes\": 0, \"opt_s\": 0}}]},"
+        " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
+        " \"steady\": \"%s\"}}",
+        steady);
+}
+
+/* As in approx_carried, {a, b} jumps once before 10, and {a, b, c}, formed
+ * at c's arrival, carries a's and b's windows, checks them against its
+ * window from 10 to c's first boundary and jumps there (carried) up to d's
+ * arrival, less at most one of a's 0.7 s.  d's arrival at 100 keeps the
+ * group: it jumps again at a's first boundary after 100 on the same
+ * carried and first windows (no record of c came in between: c's next
+ * boundary is 1.4 s or more after the jump's end, a's 0.7 s at most) up
+ * to d's end, and after 150 again up to 200: 4 jumps, 3 carried.  (When
+ * the carried window went with the first jump, the group measured c's
+ * next window after 100 on the event path and jumped on its own
+ * windows: 1 carried.)  By hand on both paths: a ends 285 iterations
+ * (0.7 x 285 = 199.5 < 200), busy 285 x 1 + [199.5, 200) x 2 = 286 GPU-s
+ * (as the fast member it gets whole cycles); d ends 166 (100 + 0.3 x 166
+ * = 149.8 < 150 < 150.1), busy 50.  b, c and the cluster utilization
+ * are within the reported bounds of the event path's. */
+static void test_approx_kept_carried(void)
+{
+    g_autofree char *approx = kept_carried("approx");
+    g_autofree char *exact = kept_carried("exact");
+    test_run x, y;
+    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+        replay_summary s, e;
+        replay_get_summary(x.r, &s);
+        replay_get_summary(y.r, &e);
+        CU_ASSERT_EQUAL(s.approx_jumps, 4);
+        CU_ASSERT_EQUAL(s.approx_carried_jumps, 3);
+        for (int run = 0; run < 2; run++) {
+            replay_job_result a, d;
+            replay_job_get(run ? y.r : x.r, 0, &a);
+            replay_job_get(run ? y.r : x.r, 3, &d);
+            CU_ASSERT_EQUAL(a.iterations, 285);
+            TEST_ASSERT_CLOSE(a.busy_gpu_s, 286.0, 1e-9);
+            CU_ASSERT_EQUAL(d.iterations, 166);
+            TEST_ASSERT_CLOSE(d.busy_gpu_s, 50.0, 1e-9);
+        }
+        for (size_t i = 1; i < 3; i++) {
+            replay_job_result p, q;
+            replay_job_get(x.r, i, &p);
+            replay_job_get(y.r, i, &q);
+            CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
+        }
+        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                       s.approx_util_bound);
+        fprintf(stderr, " (%" G_GUINT64_FORMAT " events against %" G_GUINT64_FORMAT
+                ", utilization %.3g off, bound %.3g) ", s.events, e.events,
+                fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac), s.approx_util_bound);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
+/* wander's d, e and f with a fifth host under the ToR, and g, one GPU on h4 without
+ * communication, from 50 to 70: it shares no link, so its arrival and
+ * end keep {d, e, f} as it was.  The group's windows stop doubling at 5T
+ * and it jumps up to 50 (wander); at f's first boundary after 50 it jumps
+ * again on the same windows up to 70, and after 70 up to 100: 3 jumps.
+ * (When a kept change let the group jump on such windows only at its
+ * next record, it measured again after 50: 2 jumps in all.)  By hand on
+ * both paths: g ends 66 iterations (50 + 0.3 x 66 = 69.8 < 70), busy 20;
+ * d (1 s iterations) and e (T) are never delayed: the event path's 99
+ * and 90 iterations, which the jumps reach within 1 (the fraction a jump
+ * carries to the next is left over after the last); f and the cluster
+ * utilization are within the reported bounds of the event path's. */
+static char *kept_wander(const char *steady)
+{
+    return wander_with("\"clos2:tors=1,aggs=1,hosts_per_tor=5,gpus=2,nics=1,pcie=1,nic_gbps=80,"
+                       "pcie_gbps=800,latency_us=0,host_latency_us=0\"",
+                       ", {\"id\": \"g\", \"gpus\": 1, \"hosts\": [\"h4\"], \"host_gpus\": [1],"
+                       " \"start_s\": 50, \"end_s\": 70, \"model\": {\"compute_s\": 0.3,"
+                       " \"comm_bytes\": 0, \"opt_s\": 0}}",
+                       steady);
+}
+
+static void test_approx_kept_wander(void)
+{
+    g_autofree char *approx = kept_wander("approx");
+    g_autofree char *exact = kept_wander("exact");
+    test_run x, y;
+    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+        replay_summary s, e;
+        replay_get_summary(x.r, &s);
+        replay_get_summary(y.r, &e);
+        CU_ASSERT_EQUAL(s.approx_jumps, 3);
+        static const int64_t iters[3] = {99, 90, 66};
+        static const size_t at[3] = {0, 1, 3};
+        for (size_t i = 0; i < 3; i++) {
+            replay_job_result p, q;
+            replay_job_get(x.r, at[i], &p);
+            replay_job_get(y.r, at[i], &q);
+            CU_ASSERT_EQUAL(q.iterations, iters[i]);
+            CU_ASSERT_TRUE(p.iterations == iters[i] || (i < 2 && p.iterations == iters[i] - 1));
+        }
+        replay_job_result g;
+        replay_job_get(x.r, 3, &g);
+        TEST_ASSERT_CLOSE(g.busy_gpu_s, 20.0, 1e-9);
+        replay_job_result p, q;
+        replay_job_get(x.r, 2, &p);
+        replay_job_get(y.r, 2, &q);
+        CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
+        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                       s.approx_util_bound);
+        fprintf(stderr, " (f: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ", bound %.1f;"
+                " %" G_GUINT64_FORMAT " events against %" G_GUINT64_FORMAT ") ",
+                p.iterations, q.iterations, s.approx_iteration_bound, s.events, e.events);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
         {"wander", test_approx_wander},
+        {"kept_carried", test_approx_kept_carried},
+        {"kept_wander", test_approx_kept_wander},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_approx", cases);

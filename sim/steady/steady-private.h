@@ -148,15 +148,19 @@ struct group {
     int rates_stride;   /* anchor iterations between two snapshots of rates (0: 1) */
     int rates_count;    /* anchor boundaries since the last one */
     bool rates_fresh;   /* a snapshot of rates came since the last check */
+    bool rates_jumped;  /* --steady approx: the group jumped on its windows (its last
+                         * two, or g->carried and its first) and no snapshot of rates
+                         * came since: a change that keeps the group keeps that (§5d) */
     int drift_boundaries; /* fast's boundaries since the last repeat modulo long transfers */
     bool drift_gave_up;
     bool open;          /* a job runs as alone (§5b) on a link of it, or the
                          * scheduler's hook sees a member: no skips */
     bool links_own;     /* every transfer in flight uses group links only */
-    GArray *carried;    /* --steady approx, a group formed at this change whose members
+    GArray *carried;    /* --steady approx, a group formed at a change whose members
                          * but at most one had a window measured before it: job_counters
                          * per member, its increments over that window (iterations 0:
-                         * the new member), checked against one window (§5d); NULL: none */
+                         * the new member), checked against one window (§5d), kept
+                         * until the group's second window; NULL: none */
     GArray *gaps;       /* --steady approx: double per member, |m2 - m1| / m2 of its two
                          * windows at the last check on whole windows (NULL: none yet), */
     int gaps_stride;    /* and that check's rates_stride: a doubled window's disagreement
@@ -211,7 +215,8 @@ double steady__group_boundary(steady *s, job *j, double origin_s, double now_s);
 /* ---- steady_approx.c (§5d) ---- */
 
 /* g was before this change (the same members, order of levels and links)
- * in old: its rates ring carries on. */
+ * in old: its rates ring carries on, with the window it carried and
+ * whether it jumped on them (§5d). */
 void steady__keep_rates(group *g, GPtrArray *old);
 /* g was not before this change, but every member of it but at most one
  * was in a group of old with a window measured for it: per member, the

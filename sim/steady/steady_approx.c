@@ -28,6 +28,7 @@ void steady__keep_rates(group *g, GPtrArray *old)
         g->gaps = g_steal_pointer(&o->gaps);
         g->gaps_stride = o->gaps_stride;
         g->carried = g_steal_pointer(&o->carried);
+        g->rates_jumped = o->rates_jumped;
         o->rates.n = 0;
         return;
     }
@@ -179,6 +180,7 @@ static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
 static void rates_record(const steady *st, group *g, double now_s, bool at_change)
 {
     g->rates_fresh = true;
+    g->rates_jumped = false;
     snap *s = steady__snap_new();
     s->at_change = at_change;
     steady__capture_counters(g, now_s, s);
@@ -331,6 +333,7 @@ static double jump(steady *s, group *g, double now_s, const windows *w, const sn
     steady__ring_clear(&g->slow);
     steady__ring_clear(&g->quick);
     s->c.approx_jumps++;
+    g->rates_jumped = true;
     return dt;
 }
 
@@ -343,8 +346,11 @@ static double jump(steady *s, group *g, double now_s, const windows *w, const sn
  * tolerance it would have had to meet (the unverified term of the
  * bound): then the group jumps on the carried and the new window, the
  * links at the new window's rates.  A disagreement drops the carried
- * window: the group measures two windows of its own.  Returns the
- * jump's length, or 0. */
+ * window: the group measures two windows of its own.  After a jump the
+ * carried window stays until the group's next record, so that a change
+ * that keeps the group lets it jump again on the same two windows
+ * (g->rates_jumped), as one that jumped on two windows of its own does
+ * (docs/engine.md §5d).  Returns the jump's length, or 0. */
 static double carried_step(steady *s, group *g, double now_s)
 {
     ring *rg = &g->rates;
@@ -381,7 +387,6 @@ static double carried_step(steady *s, group *g, double now_s)
          * with it, it goes without doubling the windows */
         a->at_change = true;
         s->c.approx_carried++;
-        g_clear_pointer(&g->carried, g_array_unref);
     }
     return dt;
 }
@@ -393,14 +398,17 @@ static double carried_step(steady *s, group *g, double now_s)
  * to the next arrival or end, every counter advanced at the two windows'
  * mean rates (approx_add; the links' counters at their mean rates over
  * both windows); a group that differs from one before the change by one
- * member may jump after one window (carried_step).  Returns the jump's
+ * member may jump after one window (carried_step).  Windows that stopped
+ * doubling (wanders) and a carried window are decided at a fresh record;
+ * until the next one, the group jumps again on windows it jumped on
+ * (g->rates_jumped: after a change that kept it).  Returns the jump's
  * length, or 0. */
 double steady__approx_step(steady *s, group *g, double now_s)
 {
     ring *rg = &g->rates;
     bool fresh = g->rates_fresh;
     g->rates_fresh = false;
-    if (g->carried && rg->n == 2 && fresh) {
+    if (g->carried && rg->n == 2 && (fresh || g->rates_jumped)) {
         double dt = carried_step(s, g, now_s);
         if (dt > 0)
             return dt;
@@ -428,7 +436,7 @@ double steady__approx_step(steady *s, group *g, double now_s)
         ring_drop_oldest(rg);
         return 0;
     }
-    bool wander = !a->at_change && fresh && wanders(g, d1, d2);
+    bool wander = !a->at_change && (fresh ? wanders(g, d1, d2) : g->rates_jumped);
     if (!agree && !wander) {
         if (fresh)
             rates_widen(g);
