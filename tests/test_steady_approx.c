@@ -1,8 +1,9 @@
 /* test_steady_approx.c - suite "steady_approx": the approximate mode's
  * windows (docs/engine.md §5d) for a member whose rate wanders on a longer
  * scale than the windows, so that doubling them does not make them agree,
- * and the windows a group jumped on, kept across a change that keeps it.
- * Not here: the other approximate cases (test_steady_group.c,
+ * the windows a group jumped on, kept across a change that keeps it, and
+ * the windows it carries, kept through a change elsewhere in the same
+ * instant.  Not here: the other approximate cases (test_steady_group.c,
  * test_steady_sched.c).
  *
  * Every case is derived by hand and run against the event path.
@@ -140,10 +141,9 @@ static void test_approx_wander(void)
 
 /* The group of tests/test_steady_group.c approx_carried: a (C = 0.5, S =
  * 2e9: 0.7 s, never delayed, the fast member), b (C = 1/sqrt(2), 2e9)
- * from 0 to 200, c (C = sqrt(1.25), 3e9, the anchor) from 10; and d, one
- * GPU on h0 without communication, from 100 to 150: it shares no link,
- * so its arrival and its end keep {a, b, c} as it was. */
-static char *kept_carried(const char *steady)
+ * from 0 to 200, c (C = sqrt(1.25), 3e9, the anchor) from 10; then
+ * EXTRA, more job objects after c (each with its leading comma). */
+static char *carried_group(const char *extra, const char *steady)
 {
     return g_strdup_printf(
         "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,"
@@ -152,13 +152,42 @@ static char *kept_carried(const char *steady)
         " \"b\": {\"priority\": 1}, \"c\": {\"priority\": 2}}},"
         " \"trace\": {\"jobs\": [" JOB2("a", "0", "0.5", "2e9") ", "
         JOB2("b", "0", "0.7071067811865476", "2e9") ", "
-        JOB2("c", "10", "1.118033988749895", "3e9")
-        ", {\"id\": \"d\", \"gpus\": 1, \"hosts\": [\"h0\"], \"host_gpus\": [1],"
-        " \"start_s\": 100, \"end_s\": 150, \"model\": {\"compute_s\": 0.3,"
-        " \"comm_bytes\": 0, \"opt_s\": 0}}]},"
+        JOB2("c", "10", "1.118033988749895", "3e9") "%s]},"
         " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
         " \"steady\": \"%s\"}}",
-        steady);
+        extra, steady);
+}
+
+/* One GPU on HOST without communication from START to END (literals). */
+#define ALONE(id, host, start, end)                                                            \
+    ", {\"id\": \"" id "\", \"gpus\": 1, \"hosts\": [\"" host "\"], \"host_gpus\": [1],"     \
+    " \"start_s\": " start ", \"end_s\": " end ", \"model\": {\"compute_s\": 0.3,"             \
+    " \"comm_bytes\": 0, \"opt_s\": 0}}"
+
+/* Approx run x against event path y: jobs at[0 .. n - 1] end as many
+ * iterations as the event path's within the reported iteration bound, and
+ * the cluster utilization is within the reported bound. */
+static void assert_within_bounds(const test_run *x, const test_run *y, const size_t *at,
+                                 size_t n)
+{
+    replay_summary s, e;
+    replay_get_summary(x->r, &s);
+    replay_get_summary(y->r, &e);
+    for (size_t i = 0; i < n; i++) {
+        replay_job_result p, q;
+        replay_job_get(x->r, at[i], &p);
+        replay_job_get(y->r, at[i], &q);
+        CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
+    }
+    CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                   s.approx_util_bound);
+}
+
+/* d, one GPU on h0 without communication, from 100 to 150: it shares no
+ * link, so its arrival and its end keep {a, b, c} as it was. */
+static char *kept_carried(const char *steady)
+{
+    return carried_group(ALONE("d", "h0", "100", "150"), steady);
 }
 
 /* As in approx_carried, {a, b} jumps once before 10, and {a, b, c}, formed
@@ -196,14 +225,8 @@ static void test_approx_kept_carried(void)
             CU_ASSERT_EQUAL(d.iterations, 166);
             TEST_ASSERT_CLOSE(d.busy_gpu_s, 50.0, 1e-9);
         }
-        for (size_t i = 1; i < 3; i++) {
-            replay_job_result p, q;
-            replay_job_get(x.r, i, &p);
-            replay_job_get(y.r, i, &q);
-            CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
-        }
-        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
-                       s.approx_util_bound);
+        static const size_t bc[2] = {1, 2};
+        assert_within_bounds(&x, &y, bc, 2);
         fprintf(stderr, " (%" G_GUINT64_FORMAT " events against %" G_GUINT64_FORMAT
                 ", utilization %.3g off, bound %.3g) ", s.events, e.events,
                 fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac), s.approx_util_bound);
@@ -228,10 +251,7 @@ static char *kept_wander(const char *steady)
 {
     return wander_with("\"clos2:tors=1,aggs=1,hosts_per_tor=5,gpus=2,nics=1,pcie=1,nic_gbps=80,"
                        "pcie_gbps=800,latency_us=0,host_latency_us=0\"",
-                       ", {\"id\": \"g\", \"gpus\": 1, \"hosts\": [\"h4\"], \"host_gpus\": [1],"
-                       " \"start_s\": 50, \"end_s\": 70, \"model\": {\"compute_s\": 0.3,"
-                       " \"comm_bytes\": 0, \"opt_s\": 0}}",
-                       steady);
+                       ALONE("g", "h4", "50", "70"), steady);
 }
 
 static void test_approx_kept_wander(void)
@@ -256,15 +276,51 @@ static void test_approx_kept_wander(void)
         replay_job_result g;
         replay_job_get(x.r, 3, &g);
         TEST_ASSERT_CLOSE(g.busy_gpu_s, 20.0, 1e-9);
+        static const size_t f[1] = {2};
+        assert_within_bounds(&x, &y, f, 1);
         replay_job_result p, q;
         replay_job_get(x.r, 2, &p);
         replay_job_get(y.r, 2, &q);
-        CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
-        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
-                       s.approx_util_bound);
         fprintf(stderr, " (f: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ", bound %.1f;"
                 " %" G_GUINT64_FORMAT " events against %" G_GUINT64_FORMAT ") ",
                 p.iterations, q.iterations, s.approx_iteration_bound, s.events, e.events);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
+/* A change elsewhere in the instant of the change that formed the group
+ * (docs/engine.md §5d, "one anchor iteration per group formation"):
+ * approx_carried's group, and u, one GPU on h0 without communication,
+ * arriving at 10 after c.  The groups are rebuilt after each arrival:
+ * {a, b, c} carries a's and b's windows from {a, b}, then u's arrival
+ * rebuilds the same group (u has no links), which keeps its records and
+ * must keep what it carries too.  So, as in approx_carried, the group
+ * jumps at c's first boundary on the carried windows, up to 200 less at
+ * most one of a's cycles (one carried jump, two jumps in all; with the
+ * carried windows dropped at the second rebuild it measures two windows
+ * of its own and none is carried).  a ends 285 iterations (0.7 x 285 =
+ * 199.5 < 200) on both paths; b's and c's iterations and the cluster
+ * utilization are within the reported bounds of the event path's. */
+static void test_approx_change_elsewhere(void)
+{
+    g_autofree char *approx = carried_group(ALONE("u", "h0", "10", "200"), "approx");
+    g_autofree char *exact = carried_group(ALONE("u", "h0", "10", "200"), "exact");
+    test_run x, y;
+    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+        replay_summary s;
+        replay_get_summary(x.r, &s);
+        CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
+        CU_ASSERT_EQUAL(s.approx_jumps, 2);
+        for (int run = 0; run < 2; run++) {
+            replay_job_result a;
+            replay_job_get(run ? y.r : x.r, 0, &a);
+            CU_ASSERT_EQUAL(a.iterations, 285);
+        }
+        static const size_t bc[2] = {1, 2};
+        assert_within_bounds(&x, &y, bc, 2);
+        fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, %" G_GUINT64_FORMAT " carried) ",
+                s.approx_jumps, s.approx_carried_jumps);
     }
     test_run_clear(&x);
     test_run_clear(&y);
@@ -276,6 +332,7 @@ int main(void)
         {"wander", test_approx_wander},
         {"kept_carried", test_approx_kept_carried},
         {"kept_wander", test_approx_kept_wander},
+        {"change_elsewhere", test_approx_change_elsewhere},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_approx", cases);

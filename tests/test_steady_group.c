@@ -592,45 +592,6 @@ static void test_group_approx_end_and_arrival(void)
     test_run_clear(&y);
 }
 
-/* A change elsewhere in the same instant (docs/engine.md §5d, "one anchor
- * iteration per group formation"): approx_carried's jobs (c joins {a, b}
- * at 10) and u, one GPU of h0 with no communication, arriving at 10 after
- * c.  The groups are rebuilt after each arrival: {a, b, c} carries a's
- * and b's windows from {a, b}, then u's arrival rebuilds the same group
- * (u has no links), which keeps its ring and must keep what it carries
- * too.  So, as in approx_carried, the group jumps at c's first boundary
- * on the carried windows (one carried jump, two jumps in all; with the
- * carried windows dropped at the second rebuild it measures two windows
- * of its own, and none is carried); a ends 285 iterations, b's and c's
- * iterations and the cluster utilization are within the reported bounds
- * of the event path's. */
-#define JOB_U                                                                                  \
-    ", {\"id\": \"u\", \"gpus\": 1, \"hosts\": [\"h0\"], \"host_gpus\": [1],"           \
-    " \"start_s\": 10, \"end_s\": 200, \"model\": {\"compute_s\": 0.3, \"comm_bytes\": 0,"  \
-    " \"comm_start_frac\": 1.0, \"opt_s\": 0}}"
-
-static void test_group_approx_change_elsewhere(void)
-{
-    g_autofree char *approx = three_jobs(JOB("b", "0", "200", "0.7071067811865476", "2e9") ", "
-                                         JOB("c", "10", "200", "1.118033988749895", "3e9"), JOB_U,
-                                         "approx");
-    g_autofree char *exact = three_jobs(JOB("b", "0", "200", "0.7071067811865476", "2e9") ", "
-                                        JOB("c", "10", "200", "1.118033988749895", "3e9"), JOB_U,
-                                        "exact");
-    test_run x, y;
-    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
-        replay_summary s;
-        replay_get_summary(x.r, &s);
-        CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
-        CU_ASSERT_EQUAL(s.approx_jumps, 2);
-        assert_carried_bounds(&x, &y, 3);
-        fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, %" G_GUINT64_FORMAT " carried) ",
-                s.approx_jumps, s.approx_carried_jumps);
-    }
-    test_run_clear(&x);
-    test_run_clear(&y);
-}
-
 /* A random scenario (seeded): 4 hosts under 2 ToRs (2 GPUs, 2 NICs of
  * 1e10 B/s each, uplinks of 80 to 240 Gb/s: tight or not), 2 to 4 jobs of
  * 2 GPUs on two hosts each, random compute, ring size, optimizer,
@@ -811,7 +772,6 @@ int main(void)
         {"approx_phase", test_group_approx_phase},
         {"approx_carried", test_group_approx_carried},
         {"approx_end_and_arrival", test_group_approx_end_and_arrival},
-        {"approx_change_elsewhere", test_group_approx_change_elsewhere},
         {"property", test_group_property},
         {"approx_property", test_group_approx_property},
         CU_TEST_INFO_NULL,
