@@ -202,7 +202,7 @@ bool workload_cjson_is_description(const cJSON *obj);
 /* Whether set may be laid over every job that resolves to a structure
  * (`--structure-set`, sim.structure_set; docs/usage.md): an object of
  * framework-behaviour keys (grad_dtype, overlap_grad_reduce, bucket_mb,
- * recompute, tflops) and pinned figures of one number each (fwd_s, bwd_s,
+ * pp_scatter_gather, recompute, tflops) and pinned figures of one number each (fwd_s, bwd_s,
  * act_bytes, grad_bytes, tp_bytes, moe_a2a_bytes, opt_s, buckets), every
  * value checked as a structure's own.  where prefixes messages.
  * CCS_ERROR_INVALID naming the key otherwise. */
