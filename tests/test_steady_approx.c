@@ -26,6 +26,17 @@
     "\"model\": {\"compute_s\": " C ", \"comm_bytes\": " S ", \"comm_start_frac\": 1.0,"       \
     " \"opt_s\": 0}"
 
+/* build("approx") run on the fast path (x) and build("exact") on the
+ * event path (y), the pair every case below compares; y is zeroed first,
+ * so both can be cleared whatever failed. */
+static bool approx_and_exact(char *(*build)(const char *steady), test_run *x, test_run *y)
+{
+    g_autofree char *approx = build("approx");
+    g_autofree char *exact = build("exact");
+    *y = (test_run){0};
+    return test_run_text(x, approx, true, NULL) && test_run_text(y, exact, false, NULL);
+}
+
 /* A rate that wanders (docs/engine.md §5d, "windows that stop doubling"):
  * window [0, 100), fixed levels.
  *   d (level 0) on h0, h1: C = 0.5, rings of 5e9 B (0.5 s): iterations
@@ -96,10 +107,8 @@ static char *wander(const char *steady)
 
 static void test_approx_wander(void)
 {
-    g_autofree char *approx = wander("approx");
-    g_autofree char *exact = wander("exact");
     test_run x, y;
-    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+    if (approx_and_exact(wander, &x, &y)) {
         static const int64_t iters[2] = {99, 90};
         for (int run = 0; run < 2; run++)
             for (size_t i = 0; i < 2; i++) {
@@ -207,10 +216,8 @@ static char *kept_carried(const char *steady)
  * are within the reported bounds of the event path's. */
 static void test_approx_kept_carried(void)
 {
-    g_autofree char *approx = kept_carried("approx");
-    g_autofree char *exact = kept_carried("exact");
     test_run x, y;
-    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+    if (approx_and_exact(kept_carried, &x, &y)) {
         replay_summary s, e;
         replay_get_summary(x.r, &s);
         replay_get_summary(y.r, &e);
@@ -256,10 +263,8 @@ static char *kept_wander(const char *steady)
 
 static void test_approx_kept_wander(void)
 {
-    g_autofree char *approx = kept_wander("approx");
-    g_autofree char *exact = kept_wander("exact");
     test_run x, y;
-    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+    if (approx_and_exact(kept_wander, &x, &y)) {
         replay_summary s, e;
         replay_get_summary(x.r, &s);
         replay_get_summary(y.r, &e);
@@ -302,12 +307,15 @@ static void test_approx_kept_wander(void)
  * of its own and none is carried).  a ends 285 iterations (0.7 x 285 =
  * 199.5 < 200) on both paths; b's and c's iterations and the cluster
  * utilization are within the reported bounds of the event path's. */
+static char *change_elsewhere(const char *steady)
+{
+    return carried_group(ALONE("u", "h0", "10", "200"), steady);
+}
+
 static void test_approx_change_elsewhere(void)
 {
-    g_autofree char *approx = carried_group(ALONE("u", "h0", "10", "200"), "approx");
-    g_autofree char *exact = carried_group(ALONE("u", "h0", "10", "200"), "exact");
     test_run x, y;
-    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+    if (approx_and_exact(change_elsewhere, &x, &y)) {
         replay_summary s;
         replay_get_summary(x.r, &s);
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
