@@ -220,12 +220,14 @@ expect 1 "job g: structure: the model's 3 layers are not a multiple of pp 2" \
 expect 1 "job g: structure: the model's 3 layers" "$ccsim" run --scenario "$tmp/bad.json" \
     --out "$tmp/bad" --quiet
 [ -e "$tmp/bad" ] && fail "a bad structure left an output folder"
-for kv in foo=1 tp=2 overlap_grad_reduce=maybe grad_dtype=fp8 buckets=0 tp_bytes=-1 =3 tp_bytes; do
+for kv in foo=1 tp=2 overlap_grad_reduce=maybe grad_dtype=fp8 grad_dtype=3 buckets=0 tp_bytes=-1 =3 tp_bytes; do
     expect 2 "^ccsim: --structure-set: " "$ccsim" run --scenario "$tmp/ddp.json" \
         --structure-set "$kv" --out "$tmp/bad" --quiet
     expect 2 "^ccsim: --structure-set: " "$ccsim" workload explain "$tmp/ddp.json" \
         --structure-set "$kv"
 done
+expect 2 'grad_dtype: expected "fp32", "bf16" or "fp16"' "$ccsim" workload explain "$tmp/ddp.json" \
+    --structure-set grad_dtype=3
 [ -e "$tmp/bad" ] && fail "a bad --structure-set left an output folder"
 sed 's/"overlap_grad_reduce": false/"tp": 2/' "$tmp/ddp-set.json" > "$tmp/bad-set.json"
 expect 1 "bad-set.json: sim.structure_set: unknown key \"tp\"" "$ccsim" run \

@@ -296,11 +296,11 @@ static bool spec_parallel(const cJSON *o, const char *name, workload_spec *s, GE
 /* "grad_dtype": "fp32" | "bf16" | "fp16" -> bytes per value. */
 static bool spec_grad_dtype(const cJSON *o, const char *name, workload_spec *s, GError **error)
 {
-    const char *v;
-    if (!opt_str(o, "grad_dtype", &v, name, error))
-        return false;
-    if (!v)
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, "grad_dtype");
+    if (!j)
         return true;
+    /* one message for any other value (a number from --structure-set too) */
+    const char *v = cJSON_IsString(j) ? j->valuestring : "";
     if (strcmp(v, "fp32") == 0)
         s->fw.grad_value_bytes = 4;
     else if (strcmp(v, "bf16") == 0 || strcmp(v, "fp16") == 0)
