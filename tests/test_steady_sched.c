@@ -1,8 +1,10 @@
 /* test_steady_sched.c - suite "steady_sched": the steady-state fast path
  * under schedulers whose decisions follow the jobs (docs/engine.md §5c,
  * §5d): cassini's hook, whose targets a group carries through its skips
- * and jumps, and levels renumbered by a scheduler that gives every job
- * its own.  Not here: groups under fixed levels (test_steady_group.c).
+ * and jumps and whose one-off realignments after a reschedule the
+ * approximate windows drop, and levels renumbered by a scheduler that
+ * gives every job its own.  Not here: groups under fixed levels
+ * (test_steady_group.c).
  *
  * Every case is derived by hand and run with and without the fast path.
  */
@@ -283,12 +285,187 @@ static void test_steady_sched_cassini_realigned(void)
     CU_ASSERT_TRUE(2 * events[2] < events[0]);
 }
 
+/* A one-off realignment (docs/engine.md §5d, "a window that holds a
+ * one-off alignment").  TOPO2, cassini, window [0, 59.25); a and b as in
+ * realigned_case but to 59.25 and with b 0.4 ms slower than a:
+ *  - a: C = 1.2 s, rings of 3e9 B (0.3 s alone), no optimizer: T_a =
+ *    1.5 s, communicating in [1.2, 1.5) of each iteration; the fast
+ *    member and cassini's reference (never delayed);
+ *  - b: C = 0.6 s, optimizer 0.6004 s: T_b = 0.6 + 0.3 + 0.6004 = 1.5004
+ *    s, communicating in [0.6, 0.9); the anchor.
+ * As in realigned_case t_b = 0 and g = 1.5 s.  b's first communication
+ * (0.6) comes before a's first (1.2): no reference start yet, no
+ * alignment.  At its second (2.1004) err = fmod(1.5004 - 0, 1.5) =
+ * 0.0004 > 0, so its next iteration waits for the next target: delay
+ * 1.5 - 0.0004 = 1.4996 s, which ends b's second iteration at 3.0008 and
+ * starts its third at 4.5004.  From then on err = 0.0004 (m - 2) for b's
+ * m-th iteration, below 5 % of T_b up to m = 189: no other alignment
+ * (the only reschedules are the arrivals at 0), and the rings never meet
+ * ([0.6 + D, 0.9 + D) against a's [1.2, 1.5) in a's period).  b ends its
+ * iterations at 1.5004, 3.0008 and 6.0008 + 1.5004 (m - 3): 38 in the
+ * window (e_38 = 58.5148, e_39 = 60.0152), shift_s 1.4996, busy 2 x 38 x
+ * 0.6 = 45.6 GPU-s; a ends 39 (58.5 < 59.25 < 60), busy 2 x (39 x 1.2 +
+ * 0.75) = 95.1 GPU-s.
+ * The rates windows, records at b's boundaries R1..R4 (1.5004, 3.0008,
+ * 6.0008, 7.5012) after the one at the change (0):
+ *   at R2: [0, R1] and [R1, R2]: b's cycles 1.5004 and 3.0 (its one
+ *     iteration and the alignment) disagree, the first window was cut by
+ *     the change: dropped;
+ *   at R3: [R1, R2] against [R2, R3] (cycle 1.5004, no shift): b's
+ *     shifts per iteration, 1.4996 s against none (the tolerance is 10^-2
+ *     of its cycle), disagree with none in the second window: the window
+ *     holding the alignment is dropped, not doubled;
+ *   at R4: [R2, R3] and [R3, R4] agree exactly (b 1.5004, a 1.5, no
+ *     shift): the group jumps k = 34 of a's cycles (7.5012 + 34 x 1.5 =
+ *     58.5012 < 59.25 < 60.0012), one jump.
+ * a, the fast member, ends exactly the event path's 39 iterations and
+ * 95.1 GPU-s; b ends 4 + floor(51 / 1.5004) = 37 (its next end at 60.0016),
+ * within the bound of 2 (windows that agree exactly); its shift_s stays
+ * 1.4996 (no shift in the windows).  When the window holding the alignment
+ * was doubled into the next, the oldest record (R1) stayed in every
+ * window: b's shifts per iteration 0.75, 0.37, 0.19, 0.094 s against none
+ * in windows of 2, 4, 8, 16 iterations, and no jump before 59.25. */
+static char *lump_case(const char *steady)
+{
+    return scenario("\"cassini\"",
+                    "{\"id\": \"a\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"],"
+                    " \"host_gpus\": [1, 1], \"start_s\": 0, \"end_s\": 59.25, \"model\":"
+                    " {\"compute_s\": 1.2, \"comm_bytes\": 3e9, \"comm_start_frac\": 1.0,"
+                    " \"opt_s\": 0}},"
+                    " {\"id\": \"b\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"],"
+                    " \"host_gpus\": [1, 1], \"start_s\": 0, \"end_s\": 59.25, \"model\":"
+                    " {\"compute_s\": 0.6, \"comm_bytes\": 3e9, \"comm_start_frac\": 1.0,"
+                    " \"opt_s\": 0.6004}}",
+                    1000, steady);
+}
+
+static void test_steady_sched_cassini_lump(void)
+{
+    static const int64_t iters[2][2] = {{39, 38}, {39, 37}}; /* event path, approx */
+    static const double busy_a = 95.1;
+    for (int run = 0; run < 2; run++) {
+        g_autofree char *text = lump_case(run ? "approx" : "exact");
+        test_run x;
+        if (test_run_text(&x, text, run == 1, NULL)) {
+            replay_summary s;
+            replay_get_summary(x.r, &s);
+            CU_ASSERT_EQUAL(s.approx_jumps, run ? 1 : 0);
+            for (size_t i = 0; i < 2; i++) {
+                replay_job_result p;
+                replay_job_get(x.r, i, &p);
+                CU_ASSERT_EQUAL(p.iterations, iters[run][i]);
+                TEST_ASSERT_CLOSE(p.shift_s, i == 1 ? 1.4996 : 0.0, 1e-9);
+                if (i == 0)
+                    TEST_ASSERT_CLOSE(p.busy_gpu_s, busy_a, 1e-9);
+            }
+            if (run) /* b: 0 drift (the windows agree exactly) + 1 + 1 */
+                TEST_ASSERT_CLOSE(s.approx_iteration_bound, 2.0, 1e-6);
+        }
+        test_run_clear(&x);
+    }
+}
+
+/* A one-GPU-pair job on h0 and h1 from 0 to END, rings of S bytes,
+ * compute C, optimizer OPT (string literals). */
+#define JOB_CSO(id, end, C, S, OPT)                                                            \
+    "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"    \
+    " \"start_s\": 0, \"end_s\": " end ", \"model\": {\"compute_s\": " C ", \"comm_bytes\": " \
+    S ", \"comm_start_frac\": 1.0, \"opt_s\": " OPT "}}"
+
+/* A one-off realignment in the window cut by a change (docs/engine.md
+ * §5d): TOPO2 with 4 GPUs a host; lump_case's a and b, with e (C = 0.1, S = 3e9, optimizer 4.1:
+ * T_e = 4.5 s, communicating in [0.1, 0.4) of its iteration; the anchor)
+ * to 59.25 and d (C = 0.9375, S = 2e9: 0.2 s, optimizer 0.3625: T_d = 1.5
+ * s, communicating in [0.9375, 1.1375)) to 30.7.  cassini: q = 4.5 / 72 =
+ * 0.0625 s; in a's 24 quanta e's Up arc is [2, 7), b's [10, 15), d's
+ * [15, 18), a's [19, 24): no overlap at rotation 0, which scores 1 and is
+ * kept: every t = 0, g = 1.5 s for b, d and e.  d's and e's starts fall on
+ * a's (err 0: no delay), b's drift 0.4 ms an iteration: no ring meets
+ * another.
+ * By hand, the approximate path: {a, b, d, e} forms at 0; records at e's
+ * boundaries (4.5, 9, 13.5; a's fall at the same instants).  b is aligned
+ * as in lump_case (1.4996 s, ending its iteration at 3.0008, inside [0,
+ * 4.5], the window cut by the change: dropped at 9).  At 13.5 [4.5, 9]
+ * and [9, 13.5] agree (b 2 and 3 iterations of 1.5004, no shift): jump
+ * of k = 11 of a's cycles (13.5 + 16.5 = 30 < 30.7 < 31.5).  b, 1.4972
+ * into an iteration at 13.5, ends it at 30.0028.  d's end at 30.7 forms
+ * {a, b, e}, which carries a's, b's and e's windows [9, 13.5]; the
+ * reschedule forgets the alignments: after a's communication at 31.2
+ * (its start 30), b's at 32.1032 (its start 31.5032) has err = 0.0032,
+ * delay 1.4968, ending its iteration at 33.0036, inside [30.7, 34.5], the
+ * window cut by the change: b's cycle there (3.0008 + 1.4968) / 2 =
+ * 2.2488 against its carried 1.5004 (33 %; 0.25 / 2 allowed) and shifts
+ * of 0.7484 s an iteration against none.  The carried window waits for
+ * the next: [34.5, 39] (b 2 iterations of 1.5004 from 34.5004, no shift;
+ * a 1.5, e 4.5) agrees with it, and the group jumps there on the carried
+ * window: k = 13 (39 + 19.5 = 58.5 < 59.25 < 60).  2 jumps, 1 carried.
+ * (When the carried window went at the first disagreement, [30.7, 34.5]
+ * against [34.5, 39] dropped the first, and the group jumped at 43.5 on
+ * [34.5, 39] and [39, 43.5]: none carried.)
+ * The event path: a ends 39 (busy 95.1 GPU-s, as in lump_case), e 13
+ * (58.5 < 59.25), d 20 (30 < 30.7); b ends 1.5004, 3.0008 and 6.0008 +
+ * 1.5004 i up to i = 18 (33.008: its start 31.5076 is 7.6 ms after a's,
+ * so the reschedule's delay is 1.4924), then 36.0008 + 1.5004 i up to
+ * 58.5068 (i = 15): 37, shift_s 1.4996 + 1.4924 = 2.992.  The jumps keep
+ * a (the fast member, never delayed) at 39 and 95.1 GPU-s; b, d, e and
+ * the cluster utilization are within the reported bounds. */
+static char *carried_lump_case(const char *steady)
+{
+    return g_strdup_printf(
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,nic_gbps=80,"
+        "pcie_gbps=800,latency_us=0,host_latency_us=0\", \"scheduler\": \"cassini\","
+        " \"trace\": {\"jobs\": [" JOB_CSO("a", "59.25", "1.2", "3e9", "0") ", "
+        JOB_CSO("b", "59.25", "0.6", "3e9", "0.6004") ", "
+        JOB_CSO("e", "59.25", "0.1", "3e9", "4.1") ", "
+        JOB_CSO("d", "30.7", "0.9375", "2e9", "0.3625") "]},"
+        " \"sim\": {\"interval_s\": 1000, \"alpha_us\": 0, \"channels\": 1,"
+        " \"steady\": \"%s\"}}",
+        steady);
+}
+
+static void test_steady_sched_cassini_carried_lump(void)
+{
+    g_autofree char *exact = carried_lump_case("exact");
+    g_autofree char *approx = carried_lump_case("approx");
+    test_run x, y;
+    y = (test_run){0};
+    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+        replay_summary s, e;
+        replay_get_summary(x.r, &s);
+        replay_get_summary(y.r, &e);
+        CU_ASSERT_EQUAL(s.approx_jumps, 2);
+        CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
+        static const int64_t iters[4] = {39, 37, 13, 20}; /* a, b, e, d */
+        for (size_t i = 0; i < 4; i++) {
+            replay_job_result p, q;
+            replay_job_get(x.r, i, &p);
+            replay_job_get(y.r, i, &q);
+            CU_ASSERT_EQUAL(q.iterations, iters[i]);
+            CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <=
+                           s.approx_iteration_bound);
+            if (i == 0) {
+                CU_ASSERT_EQUAL(p.iterations, 39);
+                TEST_ASSERT_CLOSE(p.busy_gpu_s, 95.1, 1e-9);
+                TEST_ASSERT_CLOSE(q.busy_gpu_s, 95.1, 1e-9);
+            }
+            if (i == 1)
+                TEST_ASSERT_CLOSE(q.shift_s, 2.992, 1e-9);
+        }
+        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                       s.approx_util_bound);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
         {"cassini_pair", test_steady_sched_cassini_pair},
         {"levels_renumbered", test_steady_sched_levels_renumbered},
         {"cassini_realigned", test_steady_sched_cassini_realigned},
+        {"cassini_lump", test_steady_sched_cassini_lump},
+        {"cassini_carried_lump", test_steady_sched_cassini_carried_lump},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_sched", cases);

@@ -112,6 +112,24 @@ static bool shifts_agree(const job_counters *d1, const job_counters *d2)
     return fabs(s2 - s1) <= APPROX_EPS * cycle_s(d2);
 }
 
+/* A member's window d2 holds an alignment that its window d1 (an
+ * iteration ended in each) does not: their shifts disagree (shifts_agree)
+ * and d1's are at most APPROX_EPS of the shorter cycle per iteration, d2's
+ * more.  cassini forgets its alignments at every reschedule, wherever in
+ * the cluster the change was, and aligns each job with a target again,
+ * by up to the period its target repeats with (nearly a whole iteration
+ * for a job a little slower than a reference as long as itself): such a
+ * one-off comes back at no later check, so the window that holds it is
+ * dropped, not doubled into the next, and a carried window is checked
+ * against the next one (docs/engine.md §5d). */
+static bool realigned(const job_counters *d1, const job_counters *d2)
+{
+    if (d1->iterations < 1 || d2->iterations < 1 || shifts_agree(d1, d2))
+        return false;
+    double s1 = d1->shift_s / (double)d1->iterations, s2 = d2->shift_s / (double)d2->iterations;
+    return s1 <= APPROX_EPS * fmin(cycle_s(d1), cycle_s(d2)) && s2 > s1;
+}
+
 /* Two consecutive windows agree for a member (d1, d2 its increments over
  * them): it ended an iteration in both, its shifts per iteration differ
  * by at most APPROX_EPS of its cycle (none in both, without a hook that
@@ -346,7 +364,10 @@ static double jump(steady *s, group *g, double now_s, const windows *w, const sn
  * tolerance it would have had to meet (the unverified term of the
  * bound): then the group jumps on the carried and the new window, the
  * links at the new window's rates.  A disagreement drops the carried
- * window: the group measures two windows of its own.  After a jump the
+ * window: the group measures two windows of its own; but where every
+ * member that disagrees does so because the new window holds an
+ * alignment the carried one does not (realigned), that window is dropped
+ * instead and the carried one is checked against the next.  After a jump the
  * carried window stays until the group's next record, so that a change
  * that keeps the group lets it jump again on the same two windows
  * (g->rates_jumped), as one that jumped on two windows of its own does
@@ -368,6 +389,7 @@ static double carried_step(steady *s, group *g, double now_s)
     const job_counters *dc = (const job_counters *)(void *)g->carried->data;
     g_autofree job_counters *d1 = g_new(job_counters, n);
     g_autofree double *unverified = g_new0(double, n);
+    bool lump = false; /* the new window holds a one-off alignment (realigned) */
     for (guint i = 0; i < n; i++) {
         if (dw[i].iterations < 1)
             return 0;
@@ -376,9 +398,18 @@ static double carried_step(steady *s, group *g, double now_s)
             d1[i] = dw[i];
             unverified[i] = fmax(APPROX_EPS, APPROX_PHASE / (double)dw[i].iterations);
         } else if (!converged(&dc[i], &dw[i])) {
-            g_clear_pointer(&g->carried, g_array_unref);
-            return 0;
+            if (!realigned(&dc[i], &dw[i])) {
+                g_clear_pointer(&g->carried, g_array_unref);
+                return 0;
+            }
+            lump = true;
         }
+    }
+    if (lump) { /* the carried window is checked against the next one, from c */
+        ring_drop_oldest(rg);
+        rg->s[0]->at_change = true;
+        rg->s[0]->kept = true; /* not a window opened at a change (approx_change_kept) */
+        return 0;
     }
     windows w = {d1, dw, unverified, NULL, lw, c->t - a->t};
     double dt = jump(s, g, now_s, &w, c, a);
@@ -398,9 +429,11 @@ static double carried_step(steady *s, group *g, double now_s)
  * to the next arrival or end, every counter advanced at the two windows'
  * mean rates (approx_add; the links' counters at their mean rates over
  * both windows); a group that differs from one before the change by one
- * member may jump after one window (carried_step).  Windows that stopped
- * doubling (wanders) and a carried window are decided at a fresh record;
- * until the next one, the group jumps again on windows it jumped on
+ * member may jump after one window (carried_step).  Windows that disagree
+ * are doubled, but the first is dropped where it was cut by the change or
+ * where one of them holds an alignment the other does not (realigned).
+ * Windows that stopped doubling (wanders) and a carried window are
+ * decided at a fresh record; until the next one, the group jumps again on windows it jumped on
  * (g->rates_jumped: after a change that kept it).  Returns the jump's
  * length, or 0. */
 double steady__approx_step(steady *s, group *g, double now_s)
@@ -432,7 +465,12 @@ double steady__approx_step(steady *s, group *g, double now_s)
     bool agree = true;
     for (guint i = 0; i < g->members->len && agree; i++)
         agree = converged(&d1[i], &d2[i]);
-    if (a->at_change && !agree) { /* a window cut by the change: wait for a whole one */
+    bool lump = false; /* a member realigned in one window only */
+    for (guint i = 0; i < g->members->len && !agree && !lump; i++)
+        lump = realigned(&d1[i], &d2[i]) || realigned(&d2[i], &d1[i]);
+    if ((a->at_change || lump) && !agree) {
+        /* a window cut by the change, or one that holds a one-off
+         * alignment: wait for a whole one, without doubling */
         ring_drop_oldest(rg);
         return 0;
     }
