@@ -12,7 +12,9 @@ markers of FILE.
 
 Single-job cases are measured by `ccsim workload explain SCENARIO --csv`
 (one iteration of the job alone on the engine); two-job cases by `ccsim
-run` (the mean iteration time of jobs.csv).  Nothing here is fitted: the
+run` (the mean iteration time of jobs.csv); the Crux testbed's by `ccsim
+run` under ecmp and under crux (summary.csv's allocated GPU utilization
+and every job's mean iteration time, compared as crux / ecmp - 1).  Nothing here is fitted: the
 only rate is the A100's, set once from Narayanan et al. Table 1's first
 row (docs/models.md), which is therefore listed as the calibration row.
 
@@ -230,6 +232,65 @@ def crux_cases():
     return cases
 
 
+# Crux §6.2 (the 96-GPU testbed, Fig. 18): 12 hosts of 8 A100 with 4 x
+# 200 Gb/s RDMA NICs (two GPUs per NIC), all 4 NICs of a host on one ToR of
+# a two-layer Clos; GPT, BERT and ResNet jobs, each alone ("ideal"), then
+# together without Crux (NCCL over ECMP: `ecmp`) and with it (`crux`).
+# Fig. 19: a 32-GPU GPT with "multiple" 8-GPU BERT jobs (utilization +8.3%
+# to +12.9% with Crux; GPT's JCT -11% to -25%, BERT's +0% to +3%).
+# Fig. 20: a 48-GPU GPT, two 16-GPU BERT and two 8-GPU ResNet jobs (96
+# GPUs: utilization +13.9%; JCT GPT -18%, BERT -15%, ResNet +2%).
+# Not published, taken before any run: the models (the catalog's GPT-350M,
+# Crux's GPT; BERT-large; ResNet-50), the Clos (Fig. 7's: 6 hosts under
+# each of 2 ToRs, 2 aggregation switches, uplinks 1:1, 2:1 and 4:1), the
+# placement (Fig. 7's: GPT on whole hosts, the others in halves of 4 GPUs,
+# each job split evenly over the two ToRs), the number of BERT jobs of
+# Fig. 19 (every count the testbed holds beside the GPT: 1 to 8).
+TESTBED_SCHEDS = ("ecmp", "crux")
+TESTBED_END_S = 60  # 68 GPT and 690+ BERT iterations: a run of 8 BERT jobs costs 2-3 CPU s
+
+
+def testbed_job(jid, model, hosts, per_host):
+    return {"id": jid, "gpus": per_host * len(hosts), "start_s": 0, "end_s": TESTBED_END_S,
+            "hosts": hosts, "host_gpus": [per_host] * len(hosts), "model": model}
+
+
+def testbed_fig19(nbert):
+    """GPT on h0 h1 | h6 h7; BERT j on one half of h(2 + j/2) and h(8 + j/2)."""
+    jobs = [testbed_job("gpt", "GPT-350M", ["h0", "h1", "h6", "h7"], 8)]
+    for j in range(nbert):
+        jobs.append(testbed_job(f"bert{j}", "BERT-large", [f"h{2 + j // 2}", f"h{8 + j // 2}"], 4))
+    return jobs
+
+
+def testbed_fig20():
+    """GPT on h0-h2 | h6-h8; each BERT on halves of h3 h4 | h9 h10, each ResNet of h5 | h11."""
+    jobs = [testbed_job("gpt", "GPT-350M", ["h0", "h1", "h2", "h6", "h7", "h8"], 8)]
+    for j in range(2):
+        jobs.append(testbed_job(f"bert{j}", "BERT-large", ["h3", "h4", "h9", "h10"], 4))
+        jobs.append(testbed_job(f"resnet{j}", "ResNet-50", ["h5", "h11"], 4))
+    return jobs
+
+
+def testbed_cases():
+    cases = []
+    for oversub in (1, 2, 4):
+        topo = f"clos2:tors=2,aggs=2,hosts_per_tor=6,oversub={oversub}"
+        runs = [(f"f19-{n}bert", f"32-GPU GPT with {n} 8-GPU BERT", testbed_fig19(n))
+                for n in range(1, 9)]
+        runs.append(("f20", "48-GPU GPT, 2 x 16-GPU BERT, 2 x 8-GPU ResNet", testbed_fig20()))
+        for tag, what, jobs in runs:
+            for sched in TESTBED_SCHEDS:
+                s = scenario(topo, jobs, end_s=TESTBED_END_S)
+                s["scheduler"] = sched
+                cases.append({
+                    "name": f"crux-tb-{tag}-{oversub}to1-{sched}", "source": "Crux SIGCOMM'24 §6.2",
+                    "setup": f"{what}, ToR uplinks {oversub}:1, {sched}",
+                    "quantity": "GPU utilization", "published": None, "measure": "run_all",
+                    "scenario": s})
+    return cases
+
+
 # CASSINI §2.2, Figure 2: two data-parallel VGG19 jobs, each on two servers
 # (one A100-40GB and one 50 Gb/s ConnectX-5 each), sharing link l1; started
 # together they share it fairly (about 22 Gb/s each); shifting j2 by 120 ms
@@ -274,15 +335,19 @@ def run_case(ccsim, c, workdir):
                              capture_output=True, text=True).stdout
         kv = dict(row for row in csv.reader(io.StringIO(out)))
         return float(kv["tflops_per_gpu" if kind == "tflops" else "iter_s"])
-    job = kind.split(":", 1)[1]
     out = os.path.join(workdir, c["name"])
     subprocess.run([ccsim, "run", "--scenario", path, "--out", out, "--force", "--quiet"],
                    check=True, capture_output=True)
     with open(os.path.join(out, "jobs.csv"), newline="") as f:
-        for row in csv.DictReader(f):
-            if row["job_id"] == job:
-                return float(row["mean_iter_s"])
-    sys.exit(f"validate-workloads.py: {c['name']}: no job {job} in jobs.csv")
+        iters = {row["job_id"]: float(row["mean_iter_s"]) for row in csv.DictReader(f)}
+    if kind == "run_all":  # the allocated GPU utilization and every job's iteration
+        with open(os.path.join(out, "summary.csv"), newline="") as f:
+            util = float(next(csv.DictReader(f))["gpu_util_allocated_frac"])
+        return {"util": util, "iter": iters}
+    job = kind.split(":", 1)[1]
+    if job not in iters:
+        sys.exit(f"validate-workloads.py: {c['name']}: no job {job} in jobs.csv")
+    return iters[job]
 
 
 def error_pct(ours, pub):
@@ -320,6 +385,59 @@ def derived_rows(cases, vals):
     return rows
 
 
+# What §6.2 publishes: Fig. 20's changes with Crux, and Fig. 19's ranges over
+# its BERT counts ((smallest, largest) effect), as fractions.
+FIG20_PUB = {"util": 0.139, "gpt": -0.18, "bert": -0.15, "resnet": 0.02}
+FIG19_PUB = {"util": (0.083, 0.129), "gpt": (-0.11, -0.25), "bert": (0.0, 0.03)}
+WHAT = {"util": "GPU utilization", "gpt": "GPT's JCT", "bert": "BERT's JCT (mean of the jobs)",
+        "resnet": "ResNet's JCT (mean of the jobs)"}
+
+
+def testbed_changes(vals, tag, o):
+    """crux against ecmp in one testbed run: utilization and each model's JCT."""
+    e, c = vals.get(f"crux-tb-{tag}-{o}to1-ecmp"), vals.get(f"crux-tb-{tag}-{o}to1-crux")
+    if not (e and c):
+        return None
+    ch = {"util": c["util"] / e["util"] - 1}
+    for model in ("gpt", "bert", "resnet"):
+        d = [c["iter"][j] / e["iter"][j] - 1 for j in e["iter"] if j.startswith(model)]
+        if d:
+            ch[model] = sum(d) / len(d)
+    return ch
+
+
+def testbed_rows(vals):
+    rows = []
+    for o in (1, 2, 4):
+        f20 = testbed_changes(vals, "f20", o)
+        for key, pub in FIG20_PUB.items() if f20 else ():
+            rows.append((f"Crux §6.2 Fig. 20 ({o}:1)", f"{WHAT[key]}, crux against ecmp",
+                         f"{pub:+.1%}", f20[key], pub, "change"))
+        f19 = [ch for ch in (testbed_changes(vals, f"f19-{n}bert", o) for n in range(1, 9)) if ch]
+        for key, pub in FIG19_PUB.items() if f19 else ():
+            ours = sorted((ch[key] for ch in f19), key=abs)
+            rows.append((f"Crux §6.2 Fig. 19 ({o}:1)", f"{WHAT[key]}, crux against ecmp, "
+                         f"1 to {len(f19)} BERT jobs", f"{pub[0]:+.1%} to {pub[1]:+.1%}",
+                         (ours[0], ours[-1]), pub, "range"))
+    return rows
+
+
+def effect_error(ours, pub):
+    return f"{error_pct(ours, pub):+.0f}%" if pub else "n/a (published 0)"
+
+
+def table_row(name, setup, pub_text, ours, pub, kind):
+    if kind == "ratio":  # the effect's size: (ratio - 1) against (published - 1)
+        return (f"| {name} | {setup} | {pub_text} | {ours:.3g}x | "
+                f"{error_pct(ours - 1, pub - 1):+.0f}% of the effect |")
+    if kind == "change":
+        return f"| {name} | {setup} | {pub_text} | {ours:+.1%} | {effect_error(ours, pub)} of the effect |"
+    if kind == "range":  # (smallest, largest) effect, each end against the paper's
+        return (f"| {name} | {setup} | {pub_text} | {ours[0]:+.1%} to {ours[1]:+.1%} | "
+                f"{effect_error(ours[0], pub[0])}, {effect_error(ours[1], pub[1])} of the effect |")
+    return f"| {name} | {setup} | {pub_text} | {ours:.3g} | {error_pct(ours, pub):+.0f}% |"
+
+
 def table(cases, vals):
     lines = ["| case | setup | published | ccsim | error |", "|---|---|---|---|---|"]
     for c in cases:
@@ -328,12 +446,8 @@ def table(cases, vals):
         ours, pub = vals[c["name"]], c["published"]
         err = "calibration" if c.get("calibration") else f"{error_pct(ours, pub):+.1f}%"
         lines.append(f"| {c['name']} | {c['setup']} | {pub:g} {c['quantity']} | {ours:.4g} | {err} |")
-    for name, setup, pub_text, ours, pub, kind in derived_rows(cases, vals):
-        if kind == "ratio":  # the effect's size: (ratio - 1) against (published - 1)
-            lines.append(f"| {name} | {setup} | {pub_text} | {ours:.3g}x | "
-                         f"{error_pct(ours - 1, pub - 1):+.0f}% of the effect |")
-        else:
-            lines.append(f"| {name} | {setup} | {pub_text} | {ours:.3g} | {error_pct(ours, pub):+.0f}% |")
+    for row in derived_rows(cases, vals) + testbed_rows(vals):
+        lines.append(table_row(*row))
     return "\n".join(lines)
 
 
@@ -355,7 +469,9 @@ def main():
     ap.add_argument("--docs", help="replace the generated block of this Markdown file")
     ap.add_argument("--only", default="", help="cases whose name starts with this")
     args = ap.parse_args()
-    cases = [c for c in megatron_cases() + ddp_cases() + crux_cases() + cassini_cases()
+    if args.docs and args.only:
+        ap.error("--docs rewrites the whole table: run it without --only")
+    cases = [c for c in megatron_cases() + ddp_cases() + crux_cases() + testbed_cases() + cassini_cases()
              if c["name"].startswith(args.only)]
     if args.write:
         os.makedirs(CASES_DIR, exist_ok=True)
