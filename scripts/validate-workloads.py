@@ -247,7 +247,7 @@ def crux_cases():
 # each job split evenly over the two ToRs), the number of BERT jobs of
 # Fig. 19 (every count the testbed holds beside the GPT: 1 to 8).
 TESTBED_SCHEDS = ("ecmp", "crux")
-TESTBED_END_S = 60  # 68 GPT and 690+ BERT iterations: a run of 8 BERT jobs costs 2-3 CPU s
+TESTBED_END_S = 60  # 68 GPT and 430+ BERT iterations; a run of 8 BERT jobs costs 2-3 CPU s
 
 
 def testbed_job(jid, model, hosts, per_host):
