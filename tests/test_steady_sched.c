@@ -285,6 +285,13 @@ static void test_steady_sched_cassini_realigned(void)
     CU_ASSERT_TRUE(2 * events[2] < events[0]);
 }
 
+/* A one-GPU-pair job on h0 and h1 from 0 to END, rings of S bytes,
+ * compute C, optimizer OPT (string literals). */
+#define JOB_CSO(id, end, C, S, OPT)                                                            \
+    "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"    \
+    " \"start_s\": 0, \"end_s\": " end ", \"model\": {\"compute_s\": " C ", \"comm_bytes\": " \
+    S ", \"comm_start_frac\": 1.0, \"opt_s\": " OPT "}}"
+
 /* A one-off realignment (docs/engine.md §5d, "a window that holds a
  * one-off alignment").  TOPO2, cassini, window [0, 59.25); a and b as in
  * realigned_case but to 59.25 and with b 0.4 ms slower than a:
@@ -328,14 +335,8 @@ static void test_steady_sched_cassini_realigned(void)
 static char *lump_case(const char *steady)
 {
     return scenario("\"cassini\"",
-                    "{\"id\": \"a\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"],"
-                    " \"host_gpus\": [1, 1], \"start_s\": 0, \"end_s\": 59.25, \"model\":"
-                    " {\"compute_s\": 1.2, \"comm_bytes\": 3e9, \"comm_start_frac\": 1.0,"
-                    " \"opt_s\": 0}},"
-                    " {\"id\": \"b\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"],"
-                    " \"host_gpus\": [1, 1], \"start_s\": 0, \"end_s\": 59.25, \"model\":"
-                    " {\"compute_s\": 0.6, \"comm_bytes\": 3e9, \"comm_start_frac\": 1.0,"
-                    " \"opt_s\": 0.6004}}",
+                    JOB_CSO("a", "59.25", "1.2", "3e9", "0") ", "
+                    JOB_CSO("b", "59.25", "0.6", "3e9", "0.6004"),
                     1000, steady);
 }
 
@@ -364,13 +365,6 @@ static void test_steady_sched_cassini_lump(void)
         test_run_clear(&x);
     }
 }
-
-/* A one-GPU-pair job on h0 and h1 from 0 to END, rings of S bytes,
- * compute C, optimizer OPT (string literals). */
-#define JOB_CSO(id, end, C, S, OPT)                                                            \
-    "{\"id\": \"" id "\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"    \
-    " \"start_s\": 0, \"end_s\": " end ", \"model\": {\"compute_s\": " C ", \"comm_bytes\": " \
-    S ", \"comm_start_frac\": 1.0, \"opt_s\": " OPT "}}"
 
 /* A one-off realignment in the window cut by a change (docs/engine.md
  * §5d): TOPO2 with 4 GPUs a host; lump_case's a and b, with e (C = 0.1, S = 3e9, optimizer 4.1:
