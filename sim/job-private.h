@@ -48,6 +48,10 @@ void job__finish_iteration(job *j, double now_s);
 /* A skip's or jump's counter increments (job_phase_counters' fields) added
  * to j's, plain or structured (job_phase.c). */
 void job__counters_add(job *j, const job_counters *add);
+/* Its own pending events (current generation: an iteration start after a
+ * shift, the fast paths' events), in firing order; the caller frees the
+ * array.  A structured job has them beside its graph run's (job_phase.c). */
+GArray *job__own_events(const job *j);
 /* Delay by dt_s each queued event of evs whose capture record (width
  * entries from pos, its action last) does not say it stays; act NULL
  * delays all.  Returns the position after the last record. */

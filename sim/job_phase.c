@@ -35,8 +35,7 @@ static void put_time(GArray *vals, double when, double t, double tol_t, int kind
     put_kind(vals, finite ? when - t : 0, tol_t, kind);
 }
 
-/* Its own pending events (current generation), in firing order. */
-static GArray *own_events(const job *j)
+GArray *job__own_events(const job *j)
 {
     GArray *evs = g_array_new(FALSE, FALSE, sizeof(evq_entry));
     evq_collect(j->env->q, job__handler, j, evs);
@@ -72,7 +71,7 @@ void job_phase_capture(const job *j, double t, double tol_t, bool at_boundary, G
     /* a job between two iterations has no iteration in progress: its last
      * one's start is history; otherwise it decides the next iteration time */
     put_kind(vals, at_boundary ? 0 : j->iter_start_s - t, tol_t, PHASE_SINCE);
-    g_autoptr(GArray) evs = own_events(j);
+    g_autoptr(GArray) evs = job__own_events(j);
     put(vals, evs->len, 0);
     for (guint i = 0; i < evs->len; i++) {
         const evq_entry *e = &g_array_index(evs, evq_entry, i);
@@ -140,7 +139,7 @@ void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t
     bool busy_stays = act && act[AT_BUSY] == PHASE_STAY;
     bool iter_stays = act && act[AT_ITER] == PHASE_STAY;
     size_t pos = HEAD + 1;
-    g_autoptr(GArray) evs = own_events(j);
+    g_autoptr(GArray) evs = job__own_events(j);
     pos = job__delay_events(j, evs, act, pos, EV_W, dt_s) + 1;
     for (guint i = 0; i < j->active->len; i++) {
         net_transfer_id id = g_array_index(j->active, net_transfer_id, i);

@@ -605,6 +605,35 @@ static void test_jobgraph_fast_path(void)
         " \"sim\": {\"alpha_us\": 5, \"interval_s\": 10}}"));
 }
 
+/* A structured job waiting out a shift while its group skips ahead: its
+ * next iteration's start (its own event, not its graph run's) moves with
+ * the group.  cassini, A as in two_jobs (0.3 s an iteration alone), B with
+ * half its compute (fwd, bwd 0.05 s: 0.2 s alone), both to 300 s, sharing
+ * the uplinks; cassini delays B's iteration starts to keep its ring off
+ * A's.  Every output equals the event path's (the skip once left B's start
+ * where it was, and B ran through the skipped time: 51,200 iterations), and
+ * B ends at most 300 / 0.2 = 1,500 iterations, its pace alone. */
+static void test_jobgraph_waits_out_shift(void)
+{
+    char *text = g_strdup(
+        "{\"topology\": " TOPO("1") ", \"trace\": {\"jobs\": ["
+        "{\"id\": \"A\", \"gpus\": 2, \"hosts\": [\"h0\", \"h2\"], \"start_s\": 0,"
+        " \"end_s\": 300, \"model\": {\"structure\": {\"dp\": 2, \"fwd_s\": 0.1,"
+        " \"bwd_s\": 0.1, \"grad_bytes\": 1.25e9, \"overlap_grad_reduce\": false}}},"
+        "{\"id\": \"B\", \"gpus\": 2, \"hosts\": [\"h1\", \"h3\"], \"start_s\": 0,"
+        " \"end_s\": 300, \"model\": {\"structure\": {\"dp\": 2, \"fwd_s\": 0.05,"
+        " \"bwd_s\": 0.05, \"grad_bytes\": 1.25e9, \"overlap_grad_reduce\": false}}}]},"
+        " \"scheduler\": \"cassini\","
+        " \"sim\": {\"alpha_us\": 0, \"channels\": 1, \"interval_s\": 100}}");
+    test_run x;
+    CU_ASSERT_FATAL(test_run_text(&x, text, true, NULL));
+    replay_job_result b;
+    replay_job_get(x.r, 1, &b);
+    CU_ASSERT(b.iterations <= 1500);
+    test_run_clear(&x);
+    assert_fast(text);
+}
+
 /* A structured job on one host whose TP and DP collectives share its own
  * GPUs' NVLinks (tp 2, dp 2 on h0's four GPUs), with a plain job on h1
  * and h3 meanwhile: under a scheduler that never sets class levels
@@ -741,6 +770,7 @@ int main(void)
         {"alone_trace", test_jobgraph_alone_trace},
         {"plain_special_case", test_jobgraph_plain_special_case},
         {"fast_path", test_jobgraph_fast_path},
+        {"waits_out_shift", test_jobgraph_waits_out_shift},
         {"classes", test_jobgraph_classes},
         {"ends_mid_iteration", test_jobgraph_ends_mid_iteration},
         {"tp_too_wide", test_jobgraph_tp_too_wide},
