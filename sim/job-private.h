@@ -48,10 +48,15 @@ void job__finish_iteration(job *j, double now_s);
 /* A skip's or jump's counter increments (job_phase_counters' fields) added
  * to j's, plain or structured (job_phase.c). */
 void job__counters_add(job *j, const job_counters *add);
-/* Its own pending events (current generation: an iteration start after a
- * shift, the fast paths' events), in firing order; the caller frees the
- * array.  A structured job has them beside its graph run's (job_phase.c). */
-GArray *job__own_events(const job *j);
+/* A job's own pending events (current generation: an iteration start
+ * after a shift, the fast paths' events; a structured job has them beside
+ * its graph run's) in a capture: their count, then OWN_EV_W values per
+ * event (kind, whether timed, time - t), in firing order (job_phase.c). */
+enum { OWN_EV_W = 3 };
+void job__capture_own_events(const job *j, double t, double tol_t, GArray *vals);
+/* Delay them by dt_s as act says from pos (their first record, after the
+ * count); returns the position after the last record. */
+size_t job__delay_own_events(job *j, const uint8_t *act, size_t pos, double dt_s);
 /* Delay by dt_s each queued event of evs whose capture record (width
  * entries from pos, its action last) does not say it stays; act NULL
  * delays all.  Returns the position after the last record. */

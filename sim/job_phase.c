@@ -11,9 +11,9 @@
 
 /* The layout of a capture (job_phase_delay walks it again): HEAD values
  * (the last two the busy and iteration start), the events' count and
- * EV_W values per event (its time last), the transfers' count and XF_W
+ * OWN_EV_W values per event (its time last), the transfers' count and XF_W
  * values per transfer (remaining bytes at XF_REM) or one if unknown. */
-enum { HEAD = 13, AT_BUSY = 11, AT_ITER = 12, EV_W = 3, XF_W = 6, XF_REM = 2 };
+enum { HEAD = 13, AT_BUSY = 11, AT_ITER = 12, XF_W = 6, XF_REM = 2 };
 
 static void put_kind(GArray *vals, double v, double tol, int kind)
 {
@@ -35,7 +35,8 @@ static void put_time(GArray *vals, double when, double t, double tol_t, int kind
     put_kind(vals, finite ? when - t : 0, tol_t, kind);
 }
 
-GArray *job__own_events(const job *j)
+/* Its own pending events (current generation), in firing order. */
+static GArray *own_events(const job *j)
 {
     GArray *evs = g_array_new(FALSE, FALSE, sizeof(evq_entry));
     evq_collect(j->env->q, job__handler, j, evs);
@@ -47,6 +48,17 @@ GArray *job__own_events(const job *j)
     }
     g_array_set_size(evs, keep);
     return evs;
+}
+
+void job__capture_own_events(const job *j, double t, double tol_t, GArray *vals)
+{
+    g_autoptr(GArray) evs = own_events(j);
+    put(vals, evs->len, 0);
+    for (guint i = 0; i < evs->len; i++) {
+        const evq_entry *e = &g_array_index(evs, evq_entry, i);
+        put(vals, (double)(e->arg & 0xff), 0);
+        put_time(vals, e->time_s, t, tol_t, PHASE_TIME);
+    }
 }
 
 void job_phase_capture(const job *j, double t, double tol_t, bool at_boundary, GArray *vals)
@@ -71,13 +83,7 @@ void job_phase_capture(const job *j, double t, double tol_t, bool at_boundary, G
     /* a job between two iterations has no iteration in progress: its last
      * one's start is history; otherwise it decides the next iteration time */
     put_kind(vals, at_boundary ? 0 : j->iter_start_s - t, tol_t, PHASE_SINCE);
-    g_autoptr(GArray) evs = job__own_events(j);
-    put(vals, evs->len, 0);
-    for (guint i = 0; i < evs->len; i++) {
-        const evq_entry *e = &g_array_index(evs, evq_entry, i);
-        put(vals, (double)(e->arg & 0xff), 0);
-        put_time(vals, e->time_s, t, tol_t, PHASE_TIME);
-    }
+    job__capture_own_events(j, t, tol_t, vals);
     put(vals, j->active->len, 0);
     for (guint i = 0; i < j->active->len; i++) {
         net_transfer_view v;
@@ -129,6 +135,12 @@ size_t job__delay_events(job *j, const GArray *evs, const uint8_t *act, size_t p
     return pos;
 }
 
+size_t job__delay_own_events(job *j, const uint8_t *act, size_t pos, double dt_s)
+{
+    g_autoptr(GArray) evs = own_events(j);
+    return job__delay_events(j, evs, act, pos, OWN_EV_W, dt_s);
+}
+
 void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t *act,
                      const double *bytes)
 {
@@ -139,8 +151,7 @@ void job_phase_delay(job *j, double dt_s, const job_counters *add, const uint8_t
     bool busy_stays = act && act[AT_BUSY] == PHASE_STAY;
     bool iter_stays = act && act[AT_ITER] == PHASE_STAY;
     size_t pos = HEAD + 1;
-    g_autoptr(GArray) evs = job__own_events(j);
-    pos = job__delay_events(j, evs, act, pos, EV_W, dt_s) + 1;
+    pos = job__delay_own_events(j, act, pos, dt_s) + 1;
     for (guint i = 0; i < j->active->len; i++) {
         net_transfer_id id = g_array_index(j->active, net_transfer_id, i);
         net_transfer_view v;

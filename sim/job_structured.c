@@ -147,7 +147,7 @@ void job__graph_stop(job *j, double now_s)
 /* The layout of a capture (job__graph_delay walks it again): G_HEAD values
  * (the busy mark and iteration start at G_BUSY, G_ITER), G_TASK per task,
  * the graph run's events' count and G_EV values per event (its time last),
- * the job's own events' count and G_EV values per event, the
+ * the job's own events (job__capture_own_events), the
  * transfers' count and G_XF values per transfer (remaining bytes at
  * G_XF_REM, its time last) or one if unknown. */
 enum { G_HEAD = 8, G_BUSY = 6, G_ITER = 7, G_TASK = 2, G_EV = 3, G_XF = 6, G_XF_REM = 2 };
@@ -194,13 +194,7 @@ void job__graph_capture(const job *j, double t, double tol_t, bool at_boundary, 
         put_time(vals, e->time_s, t, tol_t, PHASE_TIME);
     }
     /* its own: the next iteration's start while it waits out a shift */
-    g_autoptr(GArray) own = job__own_events(j);
-    put_kind(vals, own->len, 0, PHASE_SAME);
-    for (guint i = 0; i < own->len; i++) {
-        const evq_entry *e = &g_array_index(own, evq_entry, i);
-        put_kind(vals, (double)(e->arg & 0xff), 0, PHASE_SAME); /* kind */
-        put_time(vals, e->time_s, t, tol_t, PHASE_TIME);
-    }
+    job__capture_own_events(j, t, tol_t, vals);
     put_kind(vals, j->active->len, 0, PHASE_SAME);
     for (guint i = 0; i < j->active->len; i++) {
         net_transfer_view v;
@@ -224,8 +218,7 @@ void job__graph_delay(job *j, double dt_s, const job_counters *add, const uint8_
     if (j->grun)
         job_graph_run_events(j->grun, evs);
     pos = job__delay_events(j, evs, act, pos, G_EV, dt_s) + 1;
-    g_autoptr(GArray) own = job__own_events(j);
-    pos = job__delay_events(j, own, act, pos, G_EV, dt_s) + 1;
+    pos = job__delay_own_events(j, act, pos, dt_s) + 1;
     for (guint i = 0; i < j->active->len; i++) {
         net_transfer_id id = g_array_index(j->active, net_transfer_id, i);
         net_transfer_view v;
