@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -103,6 +104,30 @@ void test_run_assert_csv_close(const char *d1, const char *d2, const char *name,
                 fprintf(stderr, "  %s line %u field %u\n", name, i, k);
         }
     }
+}
+
+bool test_run_approx_and_exact(char *(*build)(const char *steady), test_run *x, test_run *y)
+{
+    g_autofree char *approx = build("approx");
+    g_autofree char *exact = build("exact");
+    *y = (test_run){0};
+    return test_run_text(x, approx, true, NULL) && test_run_text(y, exact, false, NULL);
+}
+
+void test_run_assert_within_bounds(const test_run *x, const test_run *y, const size_t *at,
+                                   size_t n)
+{
+    replay_summary s, e;
+    replay_get_summary(x->r, &s);
+    replay_get_summary(y->r, &e);
+    for (size_t i = 0; i < n; i++) {
+        replay_job_result p, q;
+        replay_job_get(x->r, at[i], &p);
+        replay_job_get(y->r, at[i], &q);
+        CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
+    }
+    CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                   s.approx_util_bound);
 }
 
 void test_run_assert_same(const char *text, double tol, uint64_t *ev_ff, uint64_t *ev_plain)

@@ -40,6 +40,17 @@ void test_run_remove_outputs(const char *dir);
  * (nullable); CUnit-asserts success. */
 bool test_run_text(test_run *x, const char *text, bool ffwd, const char *dir);
 
+/* build("approx") run on the fast path (x) and build("exact") on the
+ * event path (y), the pair the approximate mode's cases compare; y is
+ * zeroed first, so both can be cleared whatever failed. */
+bool test_run_approx_and_exact(char *(*build)(const char *steady), test_run *x, test_run *y);
+
+/* Approx run x against event path y: jobs at[0 .. n - 1] end as many
+ * iterations as the event path's within the reported iteration bound, and
+ * the cluster utilization is within the reported bound. */
+void test_run_assert_within_bounds(const test_run *x, const test_run *y, const size_t *at,
+                                   size_t n);
+
 /* Compare two CSV files field by field: equal strings, or numbers within
  * a relative tol (summary.csv: wall time, events and memory skipped). */
 void test_run_assert_csv_close(const char *d1, const char *d2, const char *name, double tol);

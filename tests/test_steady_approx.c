@@ -26,17 +26,6 @@
     "\"model\": {\"compute_s\": " C ", \"comm_bytes\": " S ", \"comm_start_frac\": 1.0,"       \
     " \"opt_s\": 0}"
 
-/* build("approx") run on the fast path (x) and build("exact") on the
- * event path (y), the pair every case below compares; y is zeroed first,
- * so both can be cleared whatever failed. */
-static bool approx_and_exact(char *(*build)(const char *steady), test_run *x, test_run *y)
-{
-    g_autofree char *approx = build("approx");
-    g_autofree char *exact = build("exact");
-    *y = (test_run){0};
-    return test_run_text(x, approx, true, NULL) && test_run_text(y, exact, false, NULL);
-}
-
 /* A rate that wanders (docs/engine.md §5d, "windows that stop doubling"):
  * window [0, 100), fixed levels.
  *   d (level 0) on h0, h1: C = 0.5, rings of 5e9 B (0.5 s): iterations
@@ -108,7 +97,7 @@ static char *wander(const char *steady)
 static void test_approx_wander(void)
 {
     test_run x, y;
-    if (approx_and_exact(wander, &x, &y)) {
+    if (test_run_approx_and_exact(wander, &x, &y)) {
         static const int64_t iters[2] = {99, 90};
         for (int run = 0; run < 2; run++)
             for (size_t i = 0; i < 2; i++) {
@@ -173,25 +162,6 @@ static char *carried_group(const char *extra, const char *steady)
     " \"start_s\": " start ", \"end_s\": " end ", \"model\": {\"compute_s\": 0.3,"             \
     " \"comm_bytes\": 0, \"opt_s\": 0}}"
 
-/* Approx run x against event path y: jobs at[0 .. n - 1] end as many
- * iterations as the event path's within the reported iteration bound, and
- * the cluster utilization is within the reported bound. */
-static void assert_within_bounds(const test_run *x, const test_run *y, const size_t *at,
-                                 size_t n)
-{
-    replay_summary s, e;
-    replay_get_summary(x->r, &s);
-    replay_get_summary(y->r, &e);
-    for (size_t i = 0; i < n; i++) {
-        replay_job_result p, q;
-        replay_job_get(x->r, at[i], &p);
-        replay_job_get(y->r, at[i], &q);
-        CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <= s.approx_iteration_bound);
-    }
-    CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
-                   s.approx_util_bound);
-}
-
 /* d, one GPU on h0 without communication, from 100 to 150: it shares no
  * link, so its arrival and its end keep {a, b, c} as it was. */
 static char *kept_carried(const char *steady)
@@ -217,7 +187,7 @@ static char *kept_carried(const char *steady)
 static void test_approx_kept_carried(void)
 {
     test_run x, y;
-    if (approx_and_exact(kept_carried, &x, &y)) {
+    if (test_run_approx_and_exact(kept_carried, &x, &y)) {
         replay_summary s, e;
         replay_get_summary(x.r, &s);
         replay_get_summary(y.r, &e);
@@ -233,7 +203,7 @@ static void test_approx_kept_carried(void)
             TEST_ASSERT_CLOSE(d.busy_gpu_s, 50.0, 1e-9);
         }
         static const size_t bc[2] = {1, 2};
-        assert_within_bounds(&x, &y, bc, 2);
+        test_run_assert_within_bounds(&x, &y, bc, 2);
         fprintf(stderr, " (%" G_GUINT64_FORMAT " events against %" G_GUINT64_FORMAT
                 ", utilization %.3g off, bound %.3g) ", s.events, e.events,
                 fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac), s.approx_util_bound);
@@ -264,7 +234,7 @@ static char *kept_wander(const char *steady)
 static void test_approx_kept_wander(void)
 {
     test_run x, y;
-    if (approx_and_exact(kept_wander, &x, &y)) {
+    if (test_run_approx_and_exact(kept_wander, &x, &y)) {
         replay_summary s, e;
         replay_get_summary(x.r, &s);
         replay_get_summary(y.r, &e);
@@ -282,7 +252,7 @@ static void test_approx_kept_wander(void)
         replay_job_get(x.r, 3, &g);
         TEST_ASSERT_CLOSE(g.busy_gpu_s, 20.0, 1e-9);
         static const size_t f[1] = {2};
-        assert_within_bounds(&x, &y, f, 1);
+        test_run_assert_within_bounds(&x, &y, f, 1);
         replay_job_result p, q;
         replay_job_get(x.r, 2, &p);
         replay_job_get(y.r, 2, &q);
@@ -315,7 +285,7 @@ static char *change_elsewhere(const char *steady)
 static void test_approx_change_elsewhere(void)
 {
     test_run x, y;
-    if (approx_and_exact(change_elsewhere, &x, &y)) {
+    if (test_run_approx_and_exact(change_elsewhere, &x, &y)) {
         replay_summary s;
         replay_get_summary(x.r, &s);
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
@@ -326,7 +296,7 @@ static void test_approx_change_elsewhere(void)
             CU_ASSERT_EQUAL(a.iterations, 285);
         }
         static const size_t bc[2] = {1, 2};
-        assert_within_bounds(&x, &y, bc, 2);
+        test_run_assert_within_bounds(&x, &y, bc, 2);
         fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, %" G_GUINT64_FORMAT " carried) ",
                 s.approx_jumps, s.approx_carried_jumps);
     }

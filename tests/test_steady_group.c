@@ -299,10 +299,8 @@ static void test_group_long_transfer(void)
  * the cluster utilization. */
 static void test_group_approx(void)
 {
-    g_autofree char *text = never_repeats("approx");
-    g_autofree char *exact = never_repeats("exact");
     test_run x, y;
-    if (test_run_text(&x, text, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+    if (test_run_approx_and_exact(never_repeats, &x, &y)) {
         replay_summary s, e;
         replay_get_summary(x.r, &s);
         replay_get_summary(y.r, &e);
@@ -431,10 +429,8 @@ static char *change_window(const char *steady)
 
 static void test_group_approx_change(void)
 {
-    g_autofree char *text = change_window("approx");
-    g_autofree char *exact = change_window("exact");
     test_run x, y;
-    if (test_run_text(&x, text, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+    if (test_run_approx_and_exact(change_window, &x, &y)) {
         replay_summary s, e;
         replay_get_summary(x.r, &s);
         replay_get_summary(y.r, &e);
@@ -573,10 +569,8 @@ static char *end_and_arrival(const char *steady)
 
 static void test_group_approx_end_and_arrival(void)
 {
-    g_autofree char *approx = end_and_arrival("approx");
-    g_autofree char *exact = end_and_arrival("exact");
     test_run x, y;
-    if (test_run_text(&x, approx, true, NULL) && test_run_text(&y, exact, false, NULL)) {
+    if (test_run_approx_and_exact(end_and_arrival, &x, &y)) {
         replay_summary s;
         replay_get_summary(x.r, &s);
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
