@@ -304,6 +304,85 @@ static void test_approx_change_elsewhere(void)
     test_run_clear(&y);
 }
 
+/* A member that ends no iteration between the change and the anchor's
+ * next boundary (docs/engine.md §5d, "a member late for the window from
+ * the change").  carried_group's two hosts and NICs; every job one GPU on
+ * each host, a ring of S bytes moving S / 1e10 s alone, strict levels:
+ *   a (level 0, from 0): C = 0.5, S = 2e9: iterations of 0.7 s, its ring
+ *     in [0.7m + 0.5, 0.7m + 0.7);
+ *   b (level 1, from 0.3): C = 1.2, S = 2e9: 1.4 s, its ring in
+ *     [1.4k + 1.5, 1.4k + 1.7), inside a's computes: never delayed,
+ *     boundaries 1.7, 3.1, 4.5, 5.9, 7.3; the anchor (the longest
+ *     isolated iteration, and the first of the two);
+ *   d (level 2, from 1.05): b's twin, its ring in [1.4k + 2.25, 1.4k +
+ *     2.45), 0.15 clear of a's rings and b's: never delayed, boundaries
+ *     2.45, 3.85, 5.25, 6.65;
+ *   c (level 3, from 3.9): C = 0.2, S = 5e8 (0.05 s alone; 0.25 s, the
+ *     fast member): its ring moves only where a, b and d are quiet, so it
+ *     delays none of them, and every one of its rings ends 0.05 s or more
+ *     before theirs start: it ends iterations at 4.25 (0.35: its ring
+ *     waits out a's [4.0, 4.2)), 4.55, 4.95, 5.3, 5.65, 5.95 (0.3, 0.4,
+ *     0.35, 0.35, 0.3), and so on, 4 every 1.4 s.
+ * {a, b, d} forms at 1.05 without a carried window (a and b had none);
+ * at 3.1 its window from the change ([1.05, 1.7], no iteration of d) is
+ * dropped; its window [1.7, 3.1] holds a 2, b 1, d 1 iterations.  c's
+ * arrival at 3.9 forms {a, b, d, c}, which carries that window (c new).
+ * At b's boundary 4.5 d has ended no iteration since 3.9 (its next is at
+ * 5.25): the window from the change goes on to b's next boundary 5.9
+ * (a 3, b 2, d 1 iterations, each mean 0.7, 1.4, 1.4 as carried), where c
+ * has two windows of its own, [3.9, 4.5] (one iteration of 0.35) and
+ * [4.5, 5.9] (4, mean 0.35), which agree: the group jumps there on the
+ * carried window, k = 554 of c's 0.35 s (5.9 + 193.9 = 199.8 < 200).
+ * (Without the rule the carried window went at 4.5, the window [3.9, 4.5]
+ * was dropped at 5.9, and the group jumped at 7.3 on [4.5, 5.9] and
+ * [5.9, 7.3] (c 4 iterations each, mean 0.35): no carried jump.)  By hand
+ * on the event path: a 285 iterations (0.7 x 285 = 199.5), b 142 (0.3 +
+ * 1.4 x 142 = 199.1), d 142 (1.05 + 1.4 x 142 = 199.85); jumped: b 4 by
+ * 5.9, floor(193.9 / 1.4) = 138 in the jump, none after (its next
+ * boundary at 201.2): 142; d 3 + 138, its next boundary at 199.8 + 0.75:
+ * 141; a, d, c and the cluster utilization within the reported bounds. */
+static char *late_member(const char *steady)
+{
+    return g_strdup_printf(
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=4,nics=1,pcie=1,"
+        "nic_gbps=80,pcie_gbps=800,latency_us=0,host_latency_us=0\","
+        " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
+        " \"b\": {\"priority\": 1}, \"d\": {\"priority\": 2}, \"c\": {\"priority\": 3}}},"
+        " \"trace\": {\"jobs\": [" JOB2("a", "0", "0.5", "2e9") ", " JOB2("b", "0.3", "1.2", "2e9")
+        ", " JOB2("d", "1.05", "1.2", "2e9") ", " JOB2("c", "3.9", "0.2", "5e8") "]},"
+        " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
+        " \"steady\": \"%s\"}}",
+        steady);
+}
+
+static void test_approx_late_member(void)
+{
+    test_run x, y;
+    if (test_run_approx_and_exact(late_member, &x, &y)) {
+        replay_summary s, e;
+        replay_get_summary(x.r, &s);
+        replay_get_summary(y.r, &e);
+        CU_ASSERT_EQUAL(s.approx_jumps, 1);
+        CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
+        CU_ASSERT_TRUE(s.events < e.events);
+        static const int64_t event_path[3] = {285, 142, 142}, jumped[3] = {0, 142, 141};
+        for (size_t i = 0; i < 3; i++) {
+            replay_job_result p, q;
+            replay_job_get(x.r, i, &p);
+            replay_job_get(y.r, i, &q);
+            CU_ASSERT_EQUAL(q.iterations, event_path[i]);
+            CU_ASSERT_TRUE(i == 0 || p.iterations == jumped[i]);
+        }
+        static const size_t adc[3] = {0, 2, 3};
+        test_run_assert_within_bounds(&x, &y, adc, 3);
+        fprintf(stderr, " (%" G_GUINT64_FORMAT " events against %" G_GUINT64_FORMAT
+                ", utilization %.3g off, bound %.3g) ", s.events, e.events,
+                fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac), s.approx_util_bound);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -311,6 +390,7 @@ int main(void)
         {"kept_carried", test_approx_kept_carried},
         {"kept_wander", test_approx_kept_wander},
         {"change_elsewhere", test_approx_change_elsewhere},
+        {"late_member", test_approx_late_member},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_approx", cases);

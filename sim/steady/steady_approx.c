@@ -28,6 +28,7 @@ void steady__keep_rates(group *g, GPtrArray *old)
         g->gaps = g_steal_pointer(&o->gaps);
         g->gaps_stride = o->gaps_stride;
         g->carried = g_steal_pointer(&o->carried);
+        g->carried_wait = o->carried_wait;
         g->rates_jumped = o->rates_jumped;
         o->rates.n = 0;
         return;
@@ -233,6 +234,17 @@ static void ring_drop_oldest(ring *rg)
     rg->n--;
 }
 
+/* The window from the change (the oldest record) to the newest is one:
+ * the records between go. */
+static void ring_join(ring *rg)
+{
+    for (int i = 1; i < rg->n - 1; i++)
+        steady__snap_free(rg->s[i]);
+    if (rg->n > 2)
+        rg->s[1] = rg->s[rg->n - 1];
+    rg->n = MIN(rg->n, 2);
+}
+
 /* The two last windows disagreed: windows twice as long from now on (the
  * ring keeps every other snapshot, from the newest back). */
 static void rates_widen(group *g)
@@ -355,16 +367,43 @@ static double jump(steady *s, group *g, double now_s, const windows *w, const sn
     return dt;
 }
 
+/* The new member's (carried dc, iterations 0) two windows of its own
+ * where the window from the change went past a record (rg, three records
+ * or more): the last window between two records and the one from the
+ * change to it, into d1 and d2.  False if they do not agree (converged). */
+static bool new_member_windows(const ring *rg, const job_counters *dc, job_counters *d1,
+                               job_counters *d2)
+{
+    g_autoptr(GArray) e1 = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) e2 = g_array_new(FALSE, TRUE, sizeof(job_counters));
+    g_autoptr(GArray) l = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
+    steady__period_incr(rg->s[0], rg->s[rg->n - 2], e1, l);
+    steady__period_incr(rg->s[rg->n - 2], rg->s[rg->n - 1], e2, l);
+    for (guint i = 0; i < e1->len; i++) {
+        if (dc[i].iterations > 0)
+            continue;
+        d1[i] = g_array_index(e1, job_counters, i);
+        d2[i] = g_array_index(e2, job_counters, i);
+        if (!converged(&d1[i], &d2[i]))
+            return false;
+    }
+    return true;
+}
+
 /* A group that differs by one member from one before the change, at its
  * first record after the one taken at the change: the window between
  * them against the carried one (g->carried).  Every member ended an
- * iteration in it (else wait for a whole window), each member the old
- * group had agrees with its carried window (converged), and the new
- * member's rate, measured in that window only, counts with the
- * tolerance it would have had to meet (the unverified term of the
- * bound): then the group jumps on the carried and the new window, the
- * links at the new window's rates.  A disagreement drops the carried
- * window: the group measures two windows of its own; but where every
+ * iteration in it, each member the old group had agrees with its carried
+ * window (converged), and the new member's rate, measured in that window
+ * only, counts with the tolerance it would have had to meet (the
+ * unverified term of the bound): then the group jumps on the carried and
+ * the new window, the links at the new window's rates.  Where a member
+ * (a slow one whose boundary came just after the anchor's) ended no
+ * iteration in it, the window from the change goes on to the next record
+ * (g->carried_wait), and then the new member is measured in two windows
+ * of its own, which must agree, instead of one (new_member_windows).  A
+ * disagreement drops the carried window: the group measures two windows
+ * of its own; but where every
  * member that disagrees does so because the new window holds an
  * alignment the carried one does not (realigned), that window is dropped
  * instead and the carried one is checked against the next.  After a jump the
@@ -376,7 +415,8 @@ static double carried_step(steady *s, group *g, double now_s)
 {
     ring *rg = &g->rates;
     snap *a = rg->s[0];
-    const snap *c = rg->s[1];
+    const snap *c = rg->s[rg->n - 1];
+    g->carried_wait = false;
     if (!a->at_change || !a->has_links || !c->has_links) {
         g_clear_pointer(&g->carried, g_array_unref);
         return 0;
@@ -388,16 +428,30 @@ static double carried_step(steady *s, group *g, double now_s)
     const job_counters *dw = (const job_counters *)(void *)cw->data;
     const job_counters *dc = (const job_counters *)(void *)g->carried->data;
     g_autofree job_counters *d1 = g_new(job_counters, n);
+    g_autofree job_counters *d2 = g_memdup2(dw, n * sizeof *dw);
     g_autofree double *unverified = g_new0(double, n);
     bool lump = false; /* the new window holds a one-off alignment (realigned) */
-    for (guint i = 0; i < n; i++) {
-        if (dw[i].iterations < 1)
+    for (guint i = 0; i < n; i++)
+        if (dw[i].iterations < 1) { /* the window from the change goes on */
+            g->carried_wait = true;
             return 0;
+        }
+    bool late = rg->n > 2; /* the window from the change went past a record */
+    if (late && !new_member_windows(rg, dc, d1, d2)) {
+        g->carried_wait = true;
+        return 0;
+    }
+    ring_join(rg);
+    for (guint i = 0; i < n; i++) {
+        if (dc[i].iterations == 0) { /* the new member: late, two windows of its own */
+            if (!late) {
+                d1[i] = dw[i];
+                unverified[i] = fmax(APPROX_EPS, APPROX_PHASE / (double)dw[i].iterations);
+            }
+            continue;
+        }
         d1[i] = dc[i];
-        if (dc[i].iterations == 0) { /* the new member */
-            d1[i] = dw[i];
-            unverified[i] = fmax(APPROX_EPS, APPROX_PHASE / (double)dw[i].iterations);
-        } else if (!converged(&dc[i], &dw[i])) {
+        if (!converged(&dc[i], &dw[i])) {
             if (!realigned(&dc[i], &dw[i])) {
                 g_clear_pointer(&g->carried, g_array_unref);
                 return 0;
@@ -411,7 +465,7 @@ static double carried_step(steady *s, group *g, double now_s)
         rg->s[0]->kept = true; /* not a window opened at a change (approx_change_kept) */
         return 0;
     }
-    windows w = {d1, dw, unverified, NULL, lw, c->t - a->t};
+    windows w = {d1, d2, unverified, NULL, lw, c->t - a->t};
     double dt = jump(s, g, now_s, &w, c, a);
     if (dt > 0) {
         /* the window cut by the change stays one: if the next disagrees
@@ -441,9 +495,9 @@ double steady__approx_step(steady *s, group *g, double now_s)
     ring *rg = &g->rates;
     bool fresh = g->rates_fresh;
     g->rates_fresh = false;
-    if (g->carried && rg->n == 2 && (fresh || g->rates_jumped)) {
+    if (g->carried && (rg->n == 2 ? fresh || g->rates_jumped : fresh && g->carried_wait)) {
         double dt = carried_step(s, g, now_s);
-        if (dt > 0)
+        if (dt > 0 || g->carried_wait)
             return dt;
     }
     if (rg->n < 3)
