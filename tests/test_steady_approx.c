@@ -128,6 +128,14 @@ static void test_approx_wander(void)
     test_run_clear(&y);
 }
 
+/* The approx run's (s) events and utilization against the event path's (e). */
+static void report_events(const replay_summary *s, const replay_summary *e)
+{
+    fprintf(stderr, " (%" G_GUINT64_FORMAT " events against %" G_GUINT64_FORMAT
+            ", utilization %.3g off, bound %.3g) ", s->events, e->events,
+            fabs(s->gpu_util_cluster_frac - e->gpu_util_cluster_frac), s->approx_util_bound);
+}
+
 /* A change that keeps a group keeps the windows it jumped on
  * (docs/engine.md §5d, "changes that keep the group").  Two hosts under
  * one ToR, 4 GPUs and one 80 Gb/s NIC (1e10 B/s) each; a, b, c run one
@@ -204,9 +212,7 @@ static void test_approx_kept_carried(void)
         }
         static const size_t bc[2] = {1, 2};
         test_run_assert_within_bounds(&x, &y, bc, 2);
-        fprintf(stderr, " (%" G_GUINT64_FORMAT " events against %" G_GUINT64_FORMAT
-                ", utilization %.3g off, bound %.3g) ", s.events, e.events,
-                fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac), s.approx_util_bound);
+        report_events(&s, &e);
     }
     test_run_clear(&x);
     test_run_clear(&y);
@@ -375,9 +381,7 @@ static void test_approx_late_member(void)
         }
         static const size_t adc[3] = {0, 2, 3};
         test_run_assert_within_bounds(&x, &y, adc, 3);
-        fprintf(stderr, " (%" G_GUINT64_FORMAT " events against %" G_GUINT64_FORMAT
-                ", utilization %.3g off, bound %.3g) ", s.events, e.events,
-                fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac), s.approx_util_bound);
+        report_events(&s, &e);
     }
     test_run_clear(&x);
     test_run_clear(&y);
