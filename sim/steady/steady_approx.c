@@ -441,7 +441,6 @@ static double carried_step(steady *s, group *g, double now_s)
         g->carried_wait = true;
         return 0;
     }
-    ring_join(rg);
     for (guint i = 0; i < n; i++) {
         if (dc[i].iterations == 0) { /* the new member: late, two windows of its own */
             if (!late) {
@@ -459,6 +458,7 @@ static double carried_step(steady *s, group *g, double now_s)
             lump = true;
         }
     }
+    ring_join(rg); /* one window from the change to c */
     if (lump) { /* the carried window is checked against the next one, from c */
         ring_drop_oldest(rg);
         rg->s[0]->at_change = true;
