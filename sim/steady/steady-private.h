@@ -191,6 +191,8 @@ void steady__capture_counters(const group *g, double now_s, snap *s);
 void steady__capture_links(const steady *st, const group *g, snap *s);
 /* S - E per member (dc, job_counters) and per group link (dl, net_link_stats). */
 void steady__period_incr(const snap *E, const snap *S, GArray *dc, GArray *dl);
+/* Member i's increments from E to S (its job_counters). */
+job_counters steady__member_incr(const snap *E, const snap *S, guint i);
 /* to += k d (iterations, their time and busy time). */
 void steady__ctr_add(job_counters *to, const job_counters *d, double k);
 /* to += k d (carried, busy and tagged bytes). */

@@ -50,12 +50,8 @@ static bool last_window(GPtrArray *old, const job *m, job_counters *out)
             continue;
         const ring *rg = &o->rates;
         job_counters w = {0};
-        if (rg->n >= 2) {
-            const job_counters *p = &g_array_index(rg->s[rg->n - 2]->ctr, job_counters, at);
-            const job_counters *q = &g_array_index(rg->s[rg->n - 1]->ctr, job_counters, at);
-            w = (job_counters){q->iterations - p->iterations, q->iter_time_sum_s - p->iter_time_sum_s,
-                               q->busy_gpu_s - p->busy_gpu_s, q->shift_s - p->shift_s};
-        }
+        if (rg->n >= 2)
+            w = steady__member_incr(rg->s[rg->n - 2], rg->s[rg->n - 1], at);
         if (w.iterations < 1 && o->carried)
             w = g_array_index(o->carried, job_counters, at);
         if (w.iterations < 1)
@@ -367,23 +363,20 @@ static double jump(steady *s, group *g, double now_s, const windows *w, const sn
     return dt;
 }
 
-/* The new member's (carried dc, iterations 0) two windows of its own
- * where the window from the change went past a record (rg, three records
- * or more): the last window between two records and the one from the
- * change to it, into d1 and d2.  False if they do not agree (converged). */
-static bool new_member_windows(const ring *rg, const job_counters *dc, job_counters *d1,
+/* The new member's (of n, the one with carried dc iterations 0) two
+ * windows of its own where the window from the change went past a record
+ * (rg, three records or more): from the change to the last record but one
+ * into d1, the last window into d2.  False if they do not agree
+ * (converged). */
+static bool new_member_windows(const ring *rg, guint n, const job_counters *dc, job_counters *d1,
                                job_counters *d2)
 {
-    g_autoptr(GArray) e1 = g_array_new(FALSE, TRUE, sizeof(job_counters));
-    g_autoptr(GArray) e2 = g_array_new(FALSE, TRUE, sizeof(job_counters));
-    g_autoptr(GArray) l = g_array_new(FALSE, TRUE, sizeof(net_link_stats));
-    steady__period_incr(rg->s[0], rg->s[rg->n - 2], e1, l);
-    steady__period_incr(rg->s[rg->n - 2], rg->s[rg->n - 1], e2, l);
-    for (guint i = 0; i < e1->len; i++) {
+    const snap *a = rg->s[0], *b = rg->s[rg->n - 2], *c = rg->s[rg->n - 1];
+    for (guint i = 0; i < n; i++) {
         if (dc[i].iterations > 0)
             continue;
-        d1[i] = g_array_index(e1, job_counters, i);
-        d2[i] = g_array_index(e2, job_counters, i);
+        d1[i] = steady__member_incr(a, b, i);
+        d2[i] = steady__member_incr(b, c, i);
         if (!converged(&d1[i], &d2[i]))
             return false;
     }
@@ -437,7 +430,7 @@ static double carried_step(steady *s, group *g, double now_s)
             return 0;
         }
     bool late = rg->n > 2; /* the window from the change went past a record */
-    if (late && !new_member_windows(rg, dc, d1, d2)) {
+    if (late && !new_member_windows(rg, n, dc, d1, d2)) {
         g->carried_wait = true;
         return 0;
     }

@@ -136,17 +136,20 @@ void steady__lst_add(net_link_stats *to, const net_link_stats *d, double k)
 }
 
 /* One period's increments, S - E: per member (dc) and per group link (dl). */
+job_counters steady__member_incr(const snap *E, const snap *S, guint i)
+{
+    const job_counters *a = &g_array_index(S->ctr, job_counters, i);
+    const job_counters *b = &g_array_index(E->ctr, job_counters, i);
+    return (job_counters){a->iterations - b->iterations, a->iter_time_sum_s - b->iter_time_sum_s,
+                          a->busy_gpu_s - b->busy_gpu_s, a->shift_s - b->shift_s};
+}
+
 void steady__period_incr(const snap *E, const snap *S, GArray *dc, GArray *dl)
 {
     g_array_set_size(dc, S->ctr->len);
     g_array_set_size(dl, S->lst->len);
-    for (guint i = 0; i < S->ctr->len; i++) {
-        const job_counters *a = &g_array_index(S->ctr, job_counters, i);
-        const job_counters *b = &g_array_index(E->ctr, job_counters, i);
-        g_array_index(dc, job_counters, i) =
-            (job_counters){a->iterations - b->iterations, a->iter_time_sum_s - b->iter_time_sum_s,
-                           a->busy_gpu_s - b->busy_gpu_s, a->shift_s - b->shift_s};
-    }
+    for (guint i = 0; i < S->ctr->len; i++)
+        g_array_index(dc, job_counters, i) = steady__member_incr(E, S, i);
     for (guint i = 0; i < S->lst->len; i++) {
         const net_link_stats *a = &g_array_index(S->lst, net_link_stats, i);
         const net_link_stats *b = &g_array_index(E->lst, net_link_stats, i);
