@@ -161,10 +161,11 @@ struct group {
                          * per member, its increments over that window (iterations 0:
                          * the new member), checked against one window (§5d), kept
                          * until the group's second window; NULL: none */
-    bool carried_wait;  /* --steady approx: the window from the change is not decided yet
-                         * (a member ended no iteration in it, or the new member's two
-                         * windows disagree): the carried window is checked against it
-                         * again at the next record (§5d) */
+    bool carried_wait;  /* --steady approx: at the first record after the change a member
+                         * had ended no iteration since it: the carried window is checked
+                         * against the window from the change to the next record; if that
+                         * one does not decide either, the usual windows do at the next
+                         * check (§5d) */
     GArray *gaps;       /* --steady approx: double per member, |m2 - m1| / m2 of its two
                          * windows at the last check on whole windows (NULL: none yet), */
     int gaps_stride;    /* and that check's rates_stride: a doubled window's disagreement

@@ -393,7 +393,8 @@ static bool new_member_windows(const ring *rg, guint n, const job_counters *dc, 
  * the new window, the links at the new window's rates.  Where a member
  * (a slow one whose boundary came just after the anchor's) ended no
  * iteration in it, the window from the change goes on to the next record
- * (g->carried_wait), and then the new member is measured in two windows
+ * (g->carried_wait; the next check without a record drops the carried
+ * window if it still does not decide), and then the new member is measured in two windows
  * of its own, which must agree, instead of one (new_member_windows).  A
  * disagreement drops the carried window: the group measures two windows
  * of its own; but where every
