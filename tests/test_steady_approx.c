@@ -371,14 +371,19 @@ static void test_approx_late_member(void)
         CU_ASSERT_EQUAL(s.approx_jumps, 1);
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
         CU_ASSERT_TRUE(s.events < e.events);
-        static const int64_t event_path[3] = {285, 142, 142}, jumped[3] = {0, 142, 141};
+        static const int64_t event_path[3] = {285, 142, 142};
         for (size_t i = 0; i < 3; i++) {
-            replay_job_result p, q;
-            replay_job_get(x.r, i, &p);
+            replay_job_result q;
             replay_job_get(y.r, i, &q);
             CU_ASSERT_EQUAL(q.iterations, event_path[i]);
-            CU_ASSERT_TRUE(i == 0 || p.iterations == jumped[i]);
         }
+        /* a's jumped count is 8 + floor(193.9 / 0.7 = 277.0) + 0, on the
+         * edge of a floor: its bound below checks it */
+        replay_job_result b, d;
+        replay_job_get(x.r, 1, &b);
+        replay_job_get(x.r, 2, &d);
+        CU_ASSERT_EQUAL(b.iterations, 142);
+        CU_ASSERT_EQUAL(d.iterations, 141);
         static const size_t adc[3] = {0, 2, 3};
         test_run_assert_within_bounds(&x, &y, adc, 3);
         report_events(&s, &e);
