@@ -4,6 +4,7 @@
  */
 #include "job_graph.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "base/ccs.h"
@@ -198,6 +199,53 @@ static uint32_t segment_compute(builder *b, int st, double total_s, int k, int n
     return last;
 }
 
+/* The share of stage sg's last backward pass done when bucket q of B is
+ * complete: when its last byte, (q + 1) / B of the gradients in backward
+ * order, is (structure.h: early bytes, then the rest evenly, then late
+ * bytes).  Only for stages with early or late bytes. */
+static double bucket_ready_at(const structure_stage *sg, int q, int B)
+{
+    double early = sg->grad_early_bytes, mid = sg->grad_bytes - early - sg->grad_late_bytes;
+    double x = sg->grad_bytes * (q + 1) / B;
+    if (q == B - 1 || x >= early + mid)
+        return 1.0;
+    if (x <= early)
+        return sg->grad_early_at;
+    return sg->grad_early_at + (x - early) / mid * (1.0 - sg->grad_early_at);
+}
+
+/* The segment of n that point r in (0, 1] of a pass ends in. */
+static int segment_of(double r, int n) { return CLAMP((int)ceil(r * n) - 1, 0, n - 1); }
+
+/* segment_compute with the buckets' points at[q] (bucket_ready_at): the
+ * compute of segment k cut at those that fall in it. */
+static uint32_t segment_compute_at(builder *b, int st, double total_s, int k, int n,
+                                   const double *at, int buckets, uint32_t pred,
+                                   uint32_t *bucket_src)
+{
+    int gpus = b->s->tp * b->s->dp;
+    double done = (double)k / n, end = (double)(k + 1) / n;
+    uint32_t last = pred;
+    for (int q = 0; q < buckets; q++) {
+        if (segment_of(at[q], n) != k)
+            continue;
+        double cut = MIN(at[q], end);
+        if (cut > done) {
+            uint32_t t = compute(b, st, (cut - done) * total_s, gpus);
+            edge(b, last, t);
+            last = t;
+            done = cut;
+        }
+        bucket_src[q] = last;
+    }
+    if (done < end) {
+        uint32_t t = compute(b, st, (end - done) * total_s, gpus);
+        edge(b, last, t);
+        last = t;
+    }
+    return last;
+}
+
 /* Pass (st, fwd, mb, chunk): its segments, their collectives, its send. */
 static void build_pass(builder *b, int st, bool fwd, int mb, int c, bool last_bwd,
                        uint32_t *bucket_src)
@@ -208,6 +256,12 @@ static void build_pass(builder *b, int st, bool fwd, int mb, int c, bool last_bw
     int n = segments(b, L, M);
     bool gather = s->zero == STRUCTURE_ZERO_3 && s->dp > 1 && sg->param_bytes > 0;
     int buckets = last_bwd && s->overlap_grad_reduce ? s->buckets : 0;
+    g_autofree double *at = NULL;
+    if (buckets > 0 && sg->grad_early_bytes + sg->grad_late_bytes > 0) {
+        at = g_new(double, buckets);
+        for (int q = 0; q < buckets; q++)
+            at[q] = bucket_ready_at(sg, q, buckets);
+    }
     double total_s = (fwd ? sg->fwd_s : sg->bwd_s) / s->vpp;
     pass_ref *pr = &b->passes[((st * 2 + (fwd ? 1 : 0)) * s->vpp + c) * s->micro_batches + mb];
     uint32_t prev = b->prev_out[st];
@@ -222,7 +276,8 @@ static void build_pass(builder *b, int st, bool fwd, int mb, int c, bool last_bw
         }
         b->ag_gate[st] = prev;
         uint32_t first = b->g->tasks->len;
-        prev = segment_compute(b, st, total_s, k, n, buckets, prev, bucket_src);
+        prev = at ? segment_compute_at(b, st, total_s, k, n, at, buckets, prev, bucket_src)
+                  : segment_compute(b, st, total_s, k, n, buckets, prev, bucket_src);
         edge(b, ag, first);
         if (pr->first == NONE)
             pr->first = first;

@@ -157,6 +157,40 @@ static void test_jobgraph_dp_buckets(void)
     TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.46, 1e-12);
 }
 
+/* The same job with gradients that are not complete evenly over the
+ * backward (structure.h): buckets hold 0.5 GB each, in backward order.
+ * Late: 1 GB of embeddings complete only at the pass's end, the other
+ * 1 GB evenly over it.  Bucket 0's last byte is half of the even part:
+ * ready at 0.1 + 0.5 x 0.2 = 0.2; bucket 1 ends the even part (0.3),
+ * buckets 2 and 3 are the embeddings (0.3).  Reductions of 0.04 s one at
+ * a time: 0.2-0.24, then 0.3-0.34, 0.34-0.38, 0.38-0.42: 0.42 s.
+ * Early: 1 GB of an output layer complete at 0.5 of the pass (0.2), the
+ * other 1 GB evenly over its second half.  Buckets 0 and 1 hold the output
+ * layer (0.2), bucket 2 the first half of the rest (0.2 + 0.05 = 0.25),
+ * bucket 3 the end (0.3): 0.2-0.24, 0.24-0.28, 0.28-0.32, 0.32-0.36.
+ * Windows of 10 iterations and a part of the 11th. */
+static void test_jobgraph_grad_profile(void)
+{
+    replay_job_result jr;
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 4.25,
+                                "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                " \"grad_bytes\": 2e9, \"buckets\": 4, \"grad_late_bytes\": 1e9}",
+                                "0"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.42, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.42, 1e-12);
+    CU_ASSERT_EQUAL(jr.iterations, 10);
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 3.65,
+                                "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                " \"grad_bytes\": 2e9, \"buckets\": 4,"
+                                " \"grad_early_bytes\": 1e9, \"grad_early_at\": 0.5}",
+                                "0"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.36, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.36, 1e-12);
+    CU_ASSERT_EQUAL(jr.iterations, 10);
+}
+
 /* TP = 2 across two hosts (one GPU each, tp_across_hosts): each layer's
  * all-reduce of S = 1.25e9 bytes is a 2-host ring, 2 (H - 1) / H S =
  * 1.25e9 bytes per hop at 12.5e9 B/s: 0.1 s (the ring formula).  Two
@@ -759,6 +793,7 @@ int main(void)
         {"schedule", test_jobgraph_schedule},
         {"interleaved", test_jobgraph_interleaved},
         {"dp_buckets", test_jobgraph_dp_buckets},
+        {"grad_profile", test_jobgraph_grad_profile},
         {"tp_across_hosts", test_jobgraph_tp_across_hosts},
         {"tp_merged", test_jobgraph_tp_merged},
         {"pp_p2p", test_jobgraph_pp_p2p},

@@ -129,6 +129,14 @@ static void test_structure_bad(void)
         {"{\"pp\": 2, \"stage_layers\": [2, 1], \"moe_layers\": [0, 2], \"experts\": 2,"
          " \"fwd_s\": 1, \"bwd_s\": 1}", 2, "stage 1 has 2 MoE layers but 1 layers"},
         {"[1]", 1, "structure: expected an object"},
+        {"{\"fwd_s\": 1, \"bwd_s\": 1, \"grad_bytes\": 1e9, \"grad_late_bytes\": 6e8,"
+         " \"grad_early_bytes\": 5e8, \"grad_early_at\": 0.5}", 1,
+         "structure.grad_early_bytes: stage 0: early 5e+08 + late 6e+08 bytes exceed its "
+         "grad_bytes 1e+09"},
+        {"{\"fwd_s\": 1, \"bwd_s\": 1, \"grad_bytes\": 1e9, \"grad_early_bytes\": 5e8}", 1,
+         "structure.grad_early_at: stage 0: early gradients need a point in (0, 1]"},
+        {"{\"fwd_s\": 1, \"bwd_s\": 1, \"grad_early_at\": 1.5}", 1,
+         "structure.grad_early_at: 1.5 is out of range [0, 1]"},
         {"{\"fwd_s\": 1, \"bwd_s\": 1, \"order\": \"tp-tp-pp\"}", 1,
          "structure.order: expected tp, dp and pp"},
     };

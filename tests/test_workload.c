@@ -220,6 +220,64 @@ static void test_workload_buckets(void)
     structure_free(f);
 }
 
+/* When the embeddings' and the output layer's gradients are complete
+ * (docs/model.md §4b "Bucket readiness"), GPT-3 Medium in 16 micro-batches
+ * of 1 on 16 GPUs with overlapped buckets, fp32 gradients (4 B):
+ * - pp 1: the embeddings (V + s) h = (51200 + 2048) 1024 = 54,525,952
+ *   parameters = 218,103,808 B complete at the end; the output layer is
+ *   tied, so only the final LayerNorm's 2h = 2048 (8192 B) is early, at the
+ *   logit matmul's share of the backward: 2 s h V / (2 (l s h (24 h + 4 s)
+ *   + 2 s h V)) = 102400 / (24 x 32768 + 102400) = 25/217.
+ * - pp 2: stage 0 keeps the embeddings (late), stage 1 the norm and the
+ *   tied copy V h = 52,428,800: 52,430,848 parameters = 209,723,392 B early
+ *   at 102400 / (12 x 32768 + 102400) = 25/121; nothing early on stage 0
+ *   nor late on stage 1.
+ * - without overlap, under ZeRO 3, or with gradients pinned: none. */
+static void test_workload_grad_profile(void)
+{
+    GError *err = NULL;
+    workload_spec s = workload_spec_default();
+    s.has_arch = true;
+    s.arch = gpt_medium();
+    s.fw.overlap_grad_reduce = true;
+    s.par.global_batch = 256;
+    workload_report rep;
+    job_structure *f = workload_structure_build(&s, 16, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL && f->pp == 1);
+    TEST_ASSERT_CLOSE(f->stages[0].grad_late_bytes, 218103808.0, 1e-15);
+    TEST_ASSERT_CLOSE(f->stages[0].grad_early_bytes, 8192.0, 1e-15);
+    TEST_ASSERT_CLOSE(f->stages[0].grad_early_at, 25.0 / 217.0, 1e-12);
+    structure_free(f);
+    s.par.pp = 2;
+    f = workload_structure_build(&s, 16, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL && f->pp == 2);
+    TEST_ASSERT_CLOSE(f->stages[0].grad_late_bytes, 218103808.0, 1e-15);
+    CU_ASSERT_EQUAL(f->stages[0].grad_early_bytes, 0);
+    CU_ASSERT_EQUAL(f->stages[0].grad_early_at, 0);
+    TEST_ASSERT_CLOSE(f->stages[1].grad_early_bytes, 209723392.0, 1e-15);
+    TEST_ASSERT_CLOSE(f->stages[1].grad_early_at, 25.0 / 121.0, 1e-12);
+    CU_ASSERT_EQUAL(f->stages[1].grad_late_bytes, 0);
+    structure_free(f);
+    s.par.pp = 1; /* ZeRO 3 runs without pipeline stages */
+    for (int c = 0; c < 3; c++) {
+        workload_spec t = s;
+        if (c == 0)
+            t.fw.overlap_grad_reduce = false;
+        else if (c == 1)
+            t.par.zero = 3;
+        else
+            t.grad_bytes = 1e9;
+        f = workload_structure_build(&t, 16, 8, CATALOG_GPU_A100, "j", &rep, &err);
+        TEST_ASSERT_NO_ERROR(err);
+        CU_ASSERT_FATAL(f != NULL);
+        for (int k = 0; k < f->pp; k++)
+            CU_ASSERT(f->stages[k].grad_early_bytes == 0 && f->stages[k].grad_late_bytes == 0);
+        structure_free(f);
+    }
+}
+
 /* MoE: 4 layers, every 2nd an MoE layer of 8 experts, top-2, ep 2, dp 4:
  * 2 MoE layers in the stage; the dispatch per GPU carries b s k h x 2 B =
  * 1 x 2048 x 2 x 1024 x 2 = 8,388,608 B.  An MoE layer's forward: attention
@@ -409,6 +467,19 @@ static void test_workload_trace_recipe(void)
     TEST_ASSERT_CLOSE(s.fwd_s, 0.104 * 0.4588, 1e-12);
     TEST_ASSERT_CLOSE(s.bwd_s, 0.104 * (1 - 0.4588), 1e-12);
     TEST_ASSERT_CLOSE(s.grad_bytes, 102228128.0, 1e-15);
+    CU_ASSERT_EQUAL(s.grad_late_bytes, 0);
+    /* BERT-large's embeddings (catalog last_grad_params): word 30522 x 1024
+     * + position 512 x 1024 + token type 2 x 1024 + LayerNorm 2 x 1024 =
+     * 31,782,912 fp32 gradients, 127,131,648 B complete last */
+    CU_ASSERT_FATAL(workload_spec_for_trace_job(entry(c, "BERT-large"), 16, 8,
+                                                CATALOG_GPU_A100, &s));
+    f = workload_structure_build(&s, 16, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    TEST_ASSERT_CLOSE(f->stages[0].grad_late_bytes, 127131648.0, 1e-15);
+    CU_ASSERT_EQUAL(f->stages[0].grad_early_bytes, 0);
+    CU_ASSERT_EQUAL(f->buckets, 52);
+    structure_free(f);
     CU_ASSERT(!workload_spec_for_trace_job(entry(c, "Inference-130B"), 8, 8, CATALOG_GPU_A100,
                                            &s));
 }
@@ -424,6 +495,7 @@ int main(void)
         {"pins", test_workload_pins},
         {"pipeline_pins", test_workload_pipeline_pins},
         {"buckets", test_workload_buckets},
+        {"grad_profile", test_workload_grad_profile},
         {"moe", test_workload_moe},
         {"fsdp", test_workload_fsdp},
         {"errors", test_workload_errors},

@@ -41,6 +41,10 @@ typedef struct catalog_model {
     double params;                       /* parameters (count) */
     double grad_params;                  /* parameters whose gradients the DP collective reduces
                                           * (= params except for sparse CTR/MIND models) */
+    double last_grad_params;             /* of grad_params, those whose gradients are complete
+                                          * only when the backward pass ends (a transformer's
+                                          * input embeddings: their backward runs last); 0 when
+                                          * not given */
     double bytes_per_value;              /* gradient bytes per value: 2 (bf16/fp16) or 4 (fp32) */
     double grad_bytes;                   /* per data-parallel replica after TP/PP sharding: S, what
                                           * the DP collective reduces:

@@ -264,7 +264,8 @@ static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
         "name",      "aliases",     "family",   "source",          "collective", "params",
         "grad_params", "bytes_per_value", "grad_bytes", "compute_s", "opt_s",    "fwd_frac",
         "comm_start_frac", "tp",    "pp",       "a2a_bytes",       "pp_bytes",   "buckets",
-        "batch",     "network",     "gpu_note", "arch",            "micro_batch", NULL};
+        "batch",     "network",     "gpu_note", "arch",            "micro_batch", "last_grad_params",
+        NULL};
     if (!ccs_json_check_keys(o, keys, x->file, x->entry, error))
         return NULL;
     g_autoptr(catalog_model) m = g_new0(catalog_model, 1);
@@ -289,6 +290,9 @@ static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
         !get_number(o, "a2a_bytes", 0, 1e14, &m->a2a_bytes, x, error) ||
         !get_number(o, "pp_bytes", 0, 1e14, &m->pp_bytes, x, error) ||
         !get_int(o, "buckets", 1, 100000, &m->buckets, x, error))
+        return NULL;
+    if (cJSON_GetObjectItemCaseSensitive(o, "last_grad_params") &&
+        !get_number(o, "last_grad_params", 0, m->grad_params, &m->last_grad_params, x, error))
         return NULL;
     m->comm_start_frac = m->fwd_frac;
     if (!ccs_json_number(o, "comm_start_frac", CCS_LIMIT_FRACTION, x->file, m->name,

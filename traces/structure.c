@@ -20,7 +20,8 @@ static const char *const known_keys[] = {
     "buckets",      "act_bytes",    "tp_bytes",     "tp_colls_fwd", "tp_colls_bwd",
     "moe_a2a_bytes", "moe_a2a_fwd", "moe_a2a_bwd",  "opt_s",        "layers",
     "stage_layers", "moe_layers",   "fwd_s",        "bwd_s",        "grad_bytes",
-    "expert_grad_bytes", "param_bytes", "order", NULL,
+    "expert_grad_bytes", "param_bytes", "grad_early_bytes", "grad_early_at",
+    "grad_late_bytes", "order",     NULL,
 };
 
 /* What every reader below needs: the object and the job's name. */
@@ -302,6 +303,35 @@ static bool stage_figures(rd *r, job_structure *s)
     return true;
 }
 
+/* When a stage's gradients are complete in its last backward pass:
+ * grad_early_bytes at grad_early_at of it, grad_late_bytes at its end. */
+static bool grad_profile(rd *r, job_structure *s)
+{
+    int pp = s->pp;
+    g_autofree double *e = g_new(double, pp);
+    g_autofree double *at = g_new(double, pp);
+    g_autofree double *l = g_new(double, pp);
+    if (!stage_nums(r, "grad_early_bytes", pp, false, 0, 0, 1e15, false, e) ||
+        !stage_nums(r, "grad_early_at", pp, false, 0, 0, 1, false, at) ||
+        !stage_nums(r, "grad_late_bytes", pp, false, 0, 0, 1e15, false, l))
+        return false;
+    for (int st = 0; st < pp; st++) {
+        structure_stage *x = &s->stages[st];
+        if (e[st] + l[st] > x->grad_bytes)
+            return fail(r, e[st] > 0 ? "grad_early_bytes" : "grad_late_bytes",
+                        "stage %d: early %g + late %g bytes exceed its grad_bytes %g", st, e[st],
+                        l[st], x->grad_bytes);
+        if (e[st] > 0 && !(at[st] > 0))
+            return fail(r, "grad_early_at",
+                        "stage %d: early gradients need a point in (0, 1] of the backward pass",
+                        st);
+        x->grad_early_bytes = e[st];
+        x->grad_early_at = e[st] > 0 ? at[st] : 0;
+        x->grad_late_bytes = l[st];
+    }
+    return true;
+}
+
 /* The scalar figures and framework switches. */
 static bool job_figures(rd *r, job_structure *s)
 {
@@ -336,7 +366,7 @@ job_structure *structure_parse(const cJSON *obj, int gpus, const char *where, GE
     if (!degrees(&r, s, gpus) || !rank_order(&r, s) || !micro_batches(&r, s))
         return NULL;
     s->stages = g_new0(structure_stage, s->pp);
-    if (!layers(&r, s) || !stage_figures(&r, s) || !job_figures(&r, s))
+    if (!layers(&r, s) || !stage_figures(&r, s) || !grad_profile(&r, s) || !job_figures(&r, s))
         return NULL;
     return g_steal_pointer(&s);
 }

@@ -24,9 +24,12 @@
  * layer and pass.  Activations (act_bytes per micro-batch and stage
  * boundary, all TP ranks together) go forward, their gradients (as many
  * bytes) backward.  Gradients: grad_bytes of a stage (all TP ranks of one
- * replica) in `buckets` buckets, bucket b (0-based, backward order) ready
- * when (b + 1) / buckets of the stage's last backward pass is done
- * (overlap_grad_reduce) or when it ends; all-reduced over the DP group
+ * replica) in `buckets` buckets of equal bytes, bucket b (0-based, backward
+ * order) ready when its last byte is complete (overlap_grad_reduce) or when
+ * the stage's last backward pass ends: grad_early_bytes once grad_early_at
+ * of that pass is done, grad_late_bytes at its end, the rest evenly over
+ * the pass from grad_early_at on (without early and late bytes: bucket b
+ * when (b + 1) / buckets of the pass is done); all-reduced over the DP group
  * (zero 0), reduce-scattered (zero >= 1; zero 1 and 2 then all-gather
  * param_bytes after the optimizer step, zero 3 all-gathers param_bytes
  * before every forward and backward pass in fsdp_units pieces).  Then
@@ -62,6 +65,14 @@ typedef struct structure_stage {
                                * same experts; 0 without MoE */
     double param_bytes;       /* parameter bytes of the stage, all TP ranks together: what
                                * ZeRO 1-3 all-gather */
+    double grad_early_bytes;  /* of grad_bytes, those complete once grad_early_at of the
+                               * stage's last backward pass is done (the output layer, whose
+                               * backward runs first); 0: none */
+    double grad_early_at;     /* in (0, 1]; 0 when grad_early_bytes is 0 */
+    double grad_late_bytes;   /* of grad_bytes, those complete only when the stage's last
+                               * backward pass ends (the embeddings, whose backward runs
+                               * last); the rest is spread evenly from grad_early_at to the
+                               * end */
 } structure_stage;
 
 /* The structure of one job.  Every figure is resolved (no defaults left). */

@@ -24,6 +24,10 @@ typedef struct workload_figures {
     double *expert_grad_bytes; /* [pp] expert gradients of stage k held by one EP rank */
     double *param_bytes;      /* [pp] parameters of stage k per replica, gathered dtype */
     int *moe_layers;          /* [pp] MoE layers of stage k */
+    double *grad_early_bytes; /* [pp] of grad_bytes, complete at grad_early_at of the last
+                               * backward pass (the output layer) */
+    double *grad_early_at;    /* [pp] in (0, 1]; 0 without early bytes */
+    double *grad_late_bytes;  /* [pp] of grad_bytes, complete at its end (the embeddings) */
     int tp_colls_fwd, tp_colls_bwd; /* TP collectives per layer and pass */
     double tp_bytes;          /* one TP collective */
     bool tp_sp;               /* sequence parallel */

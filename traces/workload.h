@@ -101,6 +101,8 @@ typedef struct workload_spec {
     double fwd_s, bwd_s;      /* one micro-batch through one stage on one GPU */
     double act_bytes;         /* per micro-batch between adjacent stages (whole pipeline) */
     double grad_bytes;        /* per DP replica of one stage */
+    double grad_late_bytes;   /* of them, complete only at the end of the backward pass
+                               * (a catalog entry's last_grad_params) */
     double tp_bytes;          /* one TP collective */
     double a2a_bytes;         /* one MoE all-to-all per micro-batch */
     double opt_s;             /* optimizer step */

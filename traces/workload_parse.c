@@ -67,7 +67,7 @@ workload_spec workload_spec_default(void)
 {
     workload_spec s = {
         .fw = workload_framework_defaults(WORKLOAD_FW_MEGATRON),
-        .fwd_s = -1, .bwd_s = -1, .act_bytes = -1, .grad_bytes = -1, .tp_bytes = -1,
+        .fwd_s = -1, .bwd_s = -1, .act_bytes = -1, .grad_bytes = -1, .grad_late_bytes = -1, .tp_bytes = -1,
         .a2a_bytes = -1, .opt_s = -1, .tflops = -1,
     };
     return s;

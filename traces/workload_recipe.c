@@ -108,6 +108,7 @@ static void ddp_spec(const catalog_model *m, int gpus, catalog_gpu gpu, workload
     s->bwd_s = c - s->fwd_s;
     s->opt_s = m->opt_s[gpu];
     s->grad_bytes = m->grad_params * m->bytes_per_value;
+    s->grad_late_bytes = m->last_grad_params * m->bytes_per_value;
     if (m->collective == CATALOG_COLL_ALLTOALL) {
         /* the embedding exchange of one iteration, forward and backward,
          * among all the job's GPUs (one table shard each) */

@@ -23,6 +23,9 @@ void workload__figures_clear(workload_figures *f)
     g_free(f->expert_grad_bytes);
     g_free(f->param_bytes);
     g_free(f->moe_layers);
+    g_free(f->grad_early_bytes);
+    g_free(f->grad_early_at);
+    g_free(f->grad_late_bytes);
     memset(f, 0, sizeof *f);
 }
 
@@ -268,6 +271,44 @@ static void data_parallel(const workload_spec *s, workload_figures *f)
     f->buckets = bucket_count(s, f);
 }
 
+/* When the gradients of the embeddings and the output layer are complete
+ * in a stage's last backward pass (docs/model.md §4b "Bucket readiness").
+ * The backward runs the model in reverse: the output layer first (its
+ * share of the last stage's backward FLOPs is its logit matmul's), the
+ * embeddings last (a lookup's backward costs nothing), so their
+ * gradients, which the buckets hold in reverse layer order, are complete
+ * at those two points; a tied embedding with pp = 1 only at the end (both
+ * uses must have added theirs).  Only for the buckets of DDP and Megatron
+ * (ZeRO 0-2) with an architecture and gradients not pinned; with
+ * interleaving the output layer is in another chunk than the stage's last
+ * pass, and its gradient stays spread with the layers.  Without
+ * dimensions, a catalog entry's last_grad_params are the late bytes. */
+static void grad_profile(const workload_spec *s, workload_figures *f)
+{
+    int pp = f->pp;
+    f->grad_early_bytes = g_new0(double, pp);
+    f->grad_late_bytes = g_new0(double, pp);
+    f->grad_early_at = g_new0(double, pp);
+    if (f->zero == 3 || !f->overlap)
+        return;
+    if (s->grad_late_bytes >= 0)
+        f->grad_late_bytes[0] = s->grad_late_bytes;
+    if (!s->has_arch || s->grad_bytes >= 0)
+        return;
+    const workload_arch *a = &s->arch;
+    double gv = s->fw.grad_value_bytes;
+    f->grad_late_bytes[0] = workload_embedding_params(a) * gv;
+    if (f->vpp > 1)
+        return;
+    double fwd, rec;
+    stage_flops(s, pp, pp - 1, f->micro_batch, &fwd, &rec);
+    double head = workload__head_params(a);
+    if (pp > 1 && a->tied_embeddings)
+        head += (double)a->vocab * a->hidden;
+    f->grad_early_bytes[pp - 1] = head * gv;
+    f->grad_early_at[pp - 1] = 2.0 * workload_logit_fwd_flops(a, f->micro_batch) / (2.0 * fwd + rec);
+}
+
 static void experts(const workload_spec *s, workload_figures *f)
 {
     if (!s->has_arch && s->a2a_bytes >= 0) {
@@ -326,6 +367,7 @@ bool workload__resolve(const workload_spec *spec, int gpus, int gpus_per_host, c
     tensor_parallel(spec, &f);
     pipeline(spec, &f);
     data_parallel(spec, &f);
+    grad_profile(spec, &f);
     experts(spec, &f);
     optimizer(spec, gpu, &f);
     *out = f;

@@ -75,6 +75,9 @@ static cJSON *figures_cjson(const workload_spec *s, const workload_figures *f)
     add_stage_array(o, "grad_bytes", f->grad_bytes, f->pp);
     add_stage_array(o, "expert_grad_bytes", f->expert_grad_bytes, f->pp);
     add_stage_array(o, "param_bytes", f->param_bytes, f->pp);
+    add_stage_array(o, "grad_early_bytes", f->grad_early_bytes, f->pp);
+    add_stage_array(o, "grad_early_at", f->grad_early_at, f->pp);
+    add_stage_array(o, "grad_late_bytes", f->grad_late_bytes, f->pp);
     return o;
 }
 
