@@ -34,8 +34,11 @@
  *               (forward) or the previous (backward), all pairs of the
  *               boundary one lock-step transfer.
  *   reductions  per stage, bucket b of B after the piece of the stage's
- *               last backward that ends at (b + 1) / B of its compute
- *               (overlap_grad_reduce; else after the whole pass), one
+ *               last backward that ends when its last gradient is
+ *               complete: (b + 1) / B of its compute, or by the early and
+ *               late bytes (structure.h; docs/model.md §4b "Bucket
+ *               readiness") (overlap_grad_reduce; else after the whole
+ *               pass), one
  *               bucket at a time: all-reduce (zero 0) or reduce-scatter of
  *               grad_bytes / (tp B) over each DP group, then the expert
  *               gradients over the expert-DP groups.
