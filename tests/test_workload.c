@@ -8,6 +8,7 @@
 #include "base/ccs.h"
 #include "test_util.h"
 #include "traces/workload.h"
+#include "traces/workload-private.h"
 
 /* GPT-3 Medium: l 24, h 1024, 16 heads, s 2048, V 51200, f = 4h. */
 static workload_arch gpt_medium(void)
@@ -479,6 +480,16 @@ static void test_workload_trace_recipe(void)
     TEST_ASSERT_CLOSE(f->stages[0].grad_late_bytes, 127131648.0, 1e-15);
     CU_ASSERT_EQUAL(f->stages[0].grad_early_bytes, 0);
     CU_ASSERT_EQUAL(f->buckets, 52);
+    structure_free(f);
+    /* gradients pinned over the entry's (--structure-set grad_bytes=1e8):
+     * the entry's embeddings no longer describe them */
+    g_autoptr(cJSON) set = cJSON_Parse("{\"grad_bytes\": 1e8}");
+    CU_ASSERT_FATAL(workload__spec_overlay(set, "set", &s, &err));
+    f = workload_structure_build(&s, 16, 8, CATALOG_GPU_A100, "j", &rep, &err);
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_FATAL(f != NULL);
+    TEST_ASSERT_CLOSE(f->stages[0].grad_bytes, 1e8, 1e-15);
+    CU_ASSERT_EQUAL(f->stages[0].grad_late_bytes, 0);
     structure_free(f);
     CU_ASSERT(!workload_spec_for_trace_job(entry(c, "Inference-130B"), 8, 8, CATALOG_GPU_A100,
                                            &s));

@@ -264,8 +264,8 @@ static catalog_model *parse_entry(const cJSON *o, const ctx *x, GError **error)
         "name",      "aliases",     "family",   "source",          "collective", "params",
         "grad_params", "bytes_per_value", "grad_bytes", "compute_s", "opt_s",    "fwd_frac",
         "comm_start_frac", "tp",    "pp",       "a2a_bytes",       "pp_bytes",   "buckets",
-        "batch",     "network",     "gpu_note", "arch",            "micro_batch", "last_grad_params",
-        NULL};
+        "batch",     "network",     "gpu_note", "arch",            "micro_batch",
+        "last_grad_params", NULL};
     if (!ccs_json_check_keys(o, keys, x->file, x->entry, error))
         return NULL;
     g_autoptr(catalog_model) m = g_new0(catalog_model, 1);

@@ -67,8 +67,8 @@ workload_spec workload_spec_default(void)
 {
     workload_spec s = {
         .fw = workload_framework_defaults(WORKLOAD_FW_MEGATRON),
-        .fwd_s = -1, .bwd_s = -1, .act_bytes = -1, .grad_bytes = -1, .grad_late_bytes = -1, .tp_bytes = -1,
-        .a2a_bytes = -1, .opt_s = -1, .tflops = -1,
+        .fwd_s = -1, .bwd_s = -1, .act_bytes = -1, .grad_bytes = -1, .grad_late_bytes = -1,
+        .tp_bytes = -1, .a2a_bytes = -1, .opt_s = -1, .tflops = -1,
     };
     return s;
 }
@@ -354,6 +354,9 @@ static bool opt_pin(const cJSON *o, const char *key, double *out, const char *na
 
 static bool spec_pins(const cJSON *o, const char *name, workload_spec *s, GError **error)
 {
+    /* a catalog entry's late bytes are of its own gradients, not of pinned ones */
+    if (cJSON_GetObjectItemCaseSensitive(o, "grad_bytes"))
+        s->grad_late_bytes = -1;
     return opt_pin(o, "fwd_s", &s->fwd_s, name, error) &&
            opt_pin(o, "bwd_s", &s->bwd_s, name, error) &&
            opt_pin(o, "act_bytes", &s->act_bytes, name, error) &&
