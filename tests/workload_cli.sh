@@ -52,6 +52,18 @@ check exposed_s "$tmp/dp.csv" 0.04 1e-3
 check dp_bytes "$tmp/dp.csv" 2e9 1
 check dp_alone_s "$tmp/dp.csv" 0.04 1e-3
 check dp_marginal_s "$tmp/dp.csv" 0.04 1e-3
+# 1 GB of it complete only at the backward's end (docs/model.md §4b "Bucket
+# readiness"): buckets ready at 0.2 s and three at 0.3 s, 0.04 s each one
+# after the other: 0.3 + 3 x 0.04 = 0.42 s; BERT-large's embeddings, from
+# the catalog: 31,782,912 fp32 gradients
+sed 's/"grad_bytes": 2e9,/"grad_bytes": 2e9, "grad_late_bytes": 1e9,/' "$tmp/dp.json" > "$tmp/late.json"
+"$ccsim" workload explain "$tmp/late.json" --csv > "$tmp/late.csv" || fail "explain late.json"
+check iter_s "$tmp/late.csv" 0.42 1e-3
+check grad_late_bytes "$tmp/late.csv" 1e9 1
+"$ccsim" workload explain "$tmp/late.json" | grep -q "1e+09 of 2e+09 B complete only at" ||
+    fail "explain late.json: no late gradients line"
+"$ccsim" workload explain BERT-large --gpus 16 --csv > "$tmp/bert.csv" || fail "explain BERT-large"
+check grad_late_bytes "$tmp/bert.csv" 127131648 1
 
 # One rule for every job (--structure-set, sim.structure_set), on the same
 # job described as DDP (its 0.5 GB buckets: bucket_mb 0.5e9 / 2^20):

@@ -177,6 +177,23 @@ static void print_line(const char *what, double s, double iter)
     printf("  %-28s %10.4f s %6.1f%%\n", what, s, iter > 0 ? 100 * s / iter : 0);
 }
 
+/* The gradients a stage's buckets wait for out of the even spread
+ * (docs/model.md §4b "Bucket readiness"). */
+static void print_grad_profile(const job_structure *st)
+{
+    for (int k = 0; k < st->pp && st->overlap_grad_reduce; k++) {
+        const structure_stage *g = &st->stages[k];
+        if (g->grad_early_bytes > 0)
+            printf("gradients  stage %d: %.4g of %.4g B complete at %.1f%% of its last backward "
+                   "pass\n",
+                   k, g->grad_early_bytes, g->grad_bytes, 100 * g->grad_early_at);
+        if (g->grad_late_bytes > 0)
+            printf("gradients  stage %d: %.4g of %.4g B complete only at its last backward "
+                   "pass's end\n",
+                   k, g->grad_late_bytes, g->grad_bytes);
+    }
+}
+
 static void print_text(const subject *s, const exposure *e)
 {
     const job_structure *st = s->st;
@@ -186,6 +203,7 @@ static void print_text(const subject *s, const exposure *e)
            "iteration; buckets %d, reduced %s the last backward\n",
            st->tp, st->pp, st->dp, st->ep, st->vpp, (int)st->zero, st->micro_batches,
            st->buckets, st->overlap_grad_reduce ? "during" : "after");
+    print_grad_profile(st);
     if (s->rep.flops_iter > 0)
         printf("model      %.4g parameters, %.4g FLOPs per iteration at %.4g TFLOP/s per GPU\n",
                s->rep.params, s->rep.flops_iter, s->rep.gpu_flops / 1e12);
@@ -212,6 +230,12 @@ static void print_csv(const subject *s, const exposure *e)
            e->iter_s, e->compute_s, e->opt_s, e->bubble_s, e->exposed_s);
     printf("params,%.10g\nflops_iter,%.10g\ngpu_flops,%.10g\n", s->rep.params,
            s->rep.flops_iter, s->rep.gpu_flops);
+    double early = 0, late = 0;
+    for (int k = 0; k < s->st->pp; k++) {
+        early += s->st->stages[k].grad_early_bytes;
+        late += s->st->stages[k].grad_late_bytes;
+    }
+    printf("grad_early_bytes,%.10g\ngrad_late_bytes,%.10g\n", early, late);
     if (s->rep.flops_iter > 0)
         printf("tflops_per_gpu,%.10g\n", s->rep.flops_iter / (e->iter_s * s->tj->gpus) / 1e12);
     for (int c = 0; c < EXPOSURE_CLASSES; c++)
