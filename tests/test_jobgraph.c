@@ -637,6 +637,23 @@ static void test_jobgraph_fast_path(void)
         " \"end_s\": 150, \"model\": {\"compute_s\": 0.4, \"comm_bytes\": 1e9,"
         " \"comm_start_frac\": 1}}]},"
         " \"sim\": {\"alpha_us\": 5, \"interval_s\": 10}}"));
+    /* buckets cut at early and late points (structure.h), alone and in a
+     * group of two DP jobs on the same uplinks */
+    assert_fast(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 100,
+                        "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"grad_bytes\": 2e9,"
+                        " \"buckets\": 4, \"grad_early_bytes\": 5e8, \"grad_early_at\": 0.3,"
+                        " \"grad_late_bytes\": 5e8}",
+                        "5"));
+    assert_fast(g_strdup(
+        "{\"topology\": " TOPO("1") ", \"trace\": {\"jobs\": ["
+        "{\"id\": \"A\", \"gpus\": 2, \"hosts\": [\"h0\", \"h2\"], \"start_s\": 0,"
+        " \"end_s\": 200, \"model\": {\"structure\": {\"dp\": 2, \"fwd_s\": 0.1,"
+        " \"bwd_s\": 0.2, \"grad_bytes\": 2e9, \"buckets\": 4, \"grad_late_bytes\": 1e9}}},"
+        "{\"id\": \"B\", \"gpus\": 2, \"hosts\": [\"h1\", \"h3\"], \"start_s\": 10,"
+        " \"end_s\": 150, \"model\": {\"structure\": {\"dp\": 2, \"fwd_s\": 0.05,"
+        " \"bwd_s\": 0.15, \"grad_bytes\": 1.5e9, \"buckets\": 3,"
+        " \"grad_early_bytes\": 5e8, \"grad_early_at\": 0.2}}}]},"
+        " \"sim\": {\"alpha_us\": 5, \"channels\": 1, \"interval_s\": 10}}"));
 }
 
 /* A structured job waiting out a shift while its group skips ahead: its
