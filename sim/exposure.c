@@ -31,7 +31,8 @@ static void strip(job_structure *c, unsigned keep)
     }
     for (int k = 0; k < c->pp; k++) {
         if (!(keep & 1u << EXPOSURE_DP))
-            c->stages[k].grad_bytes = c->stages[k].expert_grad_bytes = 0;
+            c->stages[k].grad_bytes = c->stages[k].expert_grad_bytes =
+                c->stages[k].grad_early_bytes = c->stages[k].grad_late_bytes = 0;
         if (!(keep & 1u << EXPOSURE_PARAM))
             c->stages[k].param_bytes = 0;
     }

@@ -207,10 +207,10 @@ static double bucket_ready_at(const structure_stage *sg, int q, int B)
 {
     double early = sg->grad_early_bytes, mid = sg->grad_bytes - early - sg->grad_late_bytes;
     double x = sg->grad_bytes * (q + 1) / B;
-    if (q == B - 1 || x >= early + mid)
-        return 1.0;
     if (x <= early)
         return sg->grad_early_at;
+    if (q == B - 1 || x >= early + mid)
+        return 1.0;
     return sg->grad_early_at + (x - early) / mid * (1.0 - sg->grad_early_at);
 }
 

@@ -168,6 +168,8 @@ static void test_jobgraph_dp_buckets(void)
  * other 1 GB evenly over its second half.  Buckets 0 and 1 hold the output
  * layer (0.2), bucket 2 the first half of the rest (0.2 + 0.05 = 0.25),
  * bucket 3 the end (0.3): 0.2-0.24, 0.24-0.28, 0.28-0.32, 0.32-0.36.
+ * All 2 GB early at 0.25 of the pass (0.15): the four reductions run
+ * 0.15-0.31, past the backward's end at 0.3: 0.31 s.
  * Windows of 10 iterations and a part of the 11th. */
 static void test_jobgraph_grad_profile(void)
 {
@@ -188,6 +190,15 @@ static void test_jobgraph_grad_profile(void)
                         0, &jr, NULL));
     TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.36, 1e-12);
     TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.36, 1e-12);
+    CU_ASSERT_EQUAL(jr.iterations, 10);
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 3.15,
+                                "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                " \"grad_bytes\": 2e9, \"buckets\": 4,"
+                                " \"grad_early_bytes\": 2e9, \"grad_early_at\": 0.25}",
+                                "0"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.31, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.31, 1e-12);
     CU_ASSERT_EQUAL(jr.iterations, 10);
 }
 
