@@ -157,6 +157,21 @@ static void test_jobgraph_dp_buckets(void)
     TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.46, 1e-12);
 }
 
+/* The dp_buckets job with the keys extra added: 10 iterations of iter_s
+ * in a window of 10.5 of them. */
+static void assert_dp_profile(const char *extra, double iter_s)
+{
+    g_autofree char *st = g_strdup_printf("{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                          " \"grad_bytes\": 2e9, \"buckets\": 4, %s}",
+                                          extra);
+    replay_job_result jr;
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 10.5 * iter_s, st, "0"), 0,
+                        &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, iter_s, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, iter_s, 1e-12);
+    CU_ASSERT_EQUAL(jr.iterations, 10);
+}
+
 /* The same job with gradients that are not complete evenly over the
  * backward (structure.h): buckets hold 0.5 GB each, in backward order.
  * Late: 1 GB of embeddings complete only at the pass's end, the other
@@ -169,37 +184,12 @@ static void test_jobgraph_dp_buckets(void)
  * layer (0.2), bucket 2 the first half of the rest (0.2 + 0.05 = 0.25),
  * bucket 3 the end (0.3): 0.2-0.24, 0.24-0.28, 0.28-0.32, 0.32-0.36.
  * All 2 GB early at 0.25 of the pass (0.15): the four reductions run
- * 0.15-0.31, past the backward's end at 0.3: 0.31 s.
- * Windows of 10 iterations and a part of the 11th. */
+ * 0.15-0.31, past the backward's end at 0.3: 0.31 s. */
 static void test_jobgraph_grad_profile(void)
 {
-    replay_job_result jr;
-    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 4.25,
-                                "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
-                                " \"grad_bytes\": 2e9, \"buckets\": 4, \"grad_late_bytes\": 1e9}",
-                                "0"),
-                        0, &jr, NULL));
-    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.42, 1e-12);
-    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.42, 1e-12);
-    CU_ASSERT_EQUAL(jr.iterations, 10);
-    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 3.65,
-                                "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
-                                " \"grad_bytes\": 2e9, \"buckets\": 4,"
-                                " \"grad_early_bytes\": 1e9, \"grad_early_at\": 0.5}",
-                                "0"),
-                        0, &jr, NULL));
-    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.36, 1e-12);
-    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.36, 1e-12);
-    CU_ASSERT_EQUAL(jr.iterations, 10);
-    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h1\"]", 2, 3.15,
-                                "{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
-                                " \"grad_bytes\": 2e9, \"buckets\": 4,"
-                                " \"grad_early_bytes\": 2e9, \"grad_early_at\": 0.25}",
-                                "0"),
-                        0, &jr, NULL));
-    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.31, 1e-12);
-    TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.31, 1e-12);
-    CU_ASSERT_EQUAL(jr.iterations, 10);
+    assert_dp_profile("\"grad_late_bytes\": 1e9", 0.42);
+    assert_dp_profile("\"grad_early_bytes\": 1e9, \"grad_early_at\": 0.5", 0.36);
+    assert_dp_profile("\"grad_early_bytes\": 2e9, \"grad_early_at\": 0.25", 0.31);
 }
 
 /* TP = 2 across two hosts (one GPU each, tp_across_hosts): each layer's
