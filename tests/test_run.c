@@ -106,12 +106,19 @@ void test_run_assert_csv_close(const char *d1, const char *d2, const char *name,
     }
 }
 
-bool test_run_approx_and_exact(char *(*build)(const char *steady), test_run *x, test_run *y)
+bool test_run_approx_and_exact(char *(*build)(const char *steady), test_run *x, test_run *y,
+                               replay_summary *s, replay_summary *e)
 {
     g_autofree char *approx = build("approx");
     g_autofree char *exact = build("exact");
     *y = (test_run){0};
-    return test_run_text(x, approx, true, NULL) && test_run_text(y, exact, false, NULL);
+    if (!test_run_text(x, approx, true, NULL) || !test_run_text(y, exact, false, NULL))
+        return false;
+    if (s)
+        replay_get_summary(x->r, s);
+    if (e)
+        replay_get_summary(y->r, e);
+    return true;
 }
 
 void test_run_assert_within_bounds(const test_run *x, const test_run *y, const size_t *at,

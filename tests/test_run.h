@@ -41,9 +41,11 @@ void test_run_remove_outputs(const char *dir);
 bool test_run_text(test_run *x, const char *text, bool ffwd, const char *dir);
 
 /* build("approx") run on the fast path (x) and build("exact") on the
- * event path (y), the pair the approximate mode's cases compare; y is
- * zeroed first, so both can be cleared whatever failed. */
-bool test_run_approx_and_exact(char *(*build)(const char *steady), test_run *x, test_run *y);
+ * event path (y), the pair the approximate mode's cases compare, and their
+ * summaries into s and e (each nullable) when both ran; y is zeroed
+ * first, so both can be cleared whatever failed. */
+bool test_run_approx_and_exact(char *(*build)(const char *steady), test_run *x, test_run *y,
+                               replay_summary *s, replay_summary *e);
 
 /* Approx run x against event path y: jobs at[0 .. n - 1] end as many
  * iterations as the event path's within the reported iteration bound, and

@@ -97,7 +97,7 @@ static char *wander(const char *steady)
 static void test_approx_wander(void)
 {
     test_run x, y;
-    if (test_run_approx_and_exact(wander, &x, &y)) {
+    if (test_run_approx_and_exact(wander, &x, &y, NULL, NULL)) {
         static const int64_t iters[2] = {99, 90};
         for (int run = 0; run < 2; run++)
             for (size_t i = 0; i < 2; i++) {
@@ -195,10 +195,8 @@ static char *kept_carried(const char *steady)
 static void test_approx_kept_carried(void)
 {
     test_run x, y;
-    if (test_run_approx_and_exact(kept_carried, &x, &y)) {
-        replay_summary s, e;
-        replay_get_summary(x.r, &s);
-        replay_get_summary(y.r, &e);
+    replay_summary s, e;
+    if (test_run_approx_and_exact(kept_carried, &x, &y, &s, &e)) {
         CU_ASSERT_EQUAL(s.approx_jumps, 4);
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 3);
         for (int run = 0; run < 2; run++) {
@@ -240,10 +238,8 @@ static char *kept_wander(const char *steady)
 static void test_approx_kept_wander(void)
 {
     test_run x, y;
-    if (test_run_approx_and_exact(kept_wander, &x, &y)) {
-        replay_summary s, e;
-        replay_get_summary(x.r, &s);
-        replay_get_summary(y.r, &e);
+    replay_summary s, e;
+    if (test_run_approx_and_exact(kept_wander, &x, &y, &s, &e)) {
         CU_ASSERT_EQUAL(s.approx_jumps, 3);
         static const int64_t iters[3] = {99, 90, 66};
         static const size_t at[3] = {0, 1, 3};
@@ -291,9 +287,8 @@ static char *change_elsewhere(const char *steady)
 static void test_approx_change_elsewhere(void)
 {
     test_run x, y;
-    if (test_run_approx_and_exact(change_elsewhere, &x, &y)) {
-        replay_summary s;
-        replay_get_summary(x.r, &s);
+    replay_summary s;
+    if (test_run_approx_and_exact(change_elsewhere, &x, &y, &s, NULL)) {
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
         CU_ASSERT_EQUAL(s.approx_jumps, 2);
         for (int run = 0; run < 2; run++) {
@@ -364,10 +359,8 @@ static char *late_member(const char *steady)
 static void test_approx_late_member(void)
 {
     test_run x, y;
-    if (test_run_approx_and_exact(late_member, &x, &y)) {
-        replay_summary s, e;
-        replay_get_summary(x.r, &s);
-        replay_get_summary(y.r, &e);
+    replay_summary s, e;
+    if (test_run_approx_and_exact(late_member, &x, &y, &s, &e)) {
         CU_ASSERT_EQUAL(s.approx_jumps, 1);
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
         CU_ASSERT_TRUE(s.events < e.events);

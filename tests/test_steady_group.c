@@ -300,10 +300,8 @@ static void test_group_long_transfer(void)
 static void test_group_approx(void)
 {
     test_run x, y;
-    if (test_run_approx_and_exact(never_repeats, &x, &y)) {
-        replay_summary s, e;
-        replay_get_summary(x.r, &s);
-        replay_get_summary(y.r, &e);
+    replay_summary s, e;
+    if (test_run_approx_and_exact(never_repeats, &x, &y, &s, &e)) {
         CU_ASSERT_TRUE(s.approx_jumps >= 1);
         CU_ASSERT_TRUE(s.approx_iterations > 0);
         CU_ASSERT_EQUAL(e.approx_jumps, 0);
@@ -430,10 +428,8 @@ static char *change_window(const char *steady)
 static void test_group_approx_change(void)
 {
     test_run x, y;
-    if (test_run_approx_and_exact(change_window, &x, &y)) {
-        replay_summary s, e;
-        replay_get_summary(x.r, &s);
-        replay_get_summary(y.r, &e);
+    replay_summary s, e;
+    if (test_run_approx_and_exact(change_window, &x, &y, &s, &e)) {
         CU_ASSERT_TRUE(s.approx_jumps >= 1);
         CU_ASSERT_EQUAL(s.approx_change_windows, 2);
         CU_ASSERT_TRUE(s.approx_change_windows_kept <= 2);
@@ -570,13 +566,10 @@ static char *end_and_arrival(const char *steady)
 static void test_group_approx_end_and_arrival(void)
 {
     test_run x, y;
-    if (test_run_approx_and_exact(end_and_arrival, &x, &y)) {
-        replay_summary s;
-        replay_get_summary(x.r, &s);
+    replay_summary s, e;
+    if (test_run_approx_and_exact(end_and_arrival, &x, &y, &s, &e)) {
         CU_ASSERT_EQUAL(s.approx_carried_jumps, 1);
         assert_carried_bounds(&x, &y, 4);
-        replay_summary e;
-        replay_get_summary(y.r, &e);
         fprintf(stderr, " (%" G_GUINT64_FORMAT " jumps, %" G_GUINT64_FORMAT " carried,"
                 " %" G_GUINT64_FORMAT " first windows, utilization %.3g off, bound %.3g) ",
                 s.approx_jumps, s.approx_carried_jumps, s.approx_change_windows,
