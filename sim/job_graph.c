@@ -218,7 +218,9 @@ static double bucket_ready_at(const structure_stage *sg, int q, int B)
 static int segment_of(double r, int n) { return CLAMP((int)ceil(r * n) - 1, 0, n - 1); }
 
 /* segment_compute with the buckets' points at[q] (bucket_ready_at): the
- * compute of segment k cut at those that fall in it. */
+ * compute of segment k cut at those that fall in it.  Stages without
+ * early or late bytes keep segment_compute's exact grid, so their graphs
+ * (and every output of such a job) stay what they were. */
 static uint32_t segment_compute_at(builder *b, int st, double total_s, int k, int n,
                                    const double *at, int buckets, uint32_t pred,
                                    uint32_t *bucket_src)

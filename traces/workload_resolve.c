@@ -126,11 +126,20 @@ static bool micro_batches(const workload_spec *s, workload_figures *f, GError **
 
 /* ---- per stage -------------------------------------------------------- */
 
+/* Parameters of the last of pp stages besides its layers: the final norm
+ * and the output layer (Megatron keeps a copy of tied word embeddings
+ * there when pp > 1 and reduces its gradients too). */
+static double last_stage_head_params(const workload_arch *a, int pp)
+{
+    double p = workload__head_params(a);
+    if (pp > 1 && a->tied_embeddings)
+        p += (double)a->vocab * a->hidden;
+    return p;
+}
+
 /* Parameters of stage k, dense and expert: its layers, the embeddings on
- * the first, the final norm and output layer on the last (Megatron keeps a
- * copy of tied word embeddings there when pp > 1 and reduces its
- * gradients too); *experts the experts' parameters, all E of each MoE
- * layer, and *moe the stage's MoE layers. */
+ * the first, last_stage_head_params on the last; *experts the experts'
+ * parameters, all E of each MoE layer, and *moe the stage's MoE layers. */
 static double stage_params(const workload_arch *a, int pp, int k, double *experts, int *moe)
 {
     int L = a->layers / pp;
@@ -147,11 +156,8 @@ static double stage_params(const workload_arch *a, int pp, int k, double *expert
     }
     if (k == 0)
         p += workload_embedding_params(a);
-    if (k == pp - 1) {
-        p += workload__head_params(a);
-        if (pp > 1 && a->tied_embeddings)
-            p += (double)a->vocab * a->hidden;
-    }
+    if (k == pp - 1)
+        p += last_stage_head_params(a, pp);
     return p;
 }
 
@@ -302,10 +308,7 @@ static void grad_profile(const workload_spec *s, workload_figures *f)
         return;
     double fwd, rec;
     stage_flops(s, pp, pp - 1, f->micro_batch, &fwd, &rec);
-    double head = workload__head_params(a);
-    if (pp > 1 && a->tied_embeddings)
-        head += (double)a->vocab * a->hidden;
-    f->grad_early_bytes[pp - 1] = head * gv;
+    f->grad_early_bytes[pp - 1] = last_stage_head_params(a, pp) * gv;
     f->grad_early_at[pp - 1] = 2.0 * workload_logit_fwd_flops(a, f->micro_batch) / (2.0 * fwd + rec);
 }
 

@@ -181,7 +181,9 @@ static void print_line(const char *what, double s, double iter)
  * (docs/model.md §4b "Bucket readiness"). */
 static void print_grad_profile(const job_structure *st)
 {
-    for (int k = 0; k < st->pp && st->overlap_grad_reduce; k++) {
+    if (!st->overlap_grad_reduce)
+        return;
+    for (int k = 0; k < st->pp; k++) {
         const structure_stage *g = &st->stages[k];
         if (g->grad_early_bytes > 0)
             printf("gradients  stage %d: %.4g of %.4g B complete at %.1f%% of its last backward "

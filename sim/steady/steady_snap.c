@@ -135,7 +135,7 @@ void steady__lst_add(net_link_stats *to, const net_link_stats *d, double k)
     to->tagged_bytes += k * d->tagged_bytes;
 }
 
-/* One period's increments, S - E: per member (dc) and per group link (dl). */
+/* Member i's increments, S - E. */
 job_counters steady__member_incr(const snap *E, const snap *S, guint i)
 {
     const job_counters *a = &g_array_index(S->ctr, job_counters, i);
@@ -144,6 +144,7 @@ job_counters steady__member_incr(const snap *E, const snap *S, guint i)
                           a->busy_gpu_s - b->busy_gpu_s, a->shift_s - b->shift_s};
 }
 
+/* One period's increments, S - E: per member (dc) and per group link (dl). */
 void steady__period_incr(const snap *E, const snap *S, GArray *dc, GArray *dl)
 {
     g_array_set_size(dc, S->ctr->len);
