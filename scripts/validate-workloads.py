@@ -299,15 +299,39 @@ def testbed_cases():
 # (255 ms: 141 ms without traffic, then 114 ms) scaled by the forward FLOPs
 # of VGG19 / VGG16 (19.6 / 15.5 GFLOPs per image).  Their 120 ms shift
 # interleaves their profile; ours is longer, so we shift by half of its
-# compute (0.161 s), which interleaves it the same way.
+# compute (0.161 s), which interleaves it the same way.  VGG19's gradients
+# are not ready evenly over the backward: its three fully connected layers
+# hold 123,642,856 of its 143,667,240 parameters (86%) and their backward
+# runs first, done after 0.63% of the pass (their share of its FLOPs), so
+# those bytes are early gradients (docs/model.md §4b "Bucket readiness").
+VGG19_CONVS = ([(3, 64, 224), (64, 64, 224), (64, 128, 112), (128, 128, 112), (128, 256, 56)]
+               + [(256, 256, 56)] * 3 + [(256, 512, 28)] + [(512, 512, 28)] * 3
+               + [(512, 512, 14)] * 4)          # (in, out channels, side) of each 3x3 conv
+VGG19_FCS = [(25088, 4096), (4096, 4096), (4096, 1000)]
+
+
+def vgg19_gradients():
+    """(parameters, parameters of the FC layers, the point of the backward
+    pass where the FC layers' gradients are complete)."""
+    conv_macs = [i * o * 9 * s * s for i, o, s in VGG19_CONVS]
+    fc_macs = sum(i * o for i, o in VGG19_FCS)
+    conv_params = sum(i * o * 9 + o for i, o, _ in VGG19_CONVS)
+    fc_params = sum(i * o + o for i, o in VGG19_FCS)
+    # The backward of a layer is twice its forward, but the first conv has no input gradient.
+    bwd = 2 * (sum(conv_macs) + fc_macs) - conv_macs[0]
+    return conv_params + fc_params, fc_params, 2 * fc_macs / bwd
+
+
 def cassini_cases():
     hosts = [{"name": n, "gpus": 1, "nics": 1, "nic_gbps": 50} for n in ("s1", "s2", "s3", "s4")]
     links = [{"a": a, "b": b, "gbps": 50, "latency_us": 1}
              for a, b in (("s1", "A"), ("s3", "A"), ("s2", "B"), ("s4", "B"), ("A", "B"))]
     topo = {"hosts": hosts, "switches": ["A", "B"], "links": links}
     scale = 19.6 / 15.5
+    params, fc_params, fc_done = vgg19_gradients()
     st = {"framework": "ddp", "fwd_s": 0.141 * scale, "bwd_s": 0.114 * scale,
-          "grad_bytes": 143667240 * 4, "opt_s": 0}
+          "grad_bytes": params * 4, "grad_early_bytes": fc_params * 4,
+          "grad_early_at": fc_done, "opt_s": 0}
     jobs = [{"id": j, "gpus": 2, "start_s": 0, "end_s": 300, "hosts": h,
              "model": {"structure": st}} for j, h in (("j1", ["s1", "s2"]), ("j2", ["s3", "s4"]))]
     together = scenario(topo, jobs, end_s=300)
