@@ -29,6 +29,8 @@ static void strip(job_structure *c, unsigned keep)
         c->moe_a2a_bytes = 0;
         c->moe_a2a_fwd = c->moe_a2a_bwd = 0;
     }
+    if (!(keep & 1u << EXPOSURE_DP))
+        c->embed_grad_bytes = 0;
     for (int k = 0; k < c->pp; k++) {
         if (!(keep & 1u << EXPOSURE_DP))
             c->stages[k].grad_bytes = c->stages[k].expert_grad_bytes =
@@ -64,6 +66,8 @@ static void stage_bytes(const job_structure *s, int k, double out[EXPOSURE_CLASS
         out[EXPOSURE_DP] = (2 * ring(s->dp) * st->grad_bytes + 2 * ring(de) * st->expert_grad_bytes) / t;
     else
         out[EXPOSURE_DP] = (ring(s->dp) * st->grad_bytes + ring(de) * st->expert_grad_bytes) / t;
+    if (s->pp > 1 && (k == 0 || k == s->pp - 1)) /* the tied embedding's two copies */
+        out[EXPOSURE_DP] += 2 * ring(2) * s->embed_grad_bytes / t;
     double gathers = s->zero == STRUCTURE_ZERO_3 ? 2 : s->zero == STRUCTURE_ZERO_0 ? 0 : 1;
     out[EXPOSURE_PARAM] = gathers * ring(s->dp) * st->param_bytes / t;
     out[EXPOSURE_MOE] =

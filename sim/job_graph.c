@@ -20,8 +20,9 @@ struct job_graph {
 };
 
 /* What an operation is, before it is built: its class, a variant (DP:
- * 0 dense, 1 expert gradients; PARAM: 0 ZeRO-3 unit, 1 after the
- * optimizer), its stage(s) and how many collectives it merges. */
+ * 0 dense, 1 expert gradients, 2 the tied embedding's copies on stages st
+ * and st2; PARAM: 0 ZeRO-3 unit, 1 after the optimizer), its stage(s) and
+ * how many collectives it merges. */
 typedef struct op_key {
     int cls, variant, st, st2, count;
 } op_key;
@@ -336,6 +337,20 @@ static void build_reductions(builder *b, int st, const pass_ref *last, const uin
     }
 }
 
+/* The tied embedding's gradient, all-reduced between its copies on the
+ * first and the last stage once both stages' reductions are done; it
+ * ends both stages. */
+static void build_embedding_sync(builder *b)
+{
+    int last = b->s->pp - 1;
+    if (!(b->s->embed_grad_bytes > 0) || last < 1)
+        return;
+    uint32_t t = comm(b, (op_key){JOB_GRAPH_DP, 2, 0, last, 1}, true);
+    edge(b, b->done[0], t);
+    edge(b, b->done[last], t);
+    b->done[0] = b->done[last] = t;
+}
+
 /* Every stage's passes in its order, then its reductions. */
 static void build_stages(builder *b)
 {
@@ -390,7 +405,8 @@ static void build_optimizer(builder *b)
         return;
     uint32_t opt = compute(b, -1, s->opt_s, s->opt_s > 0 ? b->g->gpus : 0);
     for (int st = 0; st < s->pp; st++)
-        edge(b, b->done[st], opt);
+        if (st == 0 || b->done[st] != b->done[0]) /* the embedding sync ends two stages */
+            edge(b, b->done[st], opt);
     for (int st = 0; st < s->pp && gather; st++)
         if (s->stages[st].param_bytes > 0)
             edge(b, opt, comm(b, (op_key){JOB_GRAPH_PARAM, 1, st, st, 1}, false));
@@ -467,7 +483,8 @@ static void key_groups(const job_structure *s, const cluster_alloc *a, const ran
 {
     int tp = s->tp, dp = s->dp, ep = s->ep, st = key->st;
     g_autofree uint32_t *ps = g_new(uint32_t, MAX(MAX(tp, dp), 2));
-    switch (key->cls) {
+    bool pairs = key->cls == JOB_GRAPH_PP || (key->cls == JOB_GRAPH_DP && key->variant == 2);
+    switch (pairs ? JOB_GRAPH_PP : key->cls) {
     case JOB_GRAPH_TP:
         for (int d = 0; d < dp; d++) {
             for (int t = 0; t < tp; t++)
@@ -483,7 +500,7 @@ static void key_groups(const job_structure *s, const cluster_alloc *a, const ran
                 g_ptr_array_add(out, group_alloc(a, ps, (size_t)ep));
             }
         break;
-    case JOB_GRAPH_PP:
+    case JOB_GRAPH_PP: /* each rank of stage st with its counterpart on st2 */
         for (int t = 0; t < tp; t++)
             for (int d = 0; d < dp; d++) {
                 ps[0] = rank_pos(rk, t, d, st);
@@ -526,6 +543,10 @@ static coll_kind key_kind(const job_structure *s, const op_key *key, double *S,
         *S = s->act_bytes / s->tp;
         return COLL_P2P;
     case JOB_GRAPH_DP:
+        if (key->variant == 2) { /* pairs, as the pipeline's */
+            *S = s->embed_grad_bytes / s->tp;
+            return COLL_ALLREDUCE;
+        }
         oo->merge = false;
         *S = (key->variant ? sg->expert_grad_bytes : sg->grad_bytes) / (s->tp * s->buckets);
         return shard ? COLL_REDUCESCATTER : COLL_ALLREDUCE;
@@ -609,6 +630,7 @@ job_graph *job_graph_new(const job_structure *s, const cluster_alloc *a, topo *t
     b.tp_cross = groups_cross(s, a, &rk, false);
     b.ep_cross = s->ep > 1 && groups_cross(s, a, &rk, true);
     build_stages(&b);
+    build_embedding_sync(&b);
     build_data_edges(&b);
     build_optimizer(&b);
     finish_edges(&b);

@@ -42,6 +42,10 @@
  *               bucket at a time: all-reduce (zero 0) or reduce-scatter of
  *               grad_bytes / (tp B) over each DP group, then the expert
  *               gradients over the expert-DP groups.
+ *   embedding   with pp > 1 and a tied embedding, once the first and the
+ *               last stage's reductions are done: an all-reduce of
+ *               embed_grad_bytes / tp between each first-stage rank and its
+ *               last-stage counterpart (a DP-class reduction).
  *   optimizer   after every stage's reductions, opt_s on every GPU; then
  *               (zero 1, 2) each stage all-gathers its parameters.
  *

@@ -251,6 +251,32 @@ static void test_jobgraph_pp_p2p(void)
     TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 0.5, 1e-9);
 }
 
+/* The tied embedding's copies: pp_p2p's pipeline without activations
+ * (stage 1 ends its backward at 0.7, stage 0 at 0.9: (m + p - 1)(f + b))
+ * and 1.25e9 B of embedding gradients all-reduced between h0 and h2 once
+ * both are done: a 2-host ring hop carries 2 (H - 1) / H S = 1.25e9 B at
+ * 12.5e9 B/s, 0.1 s.  Iteration 1.0 s, each GPU busy 0.6 s; without the
+ * embedding 0.9 s. */
+static void test_jobgraph_embedding_sync(void)
+{
+    replay_job_result jr;
+    replay_summary sum;
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 10,
+                                "{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1,"
+                                " \"bwd_s\": 0.2, \"embed_grad_bytes\": 1.25e9}",
+                                "0"),
+                        0, &jr, &sum));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 1.0, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, 1.0, 1e-12);
+    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 0.6, 1e-9);
+    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 9,
+                                "{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1,"
+                                " \"bwd_s\": 0.2}",
+                                "0"),
+                        0, &jr, NULL));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.9, 1e-12);
+}
+
 /* MoE, ep = dp = 2 over two hosts, one MoE layer, two all-to-alls per
  * pass of 2.5e9 bytes per GPU: each GPU sends S / n = 1.25e9 to the other,
  * 0.1 s, both directions at once; the pass's two run as one transfer
@@ -815,6 +841,7 @@ int main(void)
         {"tp_across_hosts", test_jobgraph_tp_across_hosts},
         {"tp_merged", test_jobgraph_tp_merged},
         {"pp_p2p", test_jobgraph_pp_p2p},
+        {"embedding_sync", test_jobgraph_embedding_sync},
         {"moe", test_jobgraph_moe},
         {"fsdp", test_jobgraph_fsdp},
         {"two_jobs", test_jobgraph_two_jobs},

@@ -137,6 +137,9 @@ static void test_structure_bad(void)
          "structure.grad_early_at: stage 0: early gradients need a point in (0, 1]"},
         {"{\"fwd_s\": 1, \"bwd_s\": 1, \"grad_early_at\": 1.5}", 1,
          "structure.grad_early_at: 1.5 is out of range [0, 1]"},
+        {"{\"fwd_s\": 1, \"bwd_s\": 1, \"embed_grad_bytes\": 1e8}", 1,
+         "structure.embed_grad_bytes: the embedding's two copies are on the first and the last "
+         "stage: needs pp > 1, got pp 1"},
         {"{\"fwd_s\": 1, \"bwd_s\": 1, \"order\": \"tp-tp-pp\"}", 1,
          "structure.order: expected tp, dp and pp"},
     };

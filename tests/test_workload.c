@@ -233,7 +233,9 @@ static void test_workload_buckets(void)
  *   tied copy V h = 52,428,800: 52,430,848 parameters = 209,723,392 B early
  *   at 102400 / (12 x 32768 + 102400) = 25/121; nothing early on stage 0
  *   nor late on stage 1.
- * - without overlap, under ZeRO 3, or with gradients pinned: none. */
+ * - without overlap, under ZeRO 3, or with gradients pinned: none.
+ * The tied embedding's two copies (pp 2) then synchronize their gradients:
+ * V h = 52,428,800 values of 4 B = 209,715,200 B; none with pp 1. */
 static void test_workload_grad_profile(void)
 {
     GError *err = NULL;
@@ -249,6 +251,7 @@ static void test_workload_grad_profile(void)
     TEST_ASSERT_CLOSE(f->stages[0].grad_late_bytes, 218103808.0, 1e-15);
     TEST_ASSERT_CLOSE(f->stages[0].grad_early_bytes, 8192.0, 1e-15);
     TEST_ASSERT_CLOSE(f->stages[0].grad_early_at, 25.0 / 217.0, 1e-12);
+    CU_ASSERT_EQUAL(f->embed_grad_bytes, 0);
     structure_free(f);
     s.par.pp = 2;
     f = workload_structure_build(&s, 16, 8, CATALOG_GPU_A100, "j", &rep, &err);
@@ -260,6 +263,7 @@ static void test_workload_grad_profile(void)
     TEST_ASSERT_CLOSE(f->stages[1].grad_early_bytes, 209723392.0, 1e-15);
     TEST_ASSERT_CLOSE(f->stages[1].grad_early_at, 25.0 / 121.0, 1e-12);
     CU_ASSERT_EQUAL(f->stages[1].grad_late_bytes, 0);
+    TEST_ASSERT_CLOSE(f->embed_grad_bytes, 209715200.0, 1e-15);
     structure_free(f);
     s.par.pp = 1; /* ZeRO 3 runs without pipeline stages */
     for (int c = 0; c < 3; c++) {

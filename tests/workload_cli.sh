@@ -65,6 +65,20 @@ check grad_late_bytes "$tmp/late.csv" 1e9 1
 "$ccsim" workload explain BERT-large --gpus 16 --csv > "$tmp/bert.csv" || fail "explain BERT-large"
 check grad_late_bytes "$tmp/bert.csv" 127131648 1
 
+# A tied embedding's two copies, on stages 0 and 1 of a pipeline over the
+# two hosts: p 2, m 2, fwd 0.1 s, bwd 0.2 s end at (m + p - 1)(f + b) =
+# 0.9 s, then the 1.25 GB of embedding gradients are all-reduced: each GPU
+# sends 2 (2 - 1) / 2 x 1.25 GB = 1.25 GB at 12.5 GB/s, 0.1 s: 1.0 s.
+sed 's/"dp": 2, "fwd_s"/"pp": 2, "micro_batches": 2, "embed_grad_bytes": 1.25e9, "fwd_s"/; s/"grad_bytes": 2e9,/"grad_bytes": 0,/' \
+    "$tmp/dp.json" > "$tmp/embed.json"
+"$ccsim" workload explain "$tmp/embed.json" --csv > "$tmp/embed.csv" || fail "explain embed.json"
+check iter_s "$tmp/embed.csv" 1.0 1e-3
+check embed_grad_bytes "$tmp/embed.csv" 1.25e9 1
+check dp_bytes "$tmp/embed.csv" 1.25e9 1
+check dp_alone_s "$tmp/embed.csv" 0.1 1e-3
+"$ccsim" workload explain "$tmp/embed.json" | grep -q "1.25e+09 B of tied embedding gradients" ||
+    fail "explain embed.json: no embedding line"
+
 # One rule for every job (--structure-set, sim.structure_set), on the same
 # job described as DDP (its 0.5 GB buckets: bucket_mb 0.5e9 / 2^20):
 # overlap off, the one reduction of 2 GB (2 (2 - 1) / 2 x 2e9 B per NIC at

@@ -21,7 +21,7 @@ static const char *const known_keys[] = {
     "moe_a2a_bytes", "moe_a2a_fwd", "moe_a2a_bwd",  "opt_s",        "layers",
     "stage_layers", "moe_layers",   "fwd_s",        "bwd_s",        "grad_bytes",
     "expert_grad_bytes", "param_bytes", "grad_early_bytes", "grad_early_at",
-    "grad_late_bytes", "order",     NULL,
+    "grad_late_bytes", "embed_grad_bytes", "order", NULL,
 };
 
 /* What every reader below needs: the object and the job's name. */
@@ -349,9 +349,15 @@ static bool job_figures(rd *r, job_structure *s)
         !num(r, "moe_a2a_bytes", 0, 0, 1e15, false, &s->moe_a2a_bytes) ||
         !int_key(r, "moe_a2a_fwd", 2, 0, 1000, &s->moe_a2a_fwd) ||
         !int_key(r, "moe_a2a_bwd", 2, 0, 1000, &s->moe_a2a_bwd) ||
+        !num(r, "embed_grad_bytes", 0, 0, 1e15, false, &s->embed_grad_bytes) ||
         !num(r, "opt_s", 0, 0, 1e6, false, &s->opt_s))
         return false;
     s->zero = (structure_zero)zero;
+    if (s->embed_grad_bytes > 0 && s->pp < 2)
+        return fail(r, "embed_grad_bytes",
+                    "the embedding's two copies are on the first and the last stage: needs "
+                    "pp > 1, got pp %d",
+                    s->pp);
     if (s->fsdp_units > 1 && s->zero != STRUCTURE_ZERO_3)
         return fail(r, "fsdp_units", "only ZeRO 3 (FSDP) gathers parameters in units");
     return true;

@@ -32,8 +32,12 @@
  * when (b + 1) / buckets of the pass is done); all-reduced over the DP group
  * (zero 0), reduce-scattered (zero >= 1; zero 1 and 2 then all-gather
  * param_bytes after the optimizer step, zero 3 all-gathers param_bytes
- * before every forward and backward pass in fsdp_units pieces).  Then
- * opt_s of optimizer step on every GPU.
+ * before every forward and backward pass in fsdp_units pieces).  With
+ * pp > 1, embed_grad_bytes (a tied word embedding's gradient, all TP
+ * ranks together) are then all-reduced between each rank of the first
+ * stage and its counterpart on the last, which holds the output layer's
+ * copy of it (Megatron-LM's embedding group).  Then opt_s of optimizer
+ * step on every GPU.
  */
 #ifndef CCSIM_TRACES_STRUCTURE_H
 #define CCSIM_TRACES_STRUCTURE_H
@@ -99,6 +103,9 @@ typedef struct job_structure {
     double moe_a2a_bytes;     /* bytes one GPU sends in one all-to-all of one MoE layer */
     int moe_a2a_fwd;          /* all-to-alls per MoE layer in the forward pass */
     int moe_a2a_bwd;          /* all-to-alls per MoE layer in the backward pass */
+    double embed_grad_bytes;  /* tied word embedding's gradient, all TP ranks together,
+                               * all-reduced between the first and the last stage after
+                               * their reductions; 0: none (pp = 1 or untied) */
     double opt_s;             /* optimizer step on every GPU after the reductions, s */
     structure_stage *stages;  /* pp entries (owned) */
 } job_structure;

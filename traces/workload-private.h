@@ -28,6 +28,8 @@ typedef struct workload_figures {
                                * backward pass (the output layer) */
     double *grad_early_at;    /* [pp] in (0, 1]; 0 without early bytes */
     double *grad_late_bytes;  /* [pp] of grad_bytes, complete at its end (the embeddings) */
+    double embed_grad_bytes;  /* tied word embedding's gradient, all-reduced between the
+                               * first and the last stage (pp > 1) */
     int tp_colls_fwd, tp_colls_bwd; /* TP collectives per layer and pass */
     double tp_bytes;          /* one TP collective */
     bool tp_sp;               /* sequence parallel */

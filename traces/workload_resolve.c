@@ -312,6 +312,18 @@ static void grad_profile(const workload_spec *s, workload_figures *f)
     f->grad_early_at[pp - 1] = 2.0 * workload_logit_fwd_flops(a, f->micro_batch) / (2.0 * fwd + rec);
 }
 
+/* Megatron-LM keeps a tied word embedding on the first stage and a copy
+ * for the output layer on the last when pp > 1; after the data-parallel
+ * reductions it all-reduces the two copies' gradients over the
+ * "embedding group" (each first-stage rank and its last-stage
+ * counterpart) so that both stay equal (training.py in the SC'21 code,
+ * finalize_model_grads in Megatron-core). */
+static void embedding_sync(const workload_spec *s, workload_figures *f)
+{
+    if (f->pp > 1 && f->zero != 3 && s->has_arch && s->arch.tied_embeddings)
+        f->embed_grad_bytes = (double)s->arch.vocab * s->arch.hidden * s->fw.grad_value_bytes;
+}
+
 static void experts(const workload_spec *s, workload_figures *f)
 {
     if (!s->has_arch && s->a2a_bytes >= 0) {
@@ -371,6 +383,7 @@ bool workload__resolve(const workload_spec *spec, int gpus, int gpus_per_host, c
     pipeline(spec, &f);
     data_parallel(spec, &f);
     grad_profile(spec, &f);
+    embedding_sync(spec, &f);
     experts(spec, &f);
     optimizer(spec, gpu, &f);
     *out = f;

@@ -66,6 +66,7 @@ static cJSON *figures_cjson(const workload_spec *s, const workload_figures *f)
     cJSON_AddNumberToObject(o, "tp_colls_fwd", f->tp_colls_fwd);
     cJSON_AddNumberToObject(o, "tp_colls_bwd", f->tp_colls_bwd);
     cJSON_AddNumberToObject(o, "moe_a2a_bytes", f->a2a_bytes);
+    cJSON_AddNumberToObject(o, "embed_grad_bytes", f->embed_grad_bytes);
     cJSON_AddNumberToObject(o, "opt_s", f->opt_s);
     if (f->layers_per_stage > 0)
         cJSON_AddNumberToObject(o, "layers", f->layers_per_stage * f->pp);

@@ -196,6 +196,15 @@ static void print_grad_profile(const job_structure *st)
     }
 }
 
+/* The tied embedding's two copies, synchronized after the reductions. */
+static void print_embedding_sync(const job_structure *st)
+{
+    if (st->embed_grad_bytes > 0)
+        printf("embedding  %.4g B of tied embedding gradients all-reduced between stage 0 and "
+               "stage %d after their reductions\n",
+               st->embed_grad_bytes, st->pp - 1);
+}
+
 static void print_text(const subject *s, const exposure *e)
 {
     const job_structure *st = s->st;
@@ -206,6 +215,7 @@ static void print_text(const subject *s, const exposure *e)
            st->tp, st->pp, st->dp, st->ep, st->vpp, (int)st->zero, st->micro_batches,
            st->buckets, st->overlap_grad_reduce ? "during" : "after");
     print_grad_profile(st);
+    print_embedding_sync(st);
     if (s->rep.flops_iter > 0)
         printf("model      %.4g parameters, %.4g FLOPs per iteration at %.4g TFLOP/s per GPU\n",
                s->rep.params, s->rep.flops_iter, s->rep.gpu_flops / 1e12);
@@ -237,7 +247,8 @@ static void print_csv(const subject *s, const exposure *e)
         early += s->st->stages[k].grad_early_bytes;
         late += s->st->stages[k].grad_late_bytes;
     }
-    printf("grad_early_bytes,%.10g\ngrad_late_bytes,%.10g\n", early, late);
+    printf("grad_early_bytes,%.10g\ngrad_late_bytes,%.10g\nembed_grad_bytes,%.10g\n", early,
+           late, s->st->embed_grad_bytes);
     if (s->rep.flops_iter > 0)
         printf("tflops_per_gpu,%.10g\n", s->rep.flops_iter / (e->iter_s * s->tj->gpus) / 1e12);
     for (int c = 0; c < EXPOSURE_CLASSES; c++)
