@@ -55,11 +55,15 @@ structured st_layers.json 4 '{"pp": 4, "layers": 2, "fwd_s": 1, "bwd_s": 1}'
 structured st_micro.json 2 '{"pp": 2, "vpp": 2, "layers": 4, "micro_batches": 3, "fwd_s": 1, "bwd_s": 1}'
 structured st_experts.json 2 '{"dp": 2, "ep": 2, "experts": 3, "moe_layers": 1, "fwd_s": 1, "bwd_s": 1}'
 structured st_tp.json 2 '{"tp": 2, "fwd_s": 1, "bwd_s": 1}'
+structured st_short.json 1 '{"fwd_s": 1e-5, "bwd_s": 2e-5}'
+structured st_embed.json 1 '{"fwd_s": 1, "bwd_s": 1, "embed_grad_bytes": 1e8}'
 expect_fail st_gpus    '1' 'st_gpus.json: job s1: structure: tp x pp x dp = 1 x 2 x 2 = 4, but the job has 3 GPUs' run --scenario "$tmp/st_gpus.json"
 expect_fail st_layers  '1' 'st_layers.json: job s1: structure.layers: 2 layers cannot fill pp x vpp = 4 x 1' run --scenario "$tmp/st_layers.json"
 expect_fail st_micro   '1' 'st_micro.json: job s1: structure.micro_batches: the interleaved schedule \(vpp 2\) needs a multiple of pp = 2' run --scenario "$tmp/st_micro.json"
 expect_fail st_experts '1' 'st_experts.json: job s1: structure.experts: 3 experts cannot be divided over ep = 2' run --scenario "$tmp/st_experts.json"
 expect_fail st_tp      '1' 'job s1: structure.tp: a TP group of 2 GPUs is larger than a host \(1 GPUs\)' run --scenario "$tmp/st_tp.json"
+expect_fail st_short   '1' 'st_short.json: job s1: structure: compute per GPU per iteration: 3e-05 is outside \[0.0001, 1000000\] s' run --scenario "$tmp/st_short.json"
+expect_fail st_embed   '1' 'st_embed.json: job s1: structure.embed_grad_bytes: .* needs pp > 1, got pp 1' run --scenario "$tmp/st_embed.json"
 
 expect_fail bad_key        '1|2' 'badmode.json: sim.mode: expected "window" or "work"' run --scenario "$tmp/badmode.json"
 expect_fail bad_syntax     '1|2' 'syntax.json:2: not valid JSON' run --scenario "$tmp/syntax.json"

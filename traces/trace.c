@@ -164,6 +164,9 @@ static bool structured_model(const cJSON *m, const char *name, const char *id, i
     double c = 0;
     for (int s = 0; s < (*st)->pp; s++)
         c += structure_stage_compute_s(*st, s) / (*st)->pp;
+    g_autofree char *what = g_strdup_printf("%s: structure: compute per GPU per iteration", where);
+    if (!ccs_limit_check(CCS_LIMIT_COMPUTE_S, c, what, error))
+        return false;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "compute_s", c);
     cJSON_AddNumberToObject(o, "opt_s", (*st)->opt_s);
