@@ -230,6 +230,22 @@ static void test_jobgraph_tp_merged(void)
     TEST_ASSERT_CLOSE(jr.mean_iter_s, 0.3 + 2 * 8 * (1e-5 + 0.01), 1e-12);
 }
 
+/* A pipeline of two stages on h0 and h2 (one GPU each), m = 2, fwd 0.1,
+ * bwd 0.2, with the keys extra added: ten iterations of iter_s, each
+ * GPU busy 0.6 s of each. */
+static void assert_pp2(const char *extra, double iter_s)
+{
+    g_autofree char *st = g_strdup_printf(
+        "{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2%s}", extra);
+    replay_job_result jr;
+    replay_summary sum;
+    CU_ASSERT_FATAL(
+        run(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 10 * iter_s, st, "0"), 0, &jr, &sum));
+    TEST_ASSERT_CLOSE(jr.isolated_iter_s, iter_s, 1e-12);
+    TEST_ASSERT_CLOSE(jr.mean_iter_s, iter_s, 1e-12);
+    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 0.6 / iter_s, 1e-9);
+}
+
 /* PP = 2 across hosts, m = 2, fwd 0.1, bwd 0.2, act 1.25e9 bytes: each
  * send is 0.1 s over the NICs; a stage waits for its own send (blocking
  * p2p).  Stage 0 runs F0 F1 B0 B1, stage 1 F0 B0 F1 B1:
@@ -237,44 +253,17 @@ static void test_jobgraph_tp_merged(void)
  *   [.5, .6); s0 F1 [.2, .3), send [.3, .4); s0 B0 [.6, .8); s1 F1
  *   [.6, .7), B1 [.7, .9), send [.9, 1); s0 B1 [1, 1.2).
  * Iteration 1.2 s, each GPU busy 0.6 s: utilization 0.5. */
-static void test_jobgraph_pp_p2p(void)
-{
-    replay_job_result jr;
-    replay_summary sum;
-    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 12,
-                                "{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1,"
-                                " \"bwd_s\": 0.2, \"act_bytes\": 1.25e9}",
-                                "0"),
-                        0, &jr, &sum));
-    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 1.2, 1e-12);
-    TEST_ASSERT_CLOSE(jr.mean_iter_s, 1.2, 1e-12);
-    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 0.5, 1e-9);
-}
+static void test_jobgraph_pp_p2p(void) { assert_pp2(", \"act_bytes\": 1.25e9", 1.2); }
 
 /* The tied embedding's copies: pp_p2p's pipeline without activations
  * (stage 1 ends its backward at 0.7, stage 0 at 0.9: (m + p - 1)(f + b))
  * and 1.25e9 B of embedding gradients all-reduced between h0 and h2 once
  * both are done: a 2-host ring hop carries 2 (H - 1) / H S = 1.25e9 B at
- * 12.5e9 B/s, 0.1 s.  Iteration 1.0 s, each GPU busy 0.6 s; without the
- * embedding 0.9 s. */
+ * 12.5e9 B/s, 0.1 s.  Iteration 1.0 s; without the embedding 0.9 s. */
 static void test_jobgraph_embedding_sync(void)
 {
-    replay_job_result jr;
-    replay_summary sum;
-    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 10,
-                                "{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1,"
-                                " \"bwd_s\": 0.2, \"embed_grad_bytes\": 1.25e9}",
-                                "0"),
-                        0, &jr, &sum));
-    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 1.0, 1e-12);
-    TEST_ASSERT_CLOSE(jr.mean_iter_s, 1.0, 1e-12);
-    TEST_ASSERT_CLOSE(sum.gpu_util_allocated_frac, 0.6, 1e-9);
-    CU_ASSERT_FATAL(run(one_job(TOPO("1"), "[\"h0\", \"h2\"]", 2, 9,
-                                "{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1,"
-                                " \"bwd_s\": 0.2}",
-                                "0"),
-                        0, &jr, NULL));
-    TEST_ASSERT_CLOSE(jr.isolated_iter_s, 0.9, 1e-12);
+    assert_pp2(", \"embed_grad_bytes\": 1.25e9", 1.0);
+    assert_pp2("", 0.9);
 }
 
 /* MoE, ep = dp = 2 over two hosts, one MoE layer, two all-to-alls per
