@@ -308,7 +308,8 @@ def testbed_cases():
 # VGG19's forward share of its FLOPs) and the reduction after it (DDP
 # without overlap), since a backward twice the forward cannot fit the
 # 114-ms traffic phase.  Their 120 ms shift interleaves their profile; ours
-# shifts j2 by half of the iteration alone.
+# shifts j2 by half of the profile as each reading models it: half the
+# compute, or half of the compute and the reduction alone.
 VGG19_CONVS = ([(3, 64, 224), (64, 64, 224), (64, 128, 112), (128, 128, 112), (128, 256, 56)]
                + [(256, 256, 56)] * 3 + [(256, 512, 28)] + [(512, 512, 28)] * 3
                + [(512, 512, 14)] * 4)          # (in, out channels, side) of each 3x3 conv
