@@ -6,6 +6,9 @@
 
 #include "workload.h"
 
+/* Parameters of the word embedding (V h): the input lookup's table, and
+ * the output layer's when tied. */
+double workload__word_embedding_params(const workload_arch *a);
 /* Parameters of the final norm and, unless tied, the output layer. */
 double workload__head_params(const workload_arch *a);
 /* Parameters of the experts of one MoE layer (all E of them, no router). */

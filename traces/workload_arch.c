@@ -74,9 +74,14 @@ double workload_layer_params(const workload_arch *a, bool moe)
            (double)a->hidden * a->experts;
 }
 
+double workload__word_embedding_params(const workload_arch *a)
+{
+    return (double)a->vocab * a->hidden;
+}
+
 double workload_embedding_params(const workload_arch *a)
 {
-    double p = (double)a->vocab * a->hidden;
+    double p = workload__word_embedding_params(a);
     if (a->learned_pos)
         p += (double)a->seq * a->hidden;
     return p;
@@ -87,7 +92,7 @@ static double head_params(const workload_arch *a)
 {
     double p = a->biases ? 2.0 * a->hidden : (double)a->hidden;
     if (!a->tied_embeddings)
-        p += (double)a->vocab * a->hidden;
+        p += workload__word_embedding_params(a);
     return p;
 }
 

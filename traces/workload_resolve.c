@@ -133,7 +133,7 @@ static double last_stage_head_params(const workload_arch *a, int pp)
 {
     double p = workload__head_params(a);
     if (pp > 1 && a->tied_embeddings)
-        p += (double)a->vocab * a->hidden;
+        p += workload__word_embedding_params(a);
     return p;
 }
 
@@ -321,7 +321,7 @@ static void grad_profile(const workload_spec *s, workload_figures *f)
 static void embedding_sync(const workload_spec *s, workload_figures *f)
 {
     if (f->pp > 1 && f->zero != 3 && s->has_arch && s->arch.tied_embeddings)
-        f->embed_grad_bytes = (double)s->arch.vocab * s->arch.hidden * s->fw.grad_value_bytes;
+        f->embed_grad_bytes = workload__word_embedding_params(&s->arch) * s->fw.grad_value_bytes;
 }
 
 static void experts(const workload_spec *s, workload_figures *f)
