@@ -6,6 +6,32 @@
 
 #include "net.h"
 
+/* One entry of a dominated link's user list (net_link_set_dominator): a
+ * moving transfer whose bytes the link's counters follow. */
+typedef struct net__duser {
+    uint32_t t;    /* transfer slot */
+    uint32_t k;    /* index of this link in the transfer's tl[] (>= its n_tl) */
+    uint32_t mult; /* m_ie */
+    double base;   /* the transfer's moved when its bytes here were last counted */
+} net__duser;
+
+/* A link whose constraint another link implies (net.dom[e]).  It is in no
+ * solve, and its counters are here, not in net.links[e]: what its users
+ * carried up to their last fold (dom_fold()) and the busy time up to
+ * busy_since; net__dom_stats() adds the rest. */
+typedef struct net__dom {
+    uint32_t by;         /* the dominating link + 1; 0: the link is not dominated */
+    uint32_t n, cap;     /* moving users */
+    uint32_t n_pos;      /* users moving at a rate > 0 */
+    uint32_t refs;       /* transfers (waiting or moving) that name it */
+    uint32_t mark, sidx; /* net_transfer_start's merge, as net__link's */
+    bool dominates;      /* some link names this one as its dominator */
+    bool listed;         /* on net.moved */
+    double busy_since;   /* while n_pos > 0 */
+    double carried_bytes, busy_s, tagged_bytes;
+    net__duser *u;
+} net__dom;
+
 /* One entry of a link's user list: a moving transfer on the link. */
 typedef struct net__user {
     uint32_t t;    /* transfer slot */
@@ -101,8 +127,11 @@ typedef struct net__xfer {
     double sbound;
     uint32_t el_off, el_n; /* solver scratch: its shared links, net.s_el[el_off ..] */
     double tag;
+    /* its links: tl[0 .. n_tl) take part in solves, tl[n_tl .. n_tl + n_dl)
+     * are dominated (their pos: the index in net.dom[link].u) */
     net__tlink *tl;
     uint32_t n_tl;
+    uint32_t n_dl;
     /* bit k (word k / 64): tl[k] is not lazy, so a solve that changes the
      * transfer's rate updates that link (the search, which wants its shared
      * links, a subset, skips the lazy ones with it) */
@@ -125,6 +154,8 @@ struct net {
     size_t n_links, cap_links;
     net__lvl *lvl;    /* [e * K + L], 64-byte aligned */
     net__lbase *lbase; /* [e] */
+    net__dom *dom;     /* [e], NULL until net_link_set_dominator() first names a link */
+    uint64_t *dom_bits; /* bit e: link e is dominated (net.dom[e].by != 0) */
     /* links that carried load since the last net_links_moved (each once) */
     GArray *moved;     /* uint32 link ids */
     GArray *moved_out; /* what the last net_links_moved returned, sorted */
@@ -294,6 +325,21 @@ void net__sync_all_lazy(net *n);
 
 /* Re-arm a moving transfer's completion event after its rate changed. */
 void net__xfer_reschedule(net *n, uint32_t slot);
+
+/* ---- Dominated links (net_state.c) ---- */
+
+/* True if link e is dominated (it is in no solve). */
+static inline bool net__dominated(const net *n, uint32_t e)
+{
+    return n->dom_bits != NULL && (n->dom_bits[e / 64] >> (e % 64)) & 1;
+}
+
+/* Transfer s's rate went from 0 to > 0 (up) or back: its dominated links'
+ * busy clocks. */
+void net__dom_rate_sign(net *n, uint32_t s, bool up, double now_s);
+
+/* Dominated link e's counters at now_s. */
+void net__dom_stats(const net *n, uint32_t e, double now_s, net_link_stats *out);
 
 /* Solve everything dirty (net_solve.c). */
 void net__solve(net *n);

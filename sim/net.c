@@ -50,8 +50,13 @@ void net_free(net *n)
         g_free(n->xf[s].tl); /* and its eager bits: one block (free slots keep theirs) */
     }
     evq_cancel(n->q, n->solve_ev);
-    for (size_t e = 0; e < n->n_links; e++)
+    for (size_t e = 0; e < n->n_links; e++) {
         g_free(n->links[e].users);
+        if (n->dom)
+            g_free(n->dom[e].u);
+    }
+    g_free(n->dom);
+    g_free(n->dom_bits);
     g_aligned_free(n->links);
     g_aligned_free(n->lvl);
     g_free(n->lbase);
@@ -114,9 +119,10 @@ size_t net_transfer_links(const net *n, net_transfer_id id, net_link_id *out, si
     if (s == NET__NO_POS)
         return 0;
     const net__xfer *t = &n->xf[s];
-    for (uint32_t k = 0; k < t->n_tl && k < cap; k++)
+    uint32_t all = t->n_tl + t->n_dl;
+    for (uint32_t k = 0; k < all && k < cap; k++)
         out[k] = t->tl[k].link;
-    return t->n_tl;
+    return all;
 }
 
 void net_resolve_all(net *n)
@@ -168,6 +174,13 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
         n->lvl = renew_aligned(n->lvl, n->n_links * (size_t)n->K, cap * (size_t)n->K,
                                sizeof(net__lvl));
         n->lbase = g_renew(net__lbase, n->lbase, cap);
+        if (n->dom) {
+            n->dom = g_renew(net__dom, n->dom, cap);
+            memset(n->dom + n->cap_links, 0, (cap - n->cap_links) * sizeof *n->dom);
+            n->dom_bits = g_renew(uint64_t, n->dom_bits, (cap + 63) / 64);
+            memset(n->dom_bits + (n->cap_links + 63) / 64, 0,
+                   ((cap + 63) / 64 - (n->cap_links + 63) / 64) * sizeof *n->dom_bits);
+        }
         n->cap_links = cap;
     }
     uint32_t e = (uint32_t)n->n_links++;
@@ -206,17 +219,60 @@ bool net_link_remove(net *n, net_link_id id, GError **error)
     if (!check_link(n, id, error))
         return false;
     net__link *l = &n->links[id];
-    if (l->refs > 0) {
+    uint32_t refs = net__dominated(n, id) ? n->dom[id].refs : l->refs;
+    if (refs > 0) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                     "link %" G_GUINT32_FORMAT " is used by %" G_GUINT32_FORMAT
                     " transfer(s) and cannot be removed",
-                    id, l->refs);
+                    id, refs);
         return false;
     }
     net_flush(n); /* its last loads drop to 0 at this instant */
     net__link_advance(l, evq_now(n->q));
     l->present = false;
     n->stats.links--;
+    return true;
+}
+
+bool net_link_set_dominator(net *n, net_link_id a, net_link_id b, GError **error)
+{
+    g_return_val_if_fail(n != NULL, false);
+    if (!check_link(n, a, error) || !check_link(n, b, error))
+        return false;
+    if (n->dom == NULL) {
+        n->dom = g_new0(net__dom, n->cap_links);
+        n->dom_bits = g_new0(uint64_t, (n->cap_links + 63) / 64);
+    }
+    net__dom *da = &n->dom[a];
+    if (da->by == b + 1)
+        return true; /* said before */
+    const char *why = NULL;
+    if (a == b)
+        why = "a link cannot dominate itself";
+    else if (n->links[a].cap_Bps < n->links[b].cap_Bps)
+        why = "its capacity is below its dominator's";
+    else if (n->links[a].refs > 0 || da->refs > 0)
+        why = "a transfer uses it";
+    else if (da->by != 0)
+        why = "it has another dominator";
+    else if (da->dominates || n->dom[b].by != 0)
+        why = "dominators do not chain";
+    if (why) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "link %" G_GUINT32_FORMAT " dominated by link %" G_GUINT32_FORMAT ": %s", a, b,
+                    why);
+        return false;
+    }
+    /* its counters so far move to where a dominated link keeps them */
+    net_flush(n);
+    net__link *la = &n->links[a];
+    net__link_advance(la, evq_now(n->q));
+    da->carried_bytes = la->carried_bytes;
+    da->busy_s = la->busy_s;
+    da->tagged_bytes = la->tagged_bytes;
+    da->by = b + 1;
+    n->dom[b].dominates = true;
+    n->dom_bits[a / 64] |= (uint64_t)1 << (a % 64);
     return true;
 }
 
@@ -263,6 +319,10 @@ bool net_link_stats_get(net *n, net_link_id id, net_link_stats *out, GError **er
         return false;
     }
     net_flush(n);
+    if (net__dominated(n, id)) {
+        net__dom_stats(n, id, evq_now(n->q), out);
+        return true;
+    }
     net__link *l = &n->links[id];
     if (l->lazy)
         net__link_sync(n, id);
@@ -280,6 +340,10 @@ bool net_link_stats_peek(const net *n, net_link_id id, net_link_stats *out)
     g_return_val_if_fail(n != NULL && out != NULL, false);
     if (id >= n->n_links)
         return false;
+    if (net__dominated(n, id)) {
+        net__dom_stats(n, id, evq_now(n->q), out);
+        return true;
+    }
     const net__link *l = &n->links[id];
     if (l->lazy) { /* its counters from its user's integrals */
         const net__user us = l->users[0];
@@ -305,7 +369,9 @@ bool net_link_stats_peek(const net *n, net_link_id id, net_link_stats *out)
 bool net_link_in_use(const net *n, net_link_id id)
 {
     g_return_val_if_fail(n != NULL, false);
-    return id < n->n_links && n->links[id].refs > 0;
+    if (id >= n->n_links)
+        return false;
+    return (net__dominated(n, id) ? n->dom[id].refs : n->links[id].refs) > 0;
 }
 
 static gint cmp_u32(gconstpointer a, gconstpointer b)
@@ -326,8 +392,11 @@ const uint32_t *net_links_moved(net *n, size_t *count)
     guint keep = 0;
     for (guint i = 0; i < n->moved->len; i++) {
         uint32_t e = g_array_index(n->moved, uint32_t, i);
-        if (n->links[e].load_Bps > 0)
+        bool dom = net__dominated(n, e);
+        if (dom ? n->dom[e].n > 0 : n->links[e].load_Bps > 0)
             g_array_index(n->moved, uint32_t, keep++) = e;
+        else if (dom)
+            n->dom[e].listed = false;
         else
             n->links[e].moved_listed = false;
     }
@@ -420,24 +489,46 @@ static bool check_spec(const net *n, const net_transfer_spec *sp, GError **error
     return true;
 }
 
-/* Copy a new transfer's n_tl links into its slot's block: tl[cap_tl], then
- * the eager bits (8-byte aligned), all clear.  The block is the one the
+/* Copy a new transfer's n_tl + n_dl links into its slot's block: tl[cap_tl],
+ * then the eager bits (8-byte aligned), all clear.  The block is the one the
  * slot's earlier transfers used if it holds n_tl links (one allocation per
  * slot, not per transfer: a replay starts millions). */
-static void xfer_links_set(net__xfer *t, const net__tlink *tl, uint32_t n_tl)
+static void xfer_links_set(net__xfer *t, const net__tlink *tl, uint32_t n_tl, uint32_t n_dl)
 {
-    if (t->tl == NULL || n_tl > t->cap_tl) {
+    uint32_t all = n_tl + n_dl;
+    if (t->tl == NULL || all > t->cap_tl) {
         g_free(t->tl);
-        t->cap_tl = MAX(n_tl, 1);
+        t->cap_tl = MAX(all, 1);
         size_t tl_bytes = ((size_t)t->cap_tl * sizeof(net__tlink) + 7) / 8 * 8;
         size_t words = ((size_t)t->cap_tl + 63) / 64;
         t->tl = g_malloc(tl_bytes + words * sizeof(uint64_t));
         t->eager = (uint64_t *)(void *)((char *)t->tl + tl_bytes);
     }
-    if (n_tl > 0)
-        memcpy(t->tl, tl, (size_t)n_tl * sizeof(net__tlink));
+    if (all > 0)
+        memcpy(t->tl, tl, (size_t)all * sizeof(net__tlink));
     t->n_tl = n_tl;
+    t->n_dl = n_dl;
     memset(t->eager, 0, MAX(1, ((size_t)n_tl + 63) / 64) * sizeof(uint64_t));
+}
+
+/* Each of the n_dl dominated links dl[] must have its dominator among the
+ * transfer's other links tl[] (marked with epoch ep) at least as often
+ * (net_link_set_dominator). */
+static bool dominators_present(const net *n, const net__tlink *tl, const net__tlink *dl,
+                               uint32_t n_dl, uint32_t ep, GError **error)
+{
+    for (uint32_t k = 0; k < n_dl; k++) {
+        uint32_t by = n->dom[dl[k].link].by - 1;
+        const net__link *b = &n->links[by];
+        if (b->mark != ep || tl[b->sidx].mult < dl[k].mult) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "transfer link %" G_GUINT32_FORMAT ": its dominator, link %" G_GUINT32_FORMAT
+                        ", is not on the transfer as often",
+                        dl[k].link, by);
+            return false;
+        }
+    }
+    return true;
 }
 
 bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *id,
@@ -448,30 +539,42 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
         return false;
 
     /* Merge repeated links (a link listed twice adds its multiplicities),
-     * in net.new_tl first: the slot is taken only once the spec is good. */
-    if (spec->n_links > n->cap_new_tl) {
-        n->cap_new_tl = MAX(spec->n_links, 2 * n->cap_new_tl);
+     * in net.new_tl first: the slot is taken only once the spec is good.
+     * The dominated links go to its second half (their marks are in
+     * net.dom: their own entries are not read), then behind the others. */
+    if (2 * spec->n_links > n->cap_new_tl) {
+        n->cap_new_tl = MAX(2 * spec->n_links, 2 * n->cap_new_tl);
         n->new_tl = g_renew(net__tlink, n->new_tl, n->cap_new_tl);
     }
-    net__tlink *tl = n->new_tl;
-    uint32_t n_tl = 0;
+    net__tlink *tl = n->new_tl, *dl = n->new_tl + spec->n_links;
+    uint32_t n_tl = 0, n_dl = 0;
     uint32_t ep = net__new_epoch(n);
     for (size_t i = 0; i < spec->n_links; i++) {
-        net__link *l = &n->links[spec->links[i]];
+        uint32_t e = spec->links[i];
+        bool dom = net__dominated(n, e);
+        uint32_t *mark = dom ? &n->dom[e].mark : &n->links[e].mark;
+        uint32_t *sidx = dom ? &n->dom[e].sidx : &n->links[e].sidx;
+        net__tlink *list = dom ? dl : tl;
+        uint32_t *count = dom ? &n_dl : &n_tl;
         uint64_t m = spec->mult ? spec->mult[i] : 1;
-        if (l->mark == ep) {
-            m += tl[l->sidx].mult;
+        if (*mark == ep) {
+            m += list[*sidx].mult;
             if (m > UINT32_MAX) {
                 g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                             "transfer link %zu: multiplicity overflows", i);
                 return false;
             }
-            tl[l->sidx].mult = (uint32_t)m;
+            list[*sidx].mult = (uint32_t)m;
         } else {
-            l->mark = ep;
-            l->sidx = n_tl;
-            tl[n_tl++] = (net__tlink){spec->links[i], (uint32_t)m, NET__NO_POS, false, false};
+            *mark = ep;
+            *sidx = *count;
+            list[(*count)++] = (net__tlink){e, (uint32_t)m, NET__NO_POS, false, false};
         }
+    }
+    if (n_dl > 0) {
+        if (!dominators_present(n, tl, dl, n_dl, ep, error))
+            return false;
+        memcpy(tl + n_tl, dl, n_dl * sizeof *tl); /* n_tl + n_dl <= n_links */
     }
 
     uint32_t s = net__xfer_alloc(n);
@@ -488,7 +591,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     t->busy = 0;
     t->new_rate = 0;
     t->tag = spec->tag;
-    xfer_links_set(t, tl, n_tl);
+    xfer_links_set(t, tl, n_tl, n_dl);
     t->n_lazy = 0;
     for (uint32_t k = 0; k < n_tl; k++)
         t->eager[k / 64] |= (uint64_t)1 << (k % 64);
@@ -497,6 +600,8 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     t->ev = EVQ_ID_NONE;
     for (uint32_t k = 0; k < n_tl; k++)
         n->links[tl[k].link].refs++;
+    for (uint32_t k = n_tl; k < n_tl + n_dl; k++)
+        n->dom[tl[k].link].refs++;
     n->stats.transfers_started++;
     n->stats.active_transfers++;
     net_transfer_id tid = net__xfer_id(n, s);

@@ -169,6 +169,15 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
  * reused.  Errors: CCS_ERROR_INVALID (unknown, already removed, in use). */
 bool net_link_remove(net *n, net_link_id id, GError **error);
 
+/* Declare that link a never binds: every transfer that moves on a also
+ * moves on b, at least as often, and C_a >= C_b, so b's constraint implies
+ * a's and a stays out of every solve (its counters and load still follow
+ * its transfers; its busy time is the time some transfer on it moves at a
+ * rate > 0).  The caller vouches for the first part: a transfer on a
+ * without b at least as often is refused.  a must not be in use; a
+ * dominator cannot itself be dominated.  Errors: CCS_ERROR_INVALID. */
+bool net_link_set_dominator(net *n, net_link_id a, net_link_id b, GError **error);
+
 /* One past the largest link id handed out (removed links included). */
 size_t net_link_count(const net *n);
 

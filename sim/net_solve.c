@@ -658,6 +658,8 @@ static size_t apply_rates(net *n, size_t n_t, double now)
         if (fabs(x - old) <= eps * max2(x, old))
             continue;
         net__xfer_advance(t, now);
+        if (t->n_dl > 0 && (old > 0) != (x > 0))
+            net__dom_rate_sign(n, s, x > 0, now);
         t->rate_Bps = x;
         t->rver++;
         n->stats.rate_changes++;

@@ -18,7 +18,7 @@ static void completion_event(void *ctx, uint64_t arg, double now_s);
 void net__xfer_release(net *n, uint32_t s)
 {
     net__xfer *t = &n->xf[s];
-    t->n_tl = 0; /* (its block stays, for the slot's next transfer) */
+    t->n_tl = t->n_dl = 0; /* (its block stays, for the slot's next transfer) */
     t->state = NET__FREE;
     t->ev = EVQ_ID_NONE;
     t->on_done = NULL;
@@ -31,8 +31,11 @@ void net__xfer_release(net *n, uint32_t s)
 uint32_t net__new_epoch(net *n)
 {
     if (++n->epoch == 0) {
-        for (size_t e = 0; e < n->n_links; e++)
+        for (size_t e = 0; e < n->n_links; e++) {
             n->links[e].mark = 0;
+            if (n->dom)
+                n->dom[e].mark = 0;
+        }
         for (size_t s = 0; s < n->n_xf; s++)
             n->xf[s].mark = 0;
         n->epoch = 1;
@@ -291,6 +294,91 @@ static bool first_user_lazy(net *n, uint32_t e, uint32_t s, uint32_t k, double n
     return true;
 }
 
+/* ---- dominated links -------------------------------------------------
+ * A link that another link dominates (net_link_set_dominator) is in no
+ * solve: every transfer on it is on its dominator too, whose constraint
+ * implies its own.  Its counters follow its users like a lazy link's
+ * follow its one user, over many users: what each carried up to its last
+ * fold is in the link's counters, the rest is m (moved - base) per user;
+ * busy time runs while some user moves at a rate > 0. */
+
+/* Dominated link e's busy clock: one more (delta +1) or one fewer user at a
+ * rate > 0. */
+static void dom_busy(net *n, uint32_t e, int delta, double now)
+{
+    net__dom *d = &n->dom[e];
+    if (delta > 0) {
+        if (d->n_pos++ == 0)
+            d->busy_since = now;
+    } else if (--d->n_pos == 0 && now > d->busy_since) {
+        d->busy_s += now - d->busy_since;
+    }
+}
+
+/* Count user u's bytes up to moved mv into the link's counters. */
+static void dom_fold(net *n, net__dom *d, net__duser *u, double mv)
+{
+    double b = u->mult * (mv - u->base);
+    d->carried_bytes += b;
+    d->tagged_bytes += b * n->xf[u->t].tag;
+    u->base = mv;
+}
+
+static void dom_join(net *n, uint32_t s, uint32_t k)
+{
+    net__xfer *t = &n->xf[s];
+    uint32_t e = t->tl[k].link;
+    net__dom *d = &n->dom[e];
+    if (d->n == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 4;
+        d->u = g_renew(net__duser, d->u, d->cap);
+    }
+    t->tl[k].pos = d->n;
+    d->u[d->n++] = (net__duser){s, k, t->tl[k].mult, t->moved};
+    if (!d->listed) {
+        d->listed = true;
+        g_array_append_val(n->moved, e);
+    }
+}
+
+static void dom_leave(net *n, uint32_t s, uint32_t k, double now, double mv)
+{
+    net__xfer *t = &n->xf[s];
+    uint32_t e = t->tl[k].link, pos = t->tl[k].pos;
+    net__dom *d = &n->dom[e];
+    g_assert(pos < d->n && d->u[pos].t == s);
+    dom_fold(n, d, &d->u[pos], mv);
+    if (t->rate_Bps > 0)
+        dom_busy(n, e, -1, now);
+    d->u[pos] = d->u[--d->n];
+    if (pos != d->n)
+        n->xf[d->u[pos].t].tl[d->u[pos].k].pos = pos;
+}
+
+void net__dom_rate_sign(net *n, uint32_t s, bool up, double now_s)
+{
+    const net__xfer *t = &n->xf[s];
+    for (uint32_t k = t->n_tl; k < t->n_tl + t->n_dl; k++)
+        dom_busy(n, t->tl[k].link, up ? +1 : -1, now_s);
+}
+
+void net__dom_stats(const net *n, uint32_t e, double now_s, net_link_stats *out)
+{
+    const net__dom *d = &n->dom[e];
+    *out = (net_link_stats){.carried_bytes = d->carried_bytes,
+                            .busy_s = d->busy_s,
+                            .tagged_bytes = d->tagged_bytes};
+    for (uint32_t i = 0; i < d->n; i++) {
+        const net__xfer *t = &n->xf[d->u[i].t];
+        double b = d->u[i].mult * (net__xfer_moved_at(t, now_s) - d->u[i].base);
+        out->carried_bytes += b;
+        out->tagged_bytes += b * t->tag;
+        out->load_Bps += d->u[i].mult * t->rate_Bps;
+    }
+    if (d->n_pos > 0 && now_s > d->busy_since)
+        out->busy_s += now_s - d->busy_since;
+}
+
 /* Put a waiting transfer on its links' user lists: its bytes start moving. */
 void net__xfer_activate(net *n, uint32_t s)
 {
@@ -319,6 +407,8 @@ void net__xfer_activate(net *n, uint32_t s)
         if (!first_user_lazy(n, t->tl[k].link, s, k, now))
             net__mark_dirty(n, t->tl[k].link, t->prio);
     }
+    for (uint32_t k = t->n_tl; k < t->n_tl + t->n_dl; k++)
+        dom_join(n, s, k);
     touch_xfer(n, s, t->prio);
 }
 
@@ -369,6 +459,8 @@ void net__xfer_deactivate(net *n, uint32_t s)
         if (!quiet)
             net__mark_dirty(n, t->tl[k].link, t->prio);
     }
+    for (uint32_t k = t->n_tl; k < t->n_tl + t->n_dl; k++)
+        dom_leave(n, s, k, now, mv);
     touch_xfer(n, s, t->prio);
 }
 
@@ -377,6 +469,8 @@ void net__xfer_release_refs(net *n, uint32_t s)
     net__xfer *t = &n->xf[s];
     for (uint32_t k = 0; k < t->n_tl; k++)
         n->links[t->tl[k].link].refs--;
+    for (uint32_t k = t->n_tl; k < t->n_tl + t->n_dl; k++)
+        n->dom[t->tl[k].link].refs--;
 }
 
 void net__startup_event(void *ctx, uint64_t arg, double now_s)
@@ -455,6 +549,28 @@ void net_transfer_progress(net *n, net_transfer_id id, double bytes_B, double dt
         n->delay_obs(n->delay_obs_user, id, t->user, bytes_B, dt_s, now);
 }
 
+/* net_links_delay() for dominated link e: its counters brought to now,
+ * add added, its busy clock stopped until now + dt.  Its users are delayed
+ * with it, so their bytes move again from now + dt. */
+static void dom_delay(net *n, uint32_t e, const net_link_stats *add, double now, double dt)
+{
+    net__dom *d = &n->dom[e];
+    for (uint32_t i = 0; i < d->n; i++)
+        dom_fold(n, d, &d->u[i], net__xfer_moved_at(&n->xf[d->u[i].t], now));
+    if (d->n_pos > 0) {
+        if (now > d->busy_since)
+            d->busy_s += now - d->busy_since;
+        d->busy_since = now + dt;
+    }
+    d->carried_bytes += add->carried_bytes;
+    d->busy_s += add->busy_s;
+    d->tagged_bytes += add->tagged_bytes;
+    if (!d->listed) {
+        d->listed = true;
+        g_array_append_val(n->moved, e);
+    }
+}
+
 void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_link_stats *add,
                      double dt_s)
 {
@@ -465,6 +581,10 @@ void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_lin
     for (size_t i = 0; i < count; i++) {
         if (ids[i] >= n->n_links || !n->links[ids[i]].present)
             continue;
+        if (net__dominated(n, ids[i])) {
+            dom_delay(n, ids[i], &add[i], now, dt_s);
+            continue;
+        }
         net__link *l = &n->links[ids[i]];
         make_eager(n, ids[i]); /* its user's integrals would not see the delay */
         net__link_advance(l, now);

@@ -782,6 +782,111 @@ static void test_net_lazy_counters(void)
     fixture_clear(&f);
 }
 
+/* Dominated links (net_link_set_dominator).  K = 2; B = 10 B/s, A = 20 B/s
+ * dominated by B.
+ * T1 on B at level 0 (10 bytes) takes B whole until t = 1; T2 on A and B
+ * at level 1 (20 bytes, tag 1) is starved until then, so A is idle: load
+ * 0, busy 0.  Then T2 moves at 10 (B binds, A would allow 20) and ends at
+ * 1 + 20/10 = 3: at t = 2 A has carried 10 bytes in 1 s, load 10; at the
+ * end 20 bytes, busy 2 s, tagged 20.
+ * T3 on A and B (100 bytes, tag 0) from t = 4 moves at 10; at t = 5 A has
+ * 30 bytes and 3 s busy.  The fast path then delays T3 and A by 10 s,
+ * adding 50 bytes, 1 s and 7 tagged bytes to A: at t = 8 A reads 80 bytes,
+ * 4 s; T3's 90 bytes left move from 15 at 10 B/s, ending at 24, when A
+ * holds 170 bytes, 13 s busy and 27 tagged. */
+static void test_net_dominated(void)
+{
+    fixture f;
+    fixture_init(&f, 2);
+    net_link_id B = add_link(&f, 10, 0), A = add_link(&f, 20, 0);
+    GError *err = NULL;
+    CU_ASSERT_TRUE(net_link_set_dominator(f.n, A, B, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_TRUE(net_link_set_dominator(f.n, A, B, NULL)); /* again: the same fact */
+    net_transfer_id t1 = start(&f, 10, &B, NULL, 1, 0, 1, 0, 0);
+    net_link_id ab[] = {A, B};
+    net_transfer_id t2 = start(&f, 20, ab, NULL, 2, 1, 1, 0, 1.0);
+    TEST_ASSERT_CLOSE(net_transfer_rate_Bps(f.n, t2), 0, EPS);
+    CU_ASSERT_TRUE(net_link_in_use(f.n, A));
+    CU_ASSERT_FALSE(net_link_remove(f.n, A, NULL));
+    evq_run_until(f.q, 0.5);
+    check_link(&f, A, 0, 0, 0, 0);
+    evq_run_until(f.q, 2);
+    TEST_ASSERT_CLOSE(done_at(&f, t1), 1, EPS);
+    check_link(&f, A, 10, 10, 10, 1);
+    evq_run_until(f.q, 4);
+    TEST_ASSERT_CLOSE(done_at(&f, t2), 3, EPS);
+    check_link(&f, A, 0, 20, 20, 2);
+    CU_ASSERT_FALSE(net_link_in_use(f.n, A));
+    size_t n_moved = 0;
+    const uint32_t *moved = net_links_moved(f.n, &n_moved);
+    CU_ASSERT_EQUAL_FATAL(n_moved, 2);
+    CU_ASSERT_EQUAL(moved[0], B);
+    CU_ASSERT_EQUAL(moved[1], A);
+    net_transfer_id t3 = start(&f, 100, ab, NULL, 2, 0, 1, 0, 0);
+    evq_run_until(f.q, 5);
+    check_link(&f, A, 10, 30, 20, 3);
+    net_transfers_delay(f.n, &t3, 1, 10);
+    net_link_stats add = {.carried_bytes = 50, .busy_s = 1, .tagged_bytes = 7};
+    net_links_delay(f.n, &A, 1, &add, 10);
+    evq_run_until(f.q, 8);
+    check_link(&f, A, 10, 80, 27, 4);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, t3), 24, EPS);
+    check_link(&f, A, 0, 170, 27, 13);
+    fixture_clear(&f);
+}
+
+/* What net_link_set_dominator() and a transfer on a dominated link refuse;
+ * a link declared after it carried bytes keeps them. */
+static void test_net_dominated_errors(void)
+{
+    fixture f;
+    fixture_init(&f, 1);
+    net_link_id B = add_link(&f, 10, 0), A = add_link(&f, 20, 0), C = add_link(&f, 5, 0);
+    net_link_id D = add_link(&f, 30, 0);
+    GError *err = NULL;
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, A, A, &err)); /* itself */
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, C, B, &err)); /* C is the tighter */
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, A, 99, &err)); /* no such link */
+    g_clear_error(&err);
+    CU_ASSERT_TRUE(net_link_set_dominator(f.n, A, B, NULL));
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, A, C, &err)); /* another dominator */
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, D, A, &err)); /* A is dominated */
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, B, C, &err)); /* B dominates */
+    g_clear_error(&err);
+    start(&f, 10, &D, NULL, 1, 0, 1, 0, 0);
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, D, B, &err)); /* in use */
+    g_clear_error(&err);
+    /* once free, D may be declared: its 10 bytes in 1/3 s stay counted */
+    evq_run_until(f.q, INFINITY);
+    CU_ASSERT_TRUE(net_link_set_dominator(f.n, D, B, NULL));
+    check_link(&f, D, 0, 10, 0, 1.0 / 3);
+    /* A without B, and A twice with B once: refused, nothing started */
+    net_transfer_spec sp = {.size_bytes = 1, .links = &A, .n_links = 1, .weight = 1};
+    net_transfer_id id = NET_TRANSFER_NONE;
+    CU_ASSERT_FALSE(net_transfer_start(f.n, &sp, &id, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_clear_error(&err);
+    net_link_id aab[] = {A, A, B};
+    sp.links = aab;
+    sp.n_links = 3;
+    CU_ASSERT_FALSE(net_transfer_start(f.n, &sp, &id, &err));
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(net_link_in_use(f.n, A));
+    net_link_id abb[] = {A, B, B};
+    sp.links = abb;
+    CU_ASSERT_TRUE(net_transfer_start(f.n, &sp, &id, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    fixture_clear(&f);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -805,6 +910,8 @@ int main(void)
         {"level_private", test_net_level_private},
         {"many_links", test_net_many_links},
         {"lazy_counters", test_net_lazy_counters},
+        {"dominated", test_net_dominated},
+        {"dominated_errors", test_net_dominated_errors},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
         {"fill_stop", test_net_fill_stop},
