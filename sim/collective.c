@@ -787,6 +787,48 @@ size_t coll_plan_merge_private(coll_plan *p, const topo *t, const bool *serial)
     return merged;
 }
 
+/* ---- links that never bind ------------------------------------------ */
+
+/* Record by as the dominator of each link of the path l[0..n); a link
+ * that two NIC links would dominate gets none (0). */
+static void dominated_path(const topo *t, const uint32_t *l, size_t n, uint32_t by,
+                           GHashTable *dom)
+{
+    for (size_t i = 0; i < n; i++) {
+        gpointer k = GUINT_TO_POINTER(l[i] + 1), v;
+        bool tighter = topo_link_get(t, l[i])->cap_Bps >= topo_link_get(t, by)->cap_Bps;
+        if (!g_hash_table_lookup_extended(dom, k, NULL, &v))
+            g_hash_table_insert(dom, k, GUINT_TO_POINTER(tighter ? by + 1 : 0));
+        else if (GPOINTER_TO_UINT(v) != by + 1)
+            g_hash_table_insert(dom, k, GUINT_TO_POINTER(0));
+    }
+}
+
+void coll_dominated_links(const topo *t, GArray *pairs)
+{
+    g_return_if_fail(t && pairs);
+    g_autoptr(GHashTable) dom = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (size_t h = 0; h < topo_host_count(t); h++)
+        for (size_t g = 0; g < topo_host_gpu_count(t, h); g++) {
+            uint32_t nic = topo_host_nic_node(t, h, topo_gpu_nic(t, h, g)), up, down;
+            if (!topo_nic_links(t, nic, &up, &down))
+                continue;
+            const uint32_t *l;
+            size_t n = topo_path_gpu_to_nic(t, h, g, &l);
+            dominated_path(t, l, n, up, dom);
+            n = topo_path_nic_to_gpu(t, h, g, &l);
+            dominated_path(t, l, n, down, dom);
+        }
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, dom);
+    while (g_hash_table_iter_next(&it, &k, &v))
+        if (GPOINTER_TO_UINT(v) != 0) {
+            uint32_t pair[2] = {GPOINTER_TO_UINT(k) - 1, GPOINTER_TO_UINT(v) - 1};
+            g_array_append_vals(pairs, pair, 2);
+        }
+}
+
 size_t coll_plan_op_count(const coll_plan *p) { return p->ops->len; }
 
 static const coll_op *op_get(const coll_plan *p, size_t op)

@@ -182,6 +182,17 @@ int coll_plan_add_op(coll_plan *p, topo *t, const cluster_alloc *const *groups, 
  * transfers merged away.  O(plan's links x log). */
 size_t coll_plan_merge_private(coll_plan *p, const topo *t, const bool *serial);
 
+/* Links that never bind (net_link_set_dominator): every hop between hosts
+ * is a GPU's fixed path to its nearest NIC, then a network path, which
+ * begins with that NIC's link to its switch, then the reverse at the other
+ * end (hop_add), and no transfer uses a PCIe link otherwise.  So each link
+ * of GPU g's path to its NIC is on a transfer only together with the NIC's
+ * uplink, as often, and each link of the path back only with its downlink.
+ * Appends to pairs (uint32_t, two per pair) every (link, that NIC link)
+ * whose capacities make the uplink or downlink the tighter, each link once.
+ * O(hosts x GPUs). */
+void coll_dominated_links(const topo *t, GArray *pairs);
+
 /* The plan's operations (coll_plan_new: one, the job's collective, whose
  * steps the coll_plan_step_count family reads), their steps and transfers.
  * (transfer none) */

@@ -363,6 +363,20 @@ static bool check_sched_jobs(const replay *r, const config *cfg, GError **error)
 
 /* The scenario's "scheduler" object holds "name" and the keys the
  * scheduler declares (sched_ops.config_keys), nothing else. */
+/* The links no transfer can be held back by (coll_dominated_links), out
+ * of the solves: a ring's PCIe links, half of its links, cost the solver
+ * as much as the rest and never bind. */
+static bool set_dominators(net *n, const topo *t, GError **error)
+{
+    g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    coll_dominated_links(t, pairs);
+    for (guint i = 0; i < pairs->len; i += 2)
+        if (!net_link_set_dominator(n, g_array_index(pairs, uint32_t, i),
+                                    g_array_index(pairs, uint32_t, i + 1), error))
+            return false;
+    return true;
+}
+
 static bool scheduler_keys_ok(const config *cfg, const sched_ops *ops, GError **error)
 {
     if (!cfg->scheduler_obj)
@@ -595,6 +609,8 @@ replay *replay_new_shard(const config *cfg, const sched_ops *ops, topo *t, const
             return NULL;
         g_assert(id == i);
     }
+    if (!set_dominators(r->n, t, error))
+        return NULL;
     if (!scheduler_keys_ok(cfg, r->ops, error))
         return NULL;
     sched_options so = {.priority_levels = r->levels, .seed = cfg->sim.seed,

@@ -397,6 +397,45 @@ static void test_collective_merged_rings(void)
     cluster_release(c, b);
 }
 
+/* Links that never bind: 4 hosts of 2 GPUs behind one PCIe switch and one
+ * NIC of 200 Gb/s.  Per host, GPU -> PCIe (2), PCIe -> NIC (1) and back
+ * (3) are only ever crossed on the way to or from the NIC's network link,
+ * whose 200 Gb/s are below PCIe's 252: 6 pairs a host, 24 in all, each
+ * link named once, each with its own host's NIC uplink (towards the NIC)
+ * or downlink.  With PCIe at 100 Gb/s the NIC links no longer imply them:
+ * none. */
+static void test_collective_dominated_links(void)
+{
+    GError *e = NULL;
+    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=2,nics=1,pcie=1",
+                                   NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    coll_dominated_links(t, pairs);
+    CU_ASSERT_EQUAL_FATAL(pairs->len, 2 * 24);
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (guint i = 0; i < pairs->len; i += 2) {
+        const topo_link *a = topo_link_get(t, g_array_index(pairs, uint32_t, i));
+        const topo_link *b = topo_link_get(t, g_array_index(pairs, uint32_t, i + 1));
+        CU_ASSERT_TRUE(g_hash_table_add(seen, GUINT_TO_POINTER(g_array_index(pairs, uint32_t, i))));
+        CU_ASSERT_EQUAL(a->tier, TOPO_TIER_PCIE);
+        CU_ASSERT_EQUAL(b->tier, TOPO_TIER_HOST_TOR);
+        bool towards_nic = topo_node_get_kind(t, a->src) == TOPO_NODE_GPU ||
+                           topo_node_get_kind(t, a->dst) == TOPO_NODE_NIC;
+        uint32_t nic = towards_nic ? b->src : b->dst;
+        CU_ASSERT_EQUAL(topo_node_get_kind(t, nic), TOPO_NODE_NIC);
+        CU_ASSERT_EQUAL(topo_node_host(t, nic), topo_node_host(t, a->src));
+    }
+    g_autoptr(topo) slow = topo_build(
+        "clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=2,nics=1,pcie=1,pcie_gbps=100", NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
+    g_array_set_size(pairs, 0);
+    coll_dominated_links(slow, pairs);
+    CU_ASSERT_EQUAL(pairs->len, 0);
+}
+
 int main(void)
 {
     igraph_set_error_handler(igraph_error_handler_ignore);
@@ -410,6 +449,7 @@ int main(void)
         {"spread_paths", test_collective_spread_paths},
         {"hops_and_step_latency", test_collective_hops_and_step_latency},
         {"merged_rings", test_collective_merged_rings},
+        {"dominated_links", test_collective_dominated_links},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("collective", cases);

@@ -415,6 +415,17 @@ uint32_t topo_nic_first_switch(const topo *t, uint32_t nic)
     return a ? a->sw : TOPO_NODE_NONE;
 }
 
+bool topo_nic_links(const topo *t, uint32_t nic, uint32_t *up, uint32_t *down)
+{
+    g_return_val_if_fail(nic < t->nodes->len && up && down, false);
+    const topo__nic_attach *a = g_hash_table_lookup(t->nic_attach, GUINT_TO_POINTER(nic));
+    if (!a || a->up == TOPO__NONE || a->down == TOPO__NONE)
+        return false;
+    *up = a->up;
+    *down = a->down;
+    return true;
+}
+
 size_t topo_link_count(const topo *t) { return t->links->len; }
 
 const topo_link *topo_link_get(const topo *t, uint32_t id)

@@ -113,6 +113,11 @@ size_t topo_node_index(const topo *t, uint32_t node);
  * NIC, or a NIC of a lone host without network).  O(1). */
 uint32_t topo_nic_first_switch(const topo *t, uint32_t nic);
 
+/* NIC node nic's network links, nic -> its switch (*up) and back (*down):
+ * the first and the last link of every path from and to it.  False (and
+ * nothing stored) if it is not an attached NIC.  O(1). */
+bool topo_nic_links(const topo *t, uint32_t nic, uint32_t *up, uint32_t *down);
+
 /* ---- links ---------------------------------------------------------------- */
 
 typedef enum topo_tier {
