@@ -893,36 +893,42 @@ size_t coll_plan_fixed_links(const coll_plan *p, const uint32_t **links, const d
     return p->fixed_links->len;
 }
 
-void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult)
+size_t coll_xfer_link_set(const coll_plan *p, const coll_xfer *x, const uint32_t **links,
+                          const uint32_t **mult)
 {
     /* the cache is logically part of the plan's state: p and x are const
      * to callers, the cached set is a pure function of them */
     coll_xfer *mx = (coll_xfer *)x;
-    if (mx->cache_links && mx->cache_version == p->version + 1) {
-        g_array_set_size(links, 0);
-        g_array_set_size(mult, 0);
-        g_array_append_vals(links, mx->cache_links->data, mx->cache_links->len);
-        g_array_append_vals(mult, mx->cache_mult->data, mx->cache_mult->len);
-        return;
+    if (!mx->cache_links || mx->cache_version != p->version + 1) {
+        if (!mx->cache_links) {
+            mx->cache_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+            mx->cache_mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        }
+        g_autoptr(GHashTable) acc =
+            g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+        for (guint l = 0; l < x->fixed->len; l++)
+            acc_add(acc, g_array_index(x->fixed, uint32_t, l), 1.0);
+        for (guint i = 0; i < x->flows->len; i++) {
+            const coll_flow *f = coll_plan_flow(p, g_array_index(x->flows, uint32_t, i));
+            for (guint l = 0; l < f->links->len; l++)
+                acc_add(acc, g_array_index(f->links, uint32_t, l), 1.0);
+        }
+        emit_sorted(acc, mx->cache_links, mx->cache_mult, true);
+        mx->cache_version = p->version + 1;
     }
-    if (!mx->cache_links) {
-        mx->cache_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        mx->cache_mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    }
-    g_autoptr(GHashTable) acc = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-    for (guint l = 0; l < x->fixed->len; l++)
-        acc_add(acc, g_array_index(x->fixed, uint32_t, l), 1.0);
-    for (guint i = 0; i < x->flows->len; i++) {
-        const coll_flow *f = coll_plan_flow(p, g_array_index(x->flows, uint32_t, i));
-        for (guint l = 0; l < f->links->len; l++)
-            acc_add(acc, g_array_index(f->links, uint32_t, l), 1.0);
-    }
-    emit_sorted(acc, mx->cache_links, mx->cache_mult, true);
-    mx->cache_version = p->version + 1;
+    *links = (const uint32_t *)(void *)mx->cache_links->data;
+    *mult = (const uint32_t *)(void *)mx->cache_mult->data;
+    return mx->cache_links->len;
+}
+
+void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult)
+{
+    const uint32_t *l, *m;
+    size_t n = coll_xfer_link_set(p, x, &l, &m);
     g_array_set_size(links, 0);
     g_array_set_size(mult, 0);
-    g_array_append_vals(links, mx->cache_links->data, mx->cache_links->len);
-    g_array_append_vals(mult, mx->cache_mult->data, mx->cache_mult->len);
+    g_array_append_vals(links, l, (guint)n);
+    g_array_append_vals(mult, m, (guint)n);
 }
 
 double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_s)

@@ -238,6 +238,11 @@ size_t coll_plan_fixed_links(const coll_plan *p, const uint32_t **links, const d
  * cached in x until a path of the plan changes, so repeated calls cost a
  * copy. */
 void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult);
+/* The same set without the copy: the cached arrays themselves, valid
+ * until a path of the plan changes or x's next call; returns their
+ * length.  (transfer none) */
+size_t coll_xfer_link_set(const coll_plan *p, const coll_xfer *x, const uint32_t **links,
+                          const uint32_t **mult);
 /* With L = the largest path latency of its flows + its fixed links'
  * latency: repeat x (steps alpha + L), or, for a plan built with
  * step_latency, repeat x steps x (alpha + L): every lock-step waits for

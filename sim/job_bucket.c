@@ -149,17 +149,16 @@ static void on_transfer_done(void *user, net_transfer_id id, double now_s)
 static void start_step(job *j, double now_s)
 {
     const job_env *env = j->env;
-    g_autoptr(GArray) links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    g_autoptr(GArray) mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     size_t nx = coll_plan_xfer_count(j->plan, j->step);
     for (size_t i = 0; i < nx; i++) {
         const coll_xfer *x = coll_plan_xfer(j->plan, j->step, i);
-        coll_xfer_links(j->plan, x, links, mult);
+        const uint32_t *links, *mult;
+        size_t n_links = coll_xfer_link_set(j->plan, x, &links, &mult);
         net_transfer_spec sp = {
             .size_bytes = x->bytes,
-            .links = (const net_link_id *)(void *)links->data,
-            .mult = (const uint32_t *)(void *)mult->data,
-            .n_links = links->len,
+            .links = links,
+            .mult = mult,
+            .n_links = n_links,
             .prio = j->class_priority[JOB_GRAPH_DP] >= 0 ? j->class_priority[JOB_GRAPH_DP]
                                                          : j->net_level,
             .weight = 1.0,

@@ -35,7 +35,7 @@ struct job_graph_run {
     const double *ideal_s;   /* per task: communication durations to take instead, or NULL */
     size_t tasks_left;       /* in the running iteration */
     int reductions_started, reductions_left;
-    GArray *links, *mult;    /* scratch: a transfer's links */
+    GArray *links;           /* scratch: a transfer's links in a net of its own (link_map) */
 };
 
 job_graph_run *job_graph_run_new(const job_graph *g, const coll_plan *plan,
@@ -53,7 +53,6 @@ job_graph_run *job_graph_run_new(const job_graph *g, const coll_plan *plan,
     r->started_s = g_new0(double, n ? n : 1);
     r->xfer_task = g_hash_table_new(g_direct_hash, g_direct_equal);
     r->links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    r->mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return r;
 }
 
@@ -67,7 +66,6 @@ void job_graph_run_free(job_graph_run *r)
     g_free(r->started_s);
     g_hash_table_destroy(r->xfer_task);
     g_array_free(r->links, TRUE);
-    g_array_free(r->mult, TRUE);
     g_free(r);
 }
 
@@ -148,16 +146,20 @@ static void start_step(job_graph_run *r, uint32_t task, double now_s)
     r->xfers_left[task] = (uint32_t)nx;
     for (size_t i = 0; i < nx; i++) {
         const coll_xfer *x = coll_plan_op_xfer(r->plan, op, st, i);
-        coll_xfer_links(r->plan, x, r->links, r->mult);
-        uint32_t *lv = (uint32_t *)(void *)r->links->data;
-        if (r->nt.link_map)
-            for (guint l = 0; l < r->links->len; l++)
-                lv[l] = r->nt.link_map[lv[l]];
+        const uint32_t *lv, *mv;
+        size_t nl = coll_xfer_link_set(r->plan, x, &lv, &mv);
+        if (r->nt.link_map) { /* a net of its own links: their ids there */
+            g_array_set_size(r->links, nl);
+            uint32_t *mapped = (uint32_t *)(void *)r->links->data;
+            for (size_t l = 0; l < nl; l++)
+                mapped[l] = r->nt.link_map[lv[l]];
+            lv = mapped;
+        }
         net_transfer_spec sp = {
             .size_bytes = x->bytes,
             .links = lv,
-            .mult = (const uint32_t *)(void *)r->mult->data,
-            .n_links = r->links->len,
+            .mult = mv,
+            .n_links = nl,
             .prio = job_graph_run_class_level(r, t->cls),
             .weight = 1.0,
             .startup_s = coll_xfer_startup_s(r->plan, x, r->nt.alpha_s),
