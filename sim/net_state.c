@@ -551,7 +551,11 @@ void net_transfer_progress(net *n, net_transfer_id id, double bytes_B, double dt
 
 /* net_links_delay() for dominated link e: its counters brought to now,
  * add added, its busy clock stopped until now + dt.  Its users are delayed
- * with it, so their bytes move again from now + dt. */
+ * with it, so their bytes move again from now + dt.  (A transfer of
+ * another group that starts on it within the delay counts its bytes from
+ * its start, where a link kept eagerly leaves them out until now + dt:
+ * PCIe links are one GPU's or one NIC's, so this needs two jobs behind one
+ * NIC in different groups, and moves only that link's counters.) */
 static void dom_delay(net *n, uint32_t e, const net_link_stats *add, double now, double dt)
 {
     net__dom *d = &n->dom[e];
