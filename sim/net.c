@@ -491,7 +491,7 @@ static bool check_spec(const net *n, const net_transfer_spec *sp, GError **error
 
 /* Copy a new transfer's n_tl + n_dl links into its slot's block: tl[cap_tl],
  * then the eager bits (8-byte aligned), all clear.  The block is the one the
- * slot's earlier transfers used if it holds n_tl links (one allocation per
+ * slot's earlier transfers used if it holds them all (one allocation per
  * slot, not per transfer: a replay starts millions). */
 static void xfer_links_set(net__xfer *t, const net__tlink *tl, uint32_t n_tl, uint32_t n_dl)
 {

@@ -302,6 +302,12 @@ static bool first_user_lazy(net *n, uint32_t e, uint32_t s, uint32_t k, double n
  * fold is in the link's counters, the rest is m (moved - base) per user;
  * busy time runs while some user moves at a rate > 0. */
 
+/* The busy time d's clock has run since busy_since (0 if it is stopped). */
+static inline double dom_busy_run(const net__dom *d, double now)
+{
+    return d->n_pos > 0 && now > d->busy_since ? now - d->busy_since : 0;
+}
+
 /* Dominated link e's busy clock: one more (delta +1) or one fewer user at a
  * rate > 0. */
 static void dom_busy(net *n, uint32_t e, int delta, double now)
@@ -310,8 +316,18 @@ static void dom_busy(net *n, uint32_t e, int delta, double now)
     if (delta > 0) {
         if (d->n_pos++ == 0)
             d->busy_since = now;
-    } else if (--d->n_pos == 0 && now > d->busy_since) {
-        d->busy_s += now - d->busy_since;
+    } else {
+        d->busy_s += d->n_pos == 1 ? dom_busy_run(d, now) : 0;
+        d->n_pos--;
+    }
+}
+
+/* Put dominated link e on net.moved (once). */
+static void dom_list_moved(net *n, net__dom *d, uint32_t e)
+{
+    if (!d->listed) {
+        d->listed = true;
+        g_array_append_val(n->moved, e);
     }
 }
 
@@ -335,10 +351,7 @@ static void dom_join(net *n, uint32_t s, uint32_t k)
     }
     t->tl[k].pos = d->n;
     d->u[d->n++] = (net__duser){s, k, t->tl[k].mult, t->moved};
-    if (!d->listed) {
-        d->listed = true;
-        g_array_append_val(n->moved, e);
-    }
+    dom_list_moved(n, d, e);
 }
 
 static void dom_leave(net *n, uint32_t s, uint32_t k, double now, double mv)
@@ -375,8 +388,7 @@ void net__dom_stats(const net *n, uint32_t e, double now_s, net_link_stats *out)
         out->tagged_bytes += b * t->tag;
         out->load_Bps += d->u[i].mult * t->rate_Bps;
     }
-    if (d->n_pos > 0 && now_s > d->busy_since)
-        out->busy_s += now_s - d->busy_since;
+    out->busy_s += dom_busy_run(d, now_s);
 }
 
 /* Put a waiting transfer on its links' user lists: its bytes start moving. */
@@ -561,18 +573,13 @@ static void dom_delay(net *n, uint32_t e, const net_link_stats *add, double now,
     net__dom *d = &n->dom[e];
     for (uint32_t i = 0; i < d->n; i++)
         dom_fold(n, d, &d->u[i], net__xfer_moved_at(&n->xf[d->u[i].t], now));
-    if (d->n_pos > 0) {
-        if (now > d->busy_since)
-            d->busy_s += now - d->busy_since;
+    d->busy_s += dom_busy_run(d, now);
+    if (d->n_pos > 0)
         d->busy_since = now + dt;
-    }
     d->carried_bytes += add->carried_bytes;
     d->busy_s += add->busy_s;
     d->tagged_bytes += add->tagged_bytes;
-    if (!d->listed) {
-        d->listed = true;
-        g_array_append_val(n->moved, e);
-    }
+    dom_list_moved(n, d, e);
 }
 
 void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_link_stats *add,
