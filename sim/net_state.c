@@ -90,6 +90,26 @@ void net__link_sync(net *n, uint32_t e)
     link_sync_with(n, e, now, net__xfer_moved_at(t, now), net__xfer_busy_at(t, now));
 }
 
+/* Bring lazy link e's counters to now from its user's integrals mv and bz;
+ * the bytes its user moved since the last sync. */
+static double link_sync_counters(net *n, uint32_t e, double now, double mv, double bz)
+{
+    net__link *l = &n->links[e];
+    const net__user us = l->users[0];
+    double dm = mv - n->lbase[e].moved;
+    if (dm != 0) {
+        double bytes = us.mult * dm;
+        l->carried_bytes += bytes;
+        l->tagged_bytes += bytes * n->xf[us.t].tag;
+        n->lbase[e].moved = mv;
+    }
+    l->busy_s += bz - n->lbase[e].busy;
+    n->lbase[e].busy = bz;
+    if (now > l->last_s)
+        l->last_s = now;
+    return dm;
+}
+
 /* net__link_sync() with its user's integrals at now, mv and bz, given (a
  * deactivation syncs all the lazy links of one transfer: the same values
  * for each). */
@@ -98,17 +118,7 @@ static void link_sync_with(net *n, uint32_t e, double now, double mv, double bz)
     net__link *l = &n->links[e];
     const net__user us = l->users[0];
     const net__xfer *t = &n->xf[us.t];
-    double dm = mv - n->lbase[e].moved;
-    if (dm != 0) {
-        double bytes = us.mult * dm;
-        l->carried_bytes += bytes;
-        l->tagged_bytes += bytes * t->tag;
-        n->lbase[e].moved = mv;
-    }
-    l->busy_s += bz - n->lbase[e].busy;
-    n->lbase[e].busy = bz;
-    if (now > l->last_s)
-        l->last_s = now;
+    double dm = link_sync_counters(n, e, now, mv, bz);
     if (t->rver != n->lbase[e].ver) { /* update_link() of its last rate change */
         n->lbase[e].ver = t->rver;
         net__lvl *lv = &n->lvl[(size_t)e * n->K + t->prio];
@@ -431,7 +441,17 @@ void net__xfer_activate(net *n, uint32_t s)
 static void last_user_leaves(net *n, uint32_t e, int L, double now, double mv, double bz)
 {
     net__link *l = &n->links[e];
-    link_sync_with(n, e, now, mv, bz);
+    const net__user us = l->users[0];
+    const net__xfer *t = &n->xf[us.t];
+    bool new_rate = t->rver != n->lbase[e].ver;
+    double dm = link_sync_counters(n, e, now, mv, bz);
+    /* (not the level load of the user's last rate, which link_sync_with
+     * would set and this clears; the link is listed as having moved where
+     * that load or these bytes would list it there) */
+    if ((dm > 0 || (new_rate && us.mult * t->rate_Bps > 0)) && !l->moved_listed) {
+        l->moved_listed = true;
+        g_array_append_val(n->moved, e);
+    }
     net__lvl *lv = &n->lvl[(size_t)e * n->K + L];
     lv->load = 0;
     lv->tag = 0;
