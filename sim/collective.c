@@ -829,6 +829,96 @@ void coll_dominated_links(const topo *t, GArray *pairs)
         }
 }
 
+/* A NIC downlink of one of the job's hosts and the NIC uplinks that every
+ * transfer of the plan crossing it has crossed as often, so far. */
+typedef struct nic_cand {
+    uint32_t down;
+    bool seen;    /* some transfer crosses it */
+    GArray *ups;  /* uint32_t: the uplinks left, ascending */
+} nic_cand;
+
+static void nic_cand_clear(gpointer c) { g_clear_pointer(&((nic_cand *)c)->ups, g_array_unref); }
+
+/* The downlinks of the NICs of a's hosts whose GPUs are all the job's
+ * (indexed in *at: link + 1 -> index + 1) and the uplinks of all its NICs
+ * (in ups: link + 1). */
+static GArray *nic_cands(const topo *t, const cluster_alloc *a, GHashTable *at, GHashTable *ups)
+{
+    GArray *c = g_array_new(FALSE, TRUE, sizeof(nic_cand));
+    g_array_set_clear_func(c, nic_cand_clear);
+    for (size_t i = 0; i < a->n_hosts; i++) {
+        size_t h = a->hosts[i];
+        bool whole = a->gpu_off[i + 1] - a->gpu_off[i] == topo_host_gpu_count(t, h);
+        for (size_t k = 0; k < topo_host_nic_count(t, h); k++) {
+            uint32_t up, down;
+            if (!topo_nic_links(t, topo_host_nic_node(t, h, k), &up, &down))
+                continue;
+            g_hash_table_add(ups, GUINT_TO_POINTER(up + 1));
+            if (whole && !g_hash_table_contains(at, GUINT_TO_POINTER(down + 1))) {
+                g_array_append_val(c, ((nic_cand){.down = down}));
+                g_hash_table_insert(at, GUINT_TO_POINTER(down + 1), GUINT_TO_POINTER(c->len));
+            }
+        }
+    }
+    return c;
+}
+
+/* Narrow each candidate downlink of transfer x to the uplinks x crosses at
+ * least as often. */
+static void nic_cands_narrow(GArray *c, GHashTable *at, GHashTable *ups, const coll_plan *p,
+                             const coll_xfer *x)
+{
+    const uint32_t *l, *m;
+    size_t n = coll_xfer_link_set(p, x, &l, &m);
+    for (size_t i = 0; i < n; i++) {
+        guint ci = GPOINTER_TO_UINT(g_hash_table_lookup(at, GUINT_TO_POINTER(l[i] + 1)));
+        if (ci == 0)
+            continue;
+        nic_cand *cd = &g_array_index(c, nic_cand, ci - 1);
+        if (!cd->seen) { /* every uplink of x as often: l is ascending */
+            cd->seen = true;
+            cd->ups = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+            for (size_t j = 0; j < n; j++)
+                if (m[j] >= m[i] && g_hash_table_contains(ups, GUINT_TO_POINTER(l[j] + 1)))
+                    g_array_append_val(cd->ups, l[j]);
+            continue;
+        }
+        guint keep = 0;
+        for (guint u = 0; u < cd->ups->len; u++) {
+            uint32_t e = g_array_index(cd->ups, uint32_t, u);
+            const uint32_t *hit = bsearch(&e, l, n, sizeof *l, cmp_u32);
+            if (hit && m[hit - l] >= m[i])
+                g_array_index(cd->ups, uint32_t, keep++) = e;
+        }
+        g_array_set_size(cd->ups, keep);
+    }
+}
+
+void coll_plan_nic_dominators(const coll_plan *p, const topo *t, const cluster_alloc *a,
+                              GArray *pairs)
+{
+    g_return_if_fail(p && t && a && pairs);
+    g_autoptr(GHashTable) at = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_autoptr(GHashTable) ups = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_autoptr(GArray) c = nic_cands(t, a, at, ups);
+    for (size_t o = 0; o < coll_plan_op_count(p); o++)
+        for (size_t s = 0; s < coll_plan_op_step_count(p, o); s++)
+            for (size_t i = 0; i < coll_plan_op_xfer_count(p, o, s); i++)
+                nic_cands_narrow(c, at, ups, p, coll_plan_op_xfer(p, o, s, i));
+    for (guint k = 0; k < c->len; k++) {
+        const nic_cand *cd = &g_array_index(c, nic_cand, k);
+        double cap = cd->seen ? topo_link_get(t, cd->down)->cap_Bps : 0;
+        for (guint u = 0; cd->seen && u < cd->ups->len; u++) {
+            uint32_t e = g_array_index(cd->ups, uint32_t, u);
+            if (topo_link_get(t, e)->cap_Bps <= cap) { /* the lowest such uplink */
+                uint32_t pair[2] = {cd->down, e};
+                g_array_append_vals(pairs, pair, 2);
+                break;
+            }
+        }
+    }
+}
+
 size_t coll_plan_op_count(const coll_plan *p) { return p->ops->len; }
 
 static const coll_op *op_get(const coll_plan *p, size_t op)

@@ -51,6 +51,8 @@ void job_free(job *j)
     job_spec_clear(&j->spec);
     cluster_alloc_free(j->alloc);
     coll_plan_free(j->plan);
+    if (j->nic_dom)
+        g_array_unref(j->nic_dom);
     if (j->ffwd != j->ff_cache) /* a stretch borrows the cache */
         ffwd_profile_free(j->ffwd);
     ffwd_profile_free(j->ff_cache);

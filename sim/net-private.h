@@ -25,7 +25,7 @@ typedef struct net__dom {
     uint32_t n_pos;      /* users moving at a rate > 0 */
     uint32_t refs;       /* transfers (waiting or moving) that name it */
     uint32_t mark, sidx; /* net_transfer_start's merge, as net__link's */
-    bool dominates;      /* some link names this one as its dominator */
+    uint32_t dominates;  /* links that name this one as their dominator */
     bool listed;         /* on net.moved */
     double busy_since;   /* while n_pos > 0 */
     double carried_bytes, busy_s, tagged_bytes;

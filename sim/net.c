@@ -266,16 +266,51 @@ bool net_link_set_dominator(net *n, net_link_id a, net_link_id b, GError **error
                     why);
         return false;
     }
-    /* its counters so far move to where a dominated link keeps them */
+    /* its counters so far move to where a dominated link keeps them (and
+     * its place on net.moved, if it has one) */
     net_flush(n);
     net__link *la = &n->links[a];
     net__link_advance(la, evq_now(n->q));
     da->carried_bytes = la->carried_bytes;
     da->busy_s = la->busy_s;
     da->tagged_bytes = la->tagged_bytes;
+    da->busy_since = 0;
+    da->listed = la->moved_listed;
+    la->moved_listed = false;
     da->by = b + 1;
-    n->dom[b].dominates = true;
+    n->dom[b].dominates++;
     n->dom_bits[a / 64] |= (uint64_t)1 << (a % 64);
+    return true;
+}
+
+bool net_link_clear_dominator(net *n, net_link_id a, GError **error)
+{
+    g_return_val_if_fail(n != NULL, false);
+    if (!check_link(n, a, error))
+        return false;
+    const char *why = NULL;
+    if (!net__dominated(n, a))
+        why = "it is not dominated";
+    else if (n->dom[a].refs > 0)
+        why = "a transfer uses it";
+    if (why) {
+        g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                    "link %" G_GUINT32_FORMAT ": cannot take back its dominator: %s", a, why);
+        return false;
+    }
+    net_flush(n);
+    net__dom *da = &n->dom[a];
+    net__link *la = &n->links[a];
+    /* no user: nothing moves on it, its busy clock is stopped */
+    la->carried_bytes = da->carried_bytes;
+    la->busy_s = da->busy_s;
+    la->tagged_bytes = da->tagged_bytes;
+    la->last_s = evq_now(n->q);
+    la->moved_listed = da->listed;
+    da->listed = false;
+    n->dom[da->by - 1].dominates--;
+    da->by = 0;
+    n->dom_bits[a / 64] &= ~((uint64_t)1 << (a % 64));
     return true;
 }
 

@@ -178,6 +178,11 @@ bool net_link_remove(net *n, net_link_id id, GError **error);
  * dominator cannot itself be dominated.  Errors: CCS_ERROR_INVALID. */
 bool net_link_set_dominator(net *n, net_link_id a, net_link_id b, GError **error);
 
+/* Take back a's dominator: a is in the solves again, its counters go on
+ * from what it carried while dominated.  a must be dominated and not in
+ * use.  Errors: CCS_ERROR_INVALID. */
+bool net_link_clear_dominator(net *n, net_link_id a, GError **error);
+
 /* One past the largest link id handed out (removed links included). */
 size_t net_link_count(const net *n);
 

@@ -102,11 +102,22 @@ struct replay {
     /* input digests for run.json */
     char *trace_digest;
     struct replay_shard *shard; /* (nullable) one time shard of the run (replay_shard.c) */
+    GHashTable *pcie_by;       /* link + 1 -> GArray of the PCIe links it dominates for the
+                                * whole run (replay_links.c) */
 };
 
 /* Job j stops at now_s (its end, or the run's): GPUs released, the
  * scheduler called (replay_run.c). */
 void replay__job_end(struct replay *r, job *j, double now_s);
+
+/* The links that never bind (replay_links.c): a hop's PCIe links for the
+ * whole run, set once the net has its links; a running job's NIC downlinks
+ * (coll_plan_nic_dominators), from when its plan is made to when its
+ * transfers are gone (j->nic_dom).  An error is an engine invariant
+ * broken. */
+bool replay__set_dominators(struct replay *r, GError **error);
+bool replay__job_links_dominate(struct replay *r, job *j, GError **error);
+bool replay__job_links_release(struct replay *r, job *j, GError **error);
 
 /* Call the scheduler's reschedule, then update the wing (sched_ctx.c). */
 void replay__reschedule(struct replay *r);

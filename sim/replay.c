@@ -49,6 +49,8 @@ void replay_free(replay *r)
     g_free(r->first_unknown_host);
     steady_free(r->steady);
     replay__shard_free(r->shard);
+    if (r->pcie_by)
+        g_hash_table_destroy(r->pcie_by);
     config_free(r->cfg);
     g_free(r);
 }
@@ -366,17 +368,6 @@ static bool check_sched_jobs(const replay *r, const config *cfg, GError **error)
 /* The links no transfer can be held back by (coll_dominated_links), out
  * of the solves: a ring's PCIe links, half of its links, cost the solver
  * as much as the rest and never bind. */
-static bool set_dominators(net *n, const topo *t, GError **error)
-{
-    g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    coll_dominated_links(t, pairs);
-    for (guint i = 0; i < pairs->len; i += 2)
-        if (!net_link_set_dominator(n, g_array_index(pairs, uint32_t, i),
-                                    g_array_index(pairs, uint32_t, i + 1), error))
-            return false;
-    return true;
-}
-
 static bool scheduler_keys_ok(const config *cfg, const sched_ops *ops, GError **error)
 {
     if (!cfg->scheduler_obj)
@@ -609,7 +600,7 @@ replay *replay_new_shard(const config *cfg, const sched_ops *ops, topo *t, const
             return NULL;
         g_assert(id == i);
     }
-    if (!set_dominators(r->n, t, error))
+    if (!replay__set_dominators(r, error))
         return NULL;
     if (!scheduler_keys_ok(cfg, r->ops, error))
         return NULL;

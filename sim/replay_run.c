@@ -42,6 +42,9 @@ void replay__job_end(replay *r, job *j, double now_s)
     if (j->state != JOB_RUNNING)
         return;
     job_stop(j, now_s);
+    GError *e = NULL;
+    if (!replay__job_links_release(r, j, &e)) /* its transfers are gone */
+        fail(r, e);
     if (r->tl)
         timeline_job_end(r->tl, j, now_s);
     metrics_alloc_change(r->m, now_s, -j->spec.gpus, -1);
@@ -159,6 +162,10 @@ static void arrival(replay *r, guint idx, double now_s)
         return;
     }
     j->intensity = intensity_of(r, j);
+    if (!replay__job_links_dominate(r, j, &e)) {
+        fail(r, e);
+        return;
+    }
     if (r->cfg->sim.fast_forward &&
         job_ffwd_eligible(j, r->t, r->env.ideal, r->ops->on_comm != NULL,
                           r->ops->class_levels)) {

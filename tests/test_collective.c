@@ -436,6 +436,71 @@ static void test_collective_dominated_links(void)
     CU_ASSERT_EQUAL(pairs->len, 0);
 }
 
+/* The NIC of host h: its uplink and downlink. */
+static void nic_links(const topo *t, uint32_t h, uint32_t *up, uint32_t *down)
+{
+    CU_ASSERT_TRUE_FATAL(topo_nic_links(t, topo_host_nic_node(t, h, 0), up, down));
+}
+
+/* A job's NIC downlinks that its own uplinks dominate: 4 hosts of 2 GPUs and
+ * one NIC.  A ring over h0, h1, h2 (all their GPUs) in lock step is one
+ * transfer over every hop: each uplink is on it as often as each downlink,
+ * so the lowest uplink dominates all three downlinks, with two channels as
+ * with one (the same ring).  Its hops as transfers of their own (the flows
+ * model): each host is entered only from the host before it, h0's
+ * downlink by h2's uplink, h1's by h0's, h2's by h1's.  A ring over h0
+ * and one GPU of h3: h3 is not all the job's (another job may use its
+ * NIC), so only h0's downlink, by the lower of the two uplinks. */
+static void test_collective_nic_dominators(void)
+{
+    GError *e = NULL;
+    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=2,nics=1,pcie=1",
+                                   NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    g_autoptr(cluster) c = cluster_new(t);
+    const char *h012[] = {"h0", "h1", "h2"};
+    g_autoptr(cluster_alloc) a = cluster_place(c, h012, NULL, 3, 6, CONFIG_PLACE_RECORDED, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    uint32_t up[3], down[3];
+    for (int i = 0; i < 3; i++)
+        nic_links(t, a->hosts[i], &up[i], &down[i]);
+    coll_options two = one_channel;
+    two.channels = 2;
+    const coll_options *opts[] = {&one_channel, &two, &one_channel_flows};
+    uint32_t low = MIN(up[0], MIN(up[1], up[2]));
+    for (int k = 0; k < 3; k++) {
+        g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, 1e9, opts[k], &e);
+        TEST_ASSERT_NO_ERROR(e);
+        g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        coll_plan_nic_dominators(p, t, a, pairs);
+        const uint32_t ring[] = {down[0], low, down[1], low, down[2], low};
+        const uint32_t hops[] = {down[0], up[2], down[1], up[0], down[2], up[1]};
+        const uint32_t *want = k < 2 ? ring : hops;
+        CU_ASSERT_EQUAL_FATAL(pairs->len, 6);
+        for (int i = 0; i < 6; i++)
+            CU_ASSERT_EQUAL(g_array_index(pairs, uint32_t, i), want[i]);
+    }
+    cluster_release(c, a);
+    const char *h03[] = {"h0", "h3"};
+    const int gpus03[] = {2, 1};
+    g_autoptr(cluster_alloc) b = cluster_place(c, h03, gpus03, 2, 3, CONFIG_PLACE_RECORDED, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    uint32_t up0, down0, up3, down3;
+    nic_links(t, b->hosts[0], &up0, &down0);
+    nic_links(t, b->hosts[1], &up3, &down3);
+    g_autoptr(coll_plan) q = coll_plan_new(t, b, COLL_ALLREDUCE, 1e9, &one_channel, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    coll_plan_nic_dominators(q, t, b, pairs);
+    CU_ASSERT_EQUAL_FATAL(pairs->len, 2);
+    CU_ASSERT_EQUAL(g_array_index(pairs, uint32_t, 0), down0);
+    CU_ASSERT_EQUAL(g_array_index(pairs, uint32_t, 1), MIN(up0, up3));
+    cluster_release(c, b);
+}
+
 int main(void)
 {
     igraph_set_error_handler(igraph_error_handler_ignore);
@@ -450,6 +515,7 @@ int main(void)
         {"hops_and_step_latency", test_collective_hops_and_step_latency},
         {"merged_rings", test_collective_merged_rings},
         {"dominated_links", test_collective_dominated_links},
+        {"nic_dominators", test_collective_nic_dominators},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("collective", cases);

@@ -887,6 +887,46 @@ static void test_net_dominated_errors(void)
     fixture_clear(&f);
 }
 
+/* A dominator taken back: the link is in the solves again, at its own
+ * capacity, its counters going on from what it carried while dominated;
+ * what net_link_clear_dominator() refuses. */
+static void test_net_dominated_clear(void)
+{
+    fixture f;
+    fixture_init(&f, 1);
+    net_link_id B = add_link(&f, 10, 0), A = add_link(&f, 20, 0), C = add_link(&f, 5, 0);
+    GError *err = NULL;
+    CU_ASSERT_FALSE(net_link_clear_dominator(f.n, A, &err)); /* not dominated */
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_clear_error(&err);
+    CU_ASSERT_TRUE(net_link_set_dominator(f.n, A, B, NULL));
+    /* 10 bytes on A and B at B's 10 B/s: done at t = 1 */
+    net_link_id ab[] = {A, B};
+    net_transfer_id t1 = start(&f, 10, ab, NULL, 2, 0, 1, 0, 1.0);
+    CU_ASSERT_FALSE(net_link_clear_dominator(f.n, A, &err)); /* in use */
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, B, C, NULL)); /* B dominates A */
+    evq_run_until(f.q, 2);
+    TEST_ASSERT_CLOSE(done_at(&f, t1), 1, EPS);
+    CU_ASSERT_TRUE(net_link_clear_dominator(f.n, A, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    check_link(&f, A, 0, 10, 10, 1);
+    /* A alone moves 40 bytes at its own 20 B/s from t = 2: done at 4 */
+    net_transfer_id t2 = start(&f, 40, &A, NULL, 1, 0, 1, 0, 0);
+    evq_run_until(f.q, 3);
+    check_link(&f, A, 20, 30, 10, 2);
+    evq_run_until(f.q, INFINITY);
+    TEST_ASSERT_CLOSE(done_at(&f, t2), 4, EPS);
+    check_link(&f, A, 0, 50, 10, 3);
+    check_link(&f, B, 0, 10, 10, 1);
+    /* B dominates nothing now: it may be dominated itself */
+    CU_ASSERT_TRUE(net_link_set_dominator(f.n, B, C, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    check_link(&f, B, 0, 10, 10, 1);
+    fixture_clear(&f);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -912,6 +952,7 @@ int main(void)
         {"lazy_counters", test_net_lazy_counters},
         {"dominated", test_net_dominated},
         {"dominated_errors", test_net_dominated_errors},
+        {"dominated_clear", test_net_dominated_clear},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
         {"fill_stop", test_net_fill_stop},
