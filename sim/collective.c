@@ -829,17 +829,25 @@ void coll_dominated_links(const topo *t, GArray *pairs)
         }
 }
 
-/* A NIC downlink of one of the job's hosts and the NIC uplinks that every
- * transfer of the plan crossing it has crossed as often, so far. */
+/* A NIC link (either way) of one of the job's hosts and the NIC uplinks
+ * that every transfer of the plan crossing it has crossed as often, so far. */
 typedef struct nic_cand {
-    uint32_t down;
+    uint32_t link;
     bool seen;    /* some transfer crosses it */
     GArray *ups;  /* uint32_t: the uplinks left, ascending */
 } nic_cand;
 
 static void nic_cand_clear(gpointer c) { g_clear_pointer(&((nic_cand *)c)->ups, g_array_unref); }
 
-/* The downlinks of the NICs of a's hosts whose GPUs are all the job's
+static void nic_cand_add(GArray *c, GHashTable *at, uint32_t link)
+{
+    if (g_hash_table_contains(at, GUINT_TO_POINTER(link + 1)))
+        return;
+    g_array_append_val(c, ((nic_cand){.link = link}));
+    g_hash_table_insert(at, GUINT_TO_POINTER(link + 1), GUINT_TO_POINTER(c->len));
+}
+
+/* The NIC links, down then up, of a's hosts whose GPUs are all the job's
  * (indexed in *at: link + 1 -> index + 1) and the uplinks of all its NICs
  * (in ups: link + 1). */
 static GArray *nic_cands(const topo *t, const cluster_alloc *a, GHashTable *at, GHashTable *ups)
@@ -854,16 +862,16 @@ static GArray *nic_cands(const topo *t, const cluster_alloc *a, GHashTable *at, 
             if (!topo_nic_links(t, topo_host_nic_node(t, h, k), &up, &down))
                 continue;
             g_hash_table_add(ups, GUINT_TO_POINTER(up + 1));
-            if (whole && !g_hash_table_contains(at, GUINT_TO_POINTER(down + 1))) {
-                g_array_append_val(c, ((nic_cand){.down = down}));
-                g_hash_table_insert(at, GUINT_TO_POINTER(down + 1), GUINT_TO_POINTER(c->len));
+            if (whole) {
+                nic_cand_add(c, at, down);
+                nic_cand_add(c, at, up);
             }
         }
     }
     return c;
 }
 
-/* Narrow each candidate downlink of transfer x to the uplinks x crosses at
+/* Narrow each candidate link of transfer x to the uplinks x crosses at
  * least as often. */
 static void nic_cands_narrow(GArray *c, GHashTable *at, GHashTable *ups, const coll_plan *p,
                              const coll_xfer *x)
@@ -875,11 +883,12 @@ static void nic_cands_narrow(GArray *c, GHashTable *at, GHashTable *ups, const c
         if (ci == 0)
             continue;
         nic_cand *cd = &g_array_index(c, nic_cand, ci - 1);
-        if (!cd->seen) { /* every uplink of x as often: l is ascending */
+        if (!cd->seen) { /* every other uplink of x as often: l is ascending */
             cd->seen = true;
             cd->ups = g_array_new(FALSE, FALSE, sizeof(uint32_t));
             for (size_t j = 0; j < n; j++)
-                if (m[j] >= m[i] && g_hash_table_contains(ups, GUINT_TO_POINTER(l[j] + 1)))
+                if (j != i && m[j] >= m[i] &&
+                    g_hash_table_contains(ups, GUINT_TO_POINTER(l[j] + 1)))
                     g_array_append_val(cd->ups, l[j]);
             continue;
         }
@@ -894,12 +903,38 @@ static void nic_cands_narrow(GArray *c, GHashTable *at, GHashTable *ups, const c
     }
 }
 
+enum { NIC_FREE, NIC_DOMINATOR, NIC_DOMINATED };
+
+/* The dominator for cd among its uplinks (capacity not above its link's,
+ * not dominated itself: dominators do not chain): one that already
+ * dominates, else the lowest; or none. */
+static bool nic_pick(const topo *t, const nic_cand *cd, GHashTable *role, uint32_t *out)
+{
+    double cap = topo_link_get(t, cd->link)->cap_Bps;
+    bool found = false;
+    for (guint u = 0; u < cd->ups->len; u++) {
+        uint32_t e = g_array_index(cd->ups, uint32_t, u);
+        int r = GPOINTER_TO_INT(g_hash_table_lookup(role, GUINT_TO_POINTER(e + 1)));
+        if (r == NIC_DOMINATED || topo_link_get(t, e)->cap_Bps > cap)
+            continue;
+        if (r == NIC_DOMINATOR) {
+            *out = e;
+            return true;
+        }
+        if (!found)
+            *out = e;
+        found = true;
+    }
+    return found;
+}
+
 void coll_plan_nic_dominators(const coll_plan *p, const topo *t, const cluster_alloc *a,
                               GArray *pairs)
 {
     g_return_if_fail(p && t && a && pairs);
     g_autoptr(GHashTable) at = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GHashTable) ups = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_autoptr(GHashTable) role = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GArray) c = nic_cands(t, a, at, ups);
     for (size_t o = 0; o < coll_plan_op_count(p); o++)
         for (size_t s = 0; s < coll_plan_op_step_count(p, o); s++)
@@ -907,15 +942,14 @@ void coll_plan_nic_dominators(const coll_plan *p, const topo *t, const cluster_a
                 nic_cands_narrow(c, at, ups, p, coll_plan_op_xfer(p, o, s, i));
     for (guint k = 0; k < c->len; k++) {
         const nic_cand *cd = &g_array_index(c, nic_cand, k);
-        double cap = cd->seen ? topo_link_get(t, cd->down)->cap_Bps : 0;
-        for (guint u = 0; cd->seen && u < cd->ups->len; u++) {
-            uint32_t e = g_array_index(cd->ups, uint32_t, u);
-            if (topo_link_get(t, e)->cap_Bps <= cap) { /* the lowest such uplink */
-                uint32_t pair[2] = {cd->down, e};
-                g_array_append_vals(pairs, pair, 2);
-                break;
-            }
-        }
+        uint32_t u = 0;
+        gpointer key = GUINT_TO_POINTER(cd->link + 1);
+        if (!cd->seen || g_hash_table_lookup(role, key) || !nic_pick(t, cd, role, &u))
+            continue;
+        g_hash_table_insert(role, key, GINT_TO_POINTER(NIC_DOMINATED));
+        g_hash_table_insert(role, GUINT_TO_POINTER(u + 1), GINT_TO_POINTER(NIC_DOMINATOR));
+        uint32_t pair[2] = {cd->link, u};
+        g_array_append_vals(pairs, pair, 2);
     }
 }
 

@@ -194,13 +194,16 @@ size_t coll_plan_merge_private(coll_plan *p, const topo *t, const bool *serial);
 void coll_dominated_links(const topo *t, GArray *pairs);
 
 /* Links that never bind while one job runs: on a host whose GPUs are all
- * the job's (allocation a), a NIC's downlink carries the job's transfers
- * and no other.  Where every transfer of plan p that crosses it also
- * crosses one NIC uplink of the job's hosts, at least as often (a ring:
- * the uplink of the host before it, on the same rail), at a capacity not
- * above it, that uplink dominates it for as long as the job runs.  Appends
- * to pairs every (downlink, uplink), the lowest such uplink, downlinks in
- * the order of a's hosts and NICs.  O(plan's transfer links x log). */
+ * the job's (allocation a), a NIC's uplink and downlink carry the job's
+ * transfers and no others.  Where every transfer of plan p that crosses
+ * such a link also crosses another NIC uplink of the job's hosts, at least
+ * as often, at a capacity not above it, that uplink dominates it for as
+ * long as the job runs (a ring in lock step: one of its uplinks dominates
+ * all its other NIC links; hop by hop: a downlink by the uplink of the
+ * host before it on the same rail).  Appends to pairs every (link, its
+ * dominator): links in the order of a's hosts and NICs, downlink first;
+ * the dominator one that already dominates, else the lowest; a dominator
+ * is never dominated.  O(plan's transfer links x log). */
 void coll_plan_nic_dominators(const coll_plan *p, const topo *t, const cluster_alloc *a,
                               GArray *pairs);
 

@@ -111,7 +111,7 @@ struct replay {
 void replay__job_end(struct replay *r, job *j, double now_s);
 
 /* The links that never bind (replay_links.c): a hop's PCIe links for the
- * whole run, set once the net has its links; a running job's NIC downlinks
+ * whole run, set once the net has its links; a running job's NIC links
  * (coll_plan_nic_dominators), from when its plan is made to when its
  * transfers are gone (j->nic_dom).  An error is an engine invariant
  * broken. */

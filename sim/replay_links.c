@@ -1,9 +1,9 @@
 /* replay_links.c - the replay's links that never bind, left out of the
  * rate solves (net_link_set_dominator, docs/engine.md section 4): a hop's
  * PCIe links, dominated by their NIC's network link for the whole run, and,
- * while a job runs, the downlinks of its hosts' NICs that one of its
- * uplinks dominates (a ring's hop into a host comes from the host before
- * it on the same rail).  Rates are those of the full solve.
+ * while a job runs, the NIC links of its whole hosts that one of its
+ * uplinks dominates (coll_plan_nic_dominators: a ring in lock step crosses
+ * each of its NIC links as often).  Rates are those of the full solve.
  */
 #include "replay-private.h"
 
