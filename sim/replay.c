@@ -365,9 +365,6 @@ static bool check_sched_jobs(const replay *r, const config *cfg, GError **error)
 
 /* The scenario's "scheduler" object holds "name" and the keys the
  * scheduler declares (sched_ops.config_keys), nothing else. */
-/* The links no transfer can be held back by (coll_dominated_links), out
- * of the solves: a ring's PCIe links, half of its links, cost the solver
- * as much as the rest and never bind. */
 static bool scheduler_keys_ok(const config *cfg, const sched_ops *ops, GError **error)
 {
     if (!cfg->scheduler_obj)
