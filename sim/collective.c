@@ -903,7 +903,8 @@ static void nic_cands_narrow(GArray *c, GHashTable *at, GHashTable *ups, const c
     }
 }
 
-enum { NIC_FREE, NIC_DOMINATOR, NIC_DOMINATED };
+/* A link's role in coll_plan_nic_dominators (absent from the table: none yet). */
+enum { NIC_DOMINATOR = 1, NIC_DOMINATED };
 
 /* The dominator for cd among its uplinks (capacity not above its link's,
  * not dominated itself: dominators do not chain): one that already

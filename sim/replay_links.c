@@ -9,13 +9,12 @@
 
 #include "sim/collective.h"
 
-static void free_links(gpointer a) { g_array_unref(a); }
-
 bool replay__set_dominators(replay *r, GError **error)
 {
     g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     coll_dominated_links(r->t, pairs);
-    r->pcie_by = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_links);
+    r->pcie_by = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                       (GDestroyNotify)g_array_unref);
     for (guint i = 0; i < pairs->len; i += 2) {
         uint32_t a = g_array_index(pairs, uint32_t, i), b = g_array_index(pairs, uint32_t, i + 1);
         if (!net_link_set_dominator(r->n, a, b, error))
@@ -30,31 +29,30 @@ bool replay__set_dominators(replay *r, GError **error)
     return true;
 }
 
-/* Link a (not in use) dominated by b from now on; a's PCIe links, which a
- * dominated, by b too (every transfer on them is on a as often, so on b). */
-static bool dominate(replay *r, uint32_t a, uint32_t b, GError **error)
+/* The PCIe links that link a dominates for the whole run, dominated by
+ * link to instead (a itself, or a's dominator: every transfer on them is
+ * on a as often, so on what dominates a). */
+static bool pcie_dominated_by(replay *r, uint32_t a, uint32_t to, GError **error)
 {
     const GArray *by = g_hash_table_lookup(r->pcie_by, GUINT_TO_POINTER(a + 1));
     for (guint k = 0; by && k < by->len; k++) {
         uint32_t p = g_array_index(by, uint32_t, k);
-        if (!net_link_clear_dominator(r->n, p, error) || !net_link_set_dominator(r->n, p, b, error))
+        if (!net_link_clear_dominator(r->n, p, error) || !net_link_set_dominator(r->n, p, to, error))
             return false;
     }
-    return net_link_set_dominator(r->n, a, b, error);
+    return true;
+}
+
+/* Link a (not in use) dominated by b from now on, a's PCIe links too. */
+static bool dominate(replay *r, uint32_t a, uint32_t b, GError **error)
+{
+    return pcie_dominated_by(r, a, b, error) && net_link_set_dominator(r->n, a, b, error);
 }
 
 /* Undo dominate(r, a, b): a in the solves again, its PCIe links its own. */
 static bool undominate(replay *r, uint32_t a, GError **error)
 {
-    if (!net_link_clear_dominator(r->n, a, error))
-        return false;
-    const GArray *by = g_hash_table_lookup(r->pcie_by, GUINT_TO_POINTER(a + 1));
-    for (guint k = 0; by && k < by->len; k++) {
-        uint32_t p = g_array_index(by, uint32_t, k);
-        if (!net_link_clear_dominator(r->n, p, error) || !net_link_set_dominator(r->n, p, a, error))
-            return false;
-    }
-    return true;
+    return net_link_clear_dominator(r->n, a, error) && pcie_dominated_by(r, a, a, error);
 }
 
 bool replay__job_links_dominate(replay *r, job *j, GError **error)
