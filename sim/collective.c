@@ -903,7 +903,7 @@ static void nic_cands_narrow(GArray *c, GHashTable *at, GHashTable *ups, const c
     }
 }
 
-/* A link's role in coll_plan_nic_dominators (absent from the table: none yet). */
+/* A link's role in coll_plan_nic_links (absent from the table: none yet). */
 enum { NIC_DOMINATOR = 1, NIC_DOMINATED };
 
 /* The dominator for cd among its uplinks (capacity not above its link's,
@@ -929,13 +929,136 @@ static bool nic_pick(const topo *t, const nic_cand *cd, GHashTable *role, uint32
     return found;
 }
 
-void coll_plan_nic_dominators(const coll_plan *p, const topo *t, const cluster_alloc *a,
-                              GArray *pairs)
+/* A link of the job's whole hosts (a NIC's link to or from its switch, or
+ * a link of a GPU's path to or from its NIC) and the transfers of the plan
+ * that cross it: (transfer's ordinal, multiplicity) pairs, in plan order. */
+typedef struct twin_cand {
+    uint32_t link;
+    bool nic;
+    double cap;
+    GArray *sig; /* uint32_t pairs */
+} twin_cand;
+
+static void twin_cand_free(gpointer p)
 {
-    g_return_if_fail(p && t && a && pairs);
+    twin_cand *c = p;
+    g_array_unref(c->sig);
+    g_free(c);
+}
+
+static void twin_cand_add(GPtrArray *c, GHashTable *at, const topo *t, uint32_t link, bool nic)
+{
+    if (g_hash_table_contains(at, GUINT_TO_POINTER(link + 1)))
+        return;
+    twin_cand *cd = g_new0(twin_cand, 1);
+    *cd = (twin_cand){.link = link, .nic = nic, .cap = topo_link_get(t, link)->cap_Bps,
+                      .sig = g_array_new(FALSE, FALSE, sizeof(uint32_t))};
+    g_ptr_array_add(c, cd);
+    g_hash_table_insert(at, GUINT_TO_POINTER(link + 1), cd);
+}
+
+/* The links of a's hosts whose GPUs are all the job's, indexed in *at. */
+static GPtrArray *twin_cands(const topo *t, const cluster_alloc *a, GHashTable *at)
+{
+    GPtrArray *c = g_ptr_array_new_with_free_func(twin_cand_free);
+    for (size_t i = 0; i < a->n_hosts; i++) {
+        size_t h = a->hosts[i];
+        if (a->gpu_off[i + 1] - a->gpu_off[i] != topo_host_gpu_count(t, h))
+            continue;
+        for (size_t k = 0; k < topo_host_nic_count(t, h); k++) {
+            uint32_t up, down;
+            if (topo_nic_links(t, topo_host_nic_node(t, h, k), &up, &down)) {
+                twin_cand_add(c, at, t, down, true);
+                twin_cand_add(c, at, t, up, true);
+            }
+        }
+        for (size_t g = 0; g < topo_host_gpu_count(t, h); g++) {
+            const uint32_t *l;
+            size_t n = topo_path_gpu_to_nic(t, h, g, &l);
+            for (size_t j = 0; j < n; j++)
+                twin_cand_add(c, at, t, l[j], false);
+            n = topo_path_nic_to_gpu(t, h, g, &l);
+            for (size_t j = 0; j < n; j++)
+                twin_cand_add(c, at, t, l[j], false);
+        }
+    }
+    return c;
+}
+
+/* Order: by signature, then NIC links first, by capacity, by id. */
+static gint twin_cmp(gconstpointer pa, gconstpointer pb)
+{
+    const twin_cand *a = *(twin_cand *const *)pa, *b = *(twin_cand *const *)pb;
+    if (a->sig->len != b->sig->len)
+        return a->sig->len < b->sig->len ? -1 : 1;
+    int c = a->sig->len ? memcmp(a->sig->data, b->sig->data, a->sig->len * sizeof(uint32_t)) : 0;
+    if (c != 0)
+        return c;
+    if (a->nic != b->nic)
+        return a->nic ? -1 : 1;
+    if (a->cap != b->cap)
+        return a->cap < b->cap ? -1 : 1;
+    return a->link < b->link ? -1 : a->link > b->link;
+}
+
+static bool twin_same(const twin_cand *a, const twin_cand *b)
+{
+    return a->sig->len == b->sig->len &&
+           (a->sig->len == 0 ||
+            memcmp(a->sig->data, b->sig->data, a->sig->len * sizeof(uint32_t)) == 0);
+}
+
+/* The twins among a's whole hosts' links (coll_plan_nic_links): in each set
+ * of links that the same transfers cross as often, the NIC link of lowest
+ * capacity (then id) is the others' twin; role marks both. */
+static void plan_twins(const coll_plan *p, const topo *t, const cluster_alloc *a,
+                       GHashTable *role, GArray *twins)
+{
+    g_autoptr(GHashTable) at = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_autoptr(GPtrArray) c = twin_cands(t, a, at);
+    uint32_t ord = 0;
+    for (size_t o = 0; o < coll_plan_op_count(p); o++)
+        for (size_t s = 0; s < coll_plan_op_step_count(p, o); s++)
+            for (size_t i = 0; i < coll_plan_op_xfer_count(p, o, s); i++, ord++) {
+                const uint32_t *l, *m;
+                size_t n = coll_xfer_link_set(p, coll_plan_op_xfer(p, o, s, i), &l, &m);
+                for (size_t j = 0; j < n; j++) {
+                    twin_cand *cd = g_hash_table_lookup(at, GUINT_TO_POINTER(l[j] + 1));
+                    if (cd) {
+                        uint32_t pair[2] = {ord, m[j]};
+                        g_array_append_vals(cd->sig, pair, 2);
+                    }
+                }
+            }
+    g_ptr_array_sort(c, twin_cmp);
+    for (guint k = 0; k < c->len;) {
+        const twin_cand *b = g_ptr_array_index(c, k);
+        guint end = k + 1;
+        while (end < c->len && twin_same(b, g_ptr_array_index(c, end)))
+            end++;
+        for (guint j = k + 1; b->nic && b->sig->len > 0 && j < end; j++) {
+            const twin_cand *x = g_ptr_array_index(c, j);
+            if (x->cap < b->cap)
+                continue;
+            uint32_t pair[2] = {x->link, b->link};
+            g_array_append_vals(twins, pair, 2);
+            g_hash_table_insert(role, GUINT_TO_POINTER(x->link + 1),
+                                GINT_TO_POINTER(NIC_DOMINATED));
+            g_hash_table_insert(role, GUINT_TO_POINTER(b->link + 1),
+                                GINT_TO_POINTER(NIC_DOMINATOR));
+        }
+        k = end;
+    }
+}
+
+void coll_plan_nic_links(const coll_plan *p, const topo *t, const cluster_alloc *a,
+                         GArray *twins, GArray *pairs)
+{
+    g_return_if_fail(p && t && a && twins && pairs);
     g_autoptr(GHashTable) at = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GHashTable) ups = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GHashTable) role = g_hash_table_new(g_direct_hash, g_direct_equal);
+    plan_twins(p, t, a, role, twins);
     g_autoptr(GArray) c = nic_cands(t, a, at, ups);
     for (size_t o = 0; o < coll_plan_op_count(p); o++)
         for (size_t s = 0; s < coll_plan_op_step_count(p, o); s++)

@@ -194,18 +194,24 @@ size_t coll_plan_merge_private(coll_plan *p, const topo *t, const bool *serial);
 void coll_dominated_links(const topo *t, GArray *pairs);
 
 /* Links that never bind while one job runs: on a host whose GPUs are all
- * the job's (allocation a), a NIC's uplink and downlink carry the job's
- * transfers and no others.  Where every transfer of plan p that crosses
- * such a link also crosses another NIC uplink of the job's hosts, at least
- * as often, at a capacity not above it, that uplink dominates it for as
- * long as the job runs (a ring in lock step: one of its uplinks dominates
- * all its other NIC links; hop by hop: a downlink by the uplink of the
- * host before it on the same rail).  Appends to pairs every (link, its
- * dominator): links in the order of a's hosts and NICs, downlink first;
- * the dominator one that already dominates, else the lowest; a dominator
- * is never dominated.  O(plan's transfer links x log). */
-void coll_plan_nic_dominators(const coll_plan *p, const topo *t, const cluster_alloc *a,
-                              GArray *pairs);
+ * the job's (allocation a), a NIC's uplink and downlink and the links of
+ * its GPUs' paths to and from their NICs carry the job's transfers and no
+ * others.
+ * Twins: where the same transfers of plan p cross such links, each as
+ * often (a ring in lock step crosses every NIC and PCIe link of its rail
+ * once), the NIC link of lowest capacity (then id) among them is the
+ * others' twin (net_link_set_twin) for as long as the job runs; appends
+ * (link, its twin) to twins, for the others of capacity not below it.
+ * Dominators: where every transfer of p that crosses one of the remaining
+ * NIC links also crosses another NIC uplink of the job's hosts, at least
+ * as often, at a capacity not above it, that uplink dominates it (hop by
+ * hop: a downlink by the uplink of the host before it on the same rail);
+ * appends (link, its dominator) to pairs, links in the order of a's hosts
+ * and NICs, downlink first; the dominator one that already dominates, else
+ * the lowest; a dominator is never dominated nor a twin.
+ * O(plan's transfer links x log). */
+void coll_plan_nic_links(const coll_plan *p, const topo *t, const cluster_alloc *a,
+                         GArray *twins, GArray *pairs);
 
 /* The plan's operations (coll_plan_new: one, the job's collective, whose
  * steps the coll_plan_step_count family reads), their steps and transfers.

@@ -149,7 +149,7 @@ struct job {
     const job_env *env;        /* (transfer none) */
     cluster_alloc *alloc;      /* placement while running (owned) */
     coll_plan *plan;           /* communication plan while running (owned) */
-    GArray *nic_dom;           /* uint32_t: NIC links the replay declared dominated
+    GArray *nic_dom;           /* uint32_t: links the replay declared twins or dominated
                                 * while it runs (replay_links.c), or NULL */
     double isolated_iter_s;    /* iteration time alone */
     double isolated_bucket_s;  /* T_b alone */

@@ -21,15 +21,24 @@ typedef struct net__duser {
  * busy_since; net__dom_stats() adds the rest. */
 typedef struct net__dom {
     uint32_t by;         /* the dominating link + 1; 0: the link is not dominated */
+    bool twin;           /* by is its twin (net_link_set_twin): on no transfer's
+                          * links, its counters follow by's */
     uint32_t n, cap;     /* moving users */
     uint32_t n_pos;      /* users moving at a rate > 0 */
     uint32_t refs;       /* transfers (waiting or moving) that name it */
     uint32_t mark, sidx; /* net_transfer_start's merge, as net__link's */
-    uint32_t dominates;  /* links that name this one as their dominator */
+    uint32_t dominates;  /* links that name this one as their dominator (twins too) */
     bool listed;         /* on net.moved */
     double busy_since;   /* while n_pos > 0 */
     double carried_bytes, busy_s, tagged_bytes;
     net__duser *u;
+    /* a twin: its twin's counters, less what net_links_delay() added to
+     * them, when it was declared (net__twin_stats()) */
+    net_link_stats at_set;
+    /* a link with twins: their ids, and what net_links_delay() added to its
+     * counters since its first twin */
+    uint32_t *tw, n_tw, cap_tw;
+    net_link_stats added;
 } net__dom;
 
 /* One entry of a link's user list: a moving transfer on the link. */
@@ -156,6 +165,7 @@ struct net {
     net__lbase *lbase; /* [e] */
     net__dom *dom;     /* [e], NULL until net_link_set_dominator() first names a link */
     uint64_t *dom_bits; /* bit e: link e is dominated (net.dom[e].by != 0) */
+    uint64_t *tw_bits;  /* bit e: link e has twins (net.dom[e].n_tw > 0) */
     /* links that carried load since the last net_links_moved (each once) */
     GArray *moved;     /* uint32 link ids */
     GArray *moved_out; /* what the last net_links_moved returned, sorted */
@@ -333,6 +343,15 @@ static inline bool net__dominated(const net *n, uint32_t e)
 {
     return n->dom_bits != NULL && (n->dom_bits[e / 64] >> (e % 64)) & 1;
 }
+
+/* True if link e has twins (net_link_set_twin). */
+static inline bool net__has_twins(const net *n, uint32_t e)
+{
+    return n->tw_bits != NULL && (n->tw_bits[e / 64] >> (e % 64)) & 1;
+}
+
+/* Twin e's counters, from its twin's (*by, up to date at now). */
+void net__twin_stats(const net *n, uint32_t e, const net_link_stats *by, net_link_stats *out);
 
 /* Transfer s's rate went from 0 to > 0 (up) or back: its dominated links'
  * busy clocks. */

@@ -52,11 +52,14 @@ void net_free(net *n)
     evq_cancel(n->q, n->solve_ev);
     for (size_t e = 0; e < n->n_links; e++) {
         g_free(n->links[e].users);
-        if (n->dom)
+        if (n->dom) {
             g_free(n->dom[e].u);
+            g_free(n->dom[e].tw);
+        }
     }
     g_free(n->dom);
     g_free(n->dom_bits);
+    g_free(n->tw_bits);
     g_aligned_free(n->links);
     g_aligned_free(n->lvl);
     g_free(n->lbase);
@@ -119,9 +122,15 @@ size_t net_transfer_links(const net *n, net_transfer_id id, net_link_id *out, si
     if (s == NET__NO_POS)
         return 0;
     const net__xfer *t = &n->xf[s];
-    uint32_t all = t->n_tl + t->n_dl;
+    size_t all = t->n_tl + t->n_dl;
     for (uint32_t k = 0; k < all && k < cap; k++)
         out[k] = t->tl[k].link;
+    for (uint32_t k = 0; n->tw_bits && k < t->n_tl; k++) { /* then the twins of its links */
+        const net__dom *d = &n->dom[t->tl[k].link];
+        for (uint32_t i = 0; net__has_twins(n, t->tl[k].link) && i < d->n_tw; i++, all++)
+            if (all < cap)
+                out[all] = d->tw[i];
+    }
     return all;
 }
 
@@ -151,6 +160,15 @@ static void *renew_aligned(void *old, size_t used, size_t count, size_t size)
     return p;
 }
 
+/* A bit array for links 0 .. old_cap - 1 grown to new_cap, the new bits 0. */
+static uint64_t *grow_bits(uint64_t *bits, size_t old_cap, size_t new_cap)
+{
+    size_t old_w = (old_cap + 63) / 64, new_w = (new_cap + 63) / 64;
+    bits = g_renew(uint64_t, bits, new_w);
+    memset(bits + old_w, 0, (new_w - old_w) * sizeof *bits);
+    return bits;
+}
+
 bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GError **error)
 {
     g_return_val_if_fail(n != NULL, false);
@@ -177,9 +195,8 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
         if (n->dom) {
             n->dom = g_renew(net__dom, n->dom, cap);
             memset(n->dom + n->cap_links, 0, (cap - n->cap_links) * sizeof *n->dom);
-            n->dom_bits = g_renew(uint64_t, n->dom_bits, (cap + 63) / 64);
-            memset(n->dom_bits + (n->cap_links + 63) / 64, 0,
-                   ((cap + 63) / 64 - (n->cap_links + 63) / 64) * sizeof *n->dom_bits);
+            n->dom_bits = grow_bits(n->dom_bits, n->cap_links, cap);
+            n->tw_bits = grow_bits(n->tw_bits, n->cap_links, cap);
         }
         n->cap_links = cap;
     }
@@ -196,6 +213,15 @@ bool net_link_add(net *n, double cap_Bps, double latency_s, net_link_id *id, GEr
     if (id)
         *id = e;
     return true;
+}
+
+/* Transfers (waiting or moving) that name link e (a twin's: its twin's). */
+static uint32_t link_refs(const net *n, uint32_t e)
+{
+    if (!net__dominated(n, e))
+        return n->links[e].refs;
+    const net__dom *d = &n->dom[e];
+    return d->twin ? n->links[d->by - 1].refs : d->refs;
 }
 
 static bool check_link(const net *n, net_link_id id, GError **error)
@@ -222,7 +248,7 @@ bool net_link_remove(net *n, net_link_id id, GError **error)
     if (!check_link(n, id, error))
         return false;
     net__link *l = &n->links[id];
-    uint32_t refs = net__dominated(n, id) ? n->dom[id].refs : l->refs;
+    uint32_t refs = link_refs(n, id);
     if (refs > 0) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                     "link %" G_GUINT32_FORMAT " is used by %" G_GUINT32_FORMAT
@@ -237,37 +263,47 @@ bool net_link_remove(net *n, net_link_id id, GError **error)
     return true;
 }
 
-bool net_link_set_dominator(net *n, net_link_id a, net_link_id b, GError **error)
+/* Why link a cannot be declared dominated by link b (twin: b's twin), or
+ * NULL if it can. */
+static const char *dom_refused(const net *n, uint32_t a, uint32_t b, bool twin)
 {
-    g_return_val_if_fail(n != NULL, false);
+    const net__dom *da = &n->dom[a];
+    if (a == b)
+        return "a link cannot dominate itself";
+    if (n->links[a].cap_Bps < n->links[b].cap_Bps)
+        return "its capacity is below its dominator's";
+    if (link_refs(n, a) > 0)
+        return "a transfer uses it";
+    if (twin && n->links[b].refs > 0)
+        return "a transfer uses its twin";
+    if (da->by != 0)
+        return "it has another dominator";
+    if (da->dominates || n->dom[b].by != 0)
+        return "dominators do not chain";
+    return NULL;
+}
+
+/* Declare a dominated by b, or b's twin: its counters so far move to where
+ * a dominated link keeps them (and its place on net.moved, if it has one). */
+static bool dom_declare(net *n, uint32_t a, uint32_t b, bool twin, GError **error)
+{
     if (!check_link(n, a, error) || !check_link(n, b, error))
         return false;
     if (n->dom == NULL) {
         n->dom = g_new0(net__dom, n->cap_links);
         n->dom_bits = g_new0(uint64_t, (n->cap_links + 63) / 64);
+        n->tw_bits = g_new0(uint64_t, (n->cap_links + 63) / 64);
     }
-    net__dom *da = &n->dom[a];
-    if (da->by == b + 1)
+    net__dom *da = &n->dom[a], *db = &n->dom[b];
+    if (da->by == b + 1 && da->twin == twin)
         return true; /* said before */
-    const char *why = NULL;
-    if (a == b)
-        why = "a link cannot dominate itself";
-    else if (n->links[a].cap_Bps < n->links[b].cap_Bps)
-        why = "its capacity is below its dominator's";
-    else if (n->links[a].refs > 0 || da->refs > 0)
-        why = "a transfer uses it";
-    else if (da->by != 0)
-        why = "it has another dominator";
-    else if (da->dominates || n->dom[b].by != 0)
-        why = "dominators do not chain";
+    const char *why = dom_refused(n, a, b, twin);
     if (why) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                    "link %" G_GUINT32_FORMAT " dominated by link %" G_GUINT32_FORMAT ": %s", a, b,
-                    why);
+                    "link %" G_GUINT32_FORMAT " %s link %" G_GUINT32_FORMAT ": %s", a,
+                    twin ? "declared the twin of" : "dominated by", b, why);
         return false;
     }
-    /* its counters so far move to where a dominated link keeps them (and
-     * its place on net.moved, if it has one) */
     net_flush(n);
     net__link *la = &n->links[a];
     net__link_advance(la, evq_now(n->q));
@@ -278,9 +314,51 @@ bool net_link_set_dominator(net *n, net_link_id a, net_link_id b, GError **error
     da->listed = la->moved_listed;
     la->moved_listed = false;
     da->by = b + 1;
-    n->dom[b].dominates++;
+    da->twin = twin;
+    db->dominates++;
     n->dom_bits[a / 64] |= (uint64_t)1 << (a % 64);
+    if (twin) {
+        if (db->n_tw == 0) /* what a delay adds to b from now on */
+            db->added = (net_link_stats){0};
+        net_link_stats sb;
+        net_link_stats_get(n, b, &sb, NULL);
+        da->at_set = (net_link_stats){sb.carried_bytes - db->added.carried_bytes,
+                                      sb.busy_s - db->added.busy_s,
+                                      sb.tagged_bytes - db->added.tagged_bytes, 0};
+        if (db->n_tw == db->cap_tw) {
+            db->cap_tw = db->cap_tw ? 2 * db->cap_tw : 4;
+            db->tw = g_renew(uint32_t, db->tw, db->cap_tw);
+        }
+        db->tw[db->n_tw++] = a;
+        n->tw_bits[b / 64] |= (uint64_t)1 << (b % 64);
+    }
     return true;
+}
+
+bool net_link_set_dominator(net *n, net_link_id a, net_link_id b, GError **error)
+{
+    g_return_val_if_fail(n != NULL, false);
+    return dom_declare(n, a, b, false, error);
+}
+
+bool net_link_set_twin(net *n, net_link_id a, net_link_id b, GError **error)
+{
+    g_return_val_if_fail(n != NULL, false);
+    return dom_declare(n, a, b, true, error);
+}
+
+/* Twin a leaves its twin's list. */
+static void twin_leave(net *n, uint32_t a)
+{
+    uint32_t b = n->dom[a].by - 1;
+    net__dom *db = &n->dom[b];
+    for (uint32_t i = 0; i < db->n_tw; i++)
+        if (db->tw[i] == a) {
+            db->tw[i] = db->tw[--db->n_tw];
+            break;
+        }
+    if (db->n_tw == 0)
+        n->tw_bits[b / 64] &= ~((uint64_t)1 << (b % 64));
 }
 
 bool net_link_clear_dominator(net *n, net_link_id a, GError **error)
@@ -291,7 +369,7 @@ bool net_link_clear_dominator(net *n, net_link_id a, GError **error)
     const char *why = NULL;
     if (!net__dominated(n, a))
         why = "it is not dominated";
-    else if (n->dom[a].refs > 0)
+    else if (link_refs(n, a) > 0)
         why = "a transfer uses it";
     if (why) {
         g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
@@ -302,14 +380,24 @@ bool net_link_clear_dominator(net *n, net_link_id a, GError **error)
     net__dom *da = &n->dom[a];
     net__link *la = &n->links[a];
     /* no user: nothing moves on it, its busy clock is stopped */
-    la->carried_bytes = da->carried_bytes;
-    la->busy_s = da->busy_s;
-    la->tagged_bytes = da->tagged_bytes;
+    net_link_stats st;
+    net_link_stats_get(n, a, &st, NULL);
+    la->carried_bytes = st.carried_bytes;
+    la->busy_s = st.busy_s;
+    la->tagged_bytes = st.tagged_bytes;
     la->last_s = evq_now(n->q);
     la->moved_listed = da->listed;
     da->listed = false;
+    if (da->twin) { /* what it carried since the last net_links_moved() is its twin's */
+        twin_leave(n, a);
+        if (!la->moved_listed) {
+            la->moved_listed = true;
+            g_array_append_val(n->moved, a);
+        }
+    }
     n->dom[da->by - 1].dominates--;
     da->by = 0;
+    da->twin = false;
     n->dom_bits[a / 64] &= ~((uint64_t)1 << (a % 64));
     return true;
 }
@@ -357,6 +445,12 @@ bool net_link_stats_get(net *n, net_link_id id, net_link_stats *out, GError **er
         return false;
     }
     net_flush(n);
+    if (net__dominated(n, id) && n->dom[id].twin) {
+        net_link_stats by;
+        net_link_stats_get(n, n->dom[id].by - 1, &by, NULL);
+        net__twin_stats(n, id, &by, out);
+        return true;
+    }
     if (net__dominated(n, id)) {
         net__dom_stats(n, id, evq_now(n->q), out);
         return true;
@@ -378,6 +472,12 @@ bool net_link_stats_peek(const net *n, net_link_id id, net_link_stats *out)
     g_return_val_if_fail(n != NULL && out != NULL, false);
     if (id >= n->n_links)
         return false;
+    if (net__dominated(n, id) && n->dom[id].twin) {
+        net_link_stats by;
+        net_link_stats_peek(n, n->dom[id].by - 1, &by);
+        net__twin_stats(n, id, &by, out);
+        return true;
+    }
     if (net__dominated(n, id)) {
         net__dom_stats(n, id, evq_now(n->q), out);
         return true;
@@ -409,13 +509,33 @@ bool net_link_in_use(const net *n, net_link_id id)
     g_return_val_if_fail(n != NULL, false);
     if (id >= n->n_links)
         return false;
-    return (net__dominated(n, id) ? n->dom[id].refs : n->links[id].refs) > 0;
+    return link_refs(n, id) > 0;
 }
 
 static gint cmp_u32(gconstpointer a, gconstpointer b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* Add to the sorted link ids in ids the twins of those that have some
+ * (they carry what their twins carry), keeping it sorted, each once. */
+static void append_twins(const net *n, GArray *ids)
+{
+    guint len = ids->len;
+    for (guint i = 0; i < len; i++) {
+        uint32_t e = g_array_index(ids, uint32_t, i);
+        if (net__has_twins(n, e))
+            g_array_append_vals(ids, n->dom[e].tw, n->dom[e].n_tw);
+    }
+    if (ids->len == len)
+        return;
+    g_array_sort(ids, cmp_u32);
+    guint keep = 0;
+    for (guint i = 0; i < ids->len; i++)
+        if (keep == 0 || g_array_index(ids, uint32_t, i) != g_array_index(ids, uint32_t, keep - 1))
+            g_array_index(ids, uint32_t, keep++) = g_array_index(ids, uint32_t, i);
+    g_array_set_size(ids, keep);
 }
 
 const uint32_t *net_links_moved(net *n, size_t *count)
@@ -426,6 +546,7 @@ const uint32_t *net_links_moved(net *n, size_t *count)
     g_array_sort(n->moved, cmp_u32);
     g_array_set_size(n->moved_out, 0);
     g_array_append_vals(n->moved_out, n->moved->data, n->moved->len);
+    append_twins(n, n->moved_out);
     /* the set restarts from the links that carry load now */
     guint keep = 0;
     for (guint i = 0; i < n->moved->len; i++) {
@@ -554,20 +675,45 @@ static void xfer_links_set(net__xfer *t, const net__tlink *tl, uint32_t n_tl, ui
         t->eager[n_tl / 64] = ((uint64_t)1 << (n_tl % 64)) - 1;
 }
 
-/* Each of the n_dl dominated links dl[] must have its dominator among the
+/* Each of the *n_dl dominated links dl[] must have its dominator among the
  * transfer's other links tl[] (marked with epoch ep) at least as often
- * (net_link_set_dominator). */
-static bool dominators_present(const net *n, const net__tlink *tl, const net__tlink *dl,
-                               uint32_t n_dl, uint32_t ep, GError **error)
+ * (net_link_set_dominator), a twin its twin exactly as often; and each link
+ * of tl[] with twins must have them all in dl[], as often
+ * (net_link_set_twin).  The twins then leave dl[]: nothing of theirs
+ * follows the transfer. */
+static bool dominators_present(net *n, const net__tlink *tl, uint32_t n_tl, net__tlink *dl,
+                               uint32_t *n_dl, uint32_t ep, GError **error)
 {
-    for (uint32_t k = 0; k < n_dl; k++) {
-        uint32_t by = n->dom[dl[k].link].by - 1;
+    uint32_t keep = 0;
+    for (uint32_t k = 0; k < *n_dl; k++) {
+        const net__dom *d = &n->dom[dl[k].link];
+        uint32_t by = d->by - 1;
+        net__dom *db = &n->dom[by];
         const net__link *b = &n->links[by];
-        if (b->mark != ep || tl[b->sidx].mult < dl[k].mult) {
+        bool on = b->mark == ep;
+        if (!on || (d->twin ? tl[b->sidx].mult != dl[k].mult : tl[b->sidx].mult < dl[k].mult)) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "transfer link %" G_GUINT32_FORMAT ": its dominator, link %" G_GUINT32_FORMAT
+                        "transfer link %" G_GUINT32_FORMAT ": its %s, link %" G_GUINT32_FORMAT
                         ", is not on the transfer as often",
-                        dl[k].link, by);
+                        dl[k].link, d->twin ? "twin" : "dominator", by);
+            return false;
+        }
+        if (!d->twin)
+            dl[keep++] = dl[k];
+        else if (db->mark == ep) /* count b's twins on the transfer */
+            db->sidx++;
+        else {
+            db->mark = ep;
+            db->sidx = 1;
+        }
+    }
+    *n_dl = keep;
+    for (uint32_t k = 0; n->tw_bits && k < n_tl; k++) {
+        uint32_t e = tl[k].link;
+        if (net__has_twins(n, e) && (n->dom[e].mark != ep || n->dom[e].sidx != n->dom[e].n_tw)) {
+            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
+                        "transfer link %" G_GUINT32_FORMAT ": not all its twins are on the transfer",
+                        e);
             return false;
         }
     }
@@ -614,8 +760,8 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
             list[(*count)++] = (net__tlink){e, (uint32_t)m, NET__NO_POS, false, false};
         }
     }
-    if (n_dl > 0) {
-        if (!dominators_present(n, tl, dl, n_dl, ep, error))
+    if (n->dom) {
+        if (!dominators_present(n, tl, n_tl, dl, &n_dl, ep, error))
             return false;
         memcpy(tl + n_tl, dl, n_dl * sizeof *tl); /* n_tl + n_dl <= n_links */
     }

@@ -178,9 +178,20 @@ bool net_link_remove(net *n, net_link_id id, GError **error);
  * dominator cannot itself be dominated.  Errors: CCS_ERROR_INVALID. */
 bool net_link_set_dominator(net *n, net_link_id a, net_link_id b, GError **error);
 
-/* Take back a's dominator: a is in the solves again, its counters go on
- * from what it carried while dominated.  a must be dominated and not in
- * use.  Errors: CCS_ERROR_INVALID. */
+/* Declare that link a is b's twin: every transfer on a moves on b exactly
+ * as often and every transfer on b moves on a exactly as often, and C_a >=
+ * C_b.  Then a carries what b carries: it stays out of every solve and off
+ * every transfer's own links (nothing of it follows a transfer), and its
+ * counters and load are b's from now on, added to its own.  A transfer
+ * that names a without b as often, or b without all of b's twins as often,
+ * is refused.  Neither a nor b may be in use; b must not be dominated nor
+ * a twin, a must not dominate.  net_link_clear_dominator() takes it back.
+ * Errors: CCS_ERROR_INVALID. */
+bool net_link_set_twin(net *n, net_link_id a, net_link_id b, GError **error);
+
+/* Take back a's dominator (or twin): a is in the solves again, its
+ * counters go on from what it carried while dominated.  a must be
+ * dominated and not in use.  Errors: CCS_ERROR_INVALID. */
 bool net_link_clear_dominator(net *n, net_link_id a, GError **error);
 
 /* One past the largest link id handed out (removed links included). */
@@ -258,8 +269,9 @@ void net_flush(net *n);
 void net_set_rate_observer(net *n, net_rate_fn fn, void *obs);
 void net_set_delay_observer(net *n, net_delay_fn fn, void *obs);
 
-/* The links of an active transfer, each once, into out (up to cap);
- * returns how many it has (0 if id is not active). */
+/* The links of an active transfer, each once, into out (up to cap): those
+ * in the solves, the dominated ones, then the twins of the first; returns
+ * how many it has (0 if id is not active). */
 size_t net_transfer_links(const net *n, net_transfer_id id, net_link_id *out, size_t cap);
 
 /* ---- The steady-state fast path (docs/engine.md §5c) ---- */

@@ -401,6 +401,19 @@ void net__dom_stats(const net *n, uint32_t e, double now_s, net_link_stats *out)
     out->busy_s += dom_busy_run(d, now_s);
 }
 
+void net__twin_stats(const net *n, uint32_t e, const net_link_stats *by, net_link_stats *out)
+{
+    const net__dom *d = &n->dom[e];
+    const net_link_stats *add = &n->dom[d->by - 1].added;
+    *out = (net_link_stats){
+        .carried_bytes = d->carried_bytes + (by->carried_bytes - add->carried_bytes -
+                                             d->at_set.carried_bytes),
+        .busy_s = d->busy_s + (by->busy_s - add->busy_s - d->at_set.busy_s),
+        .tagged_bytes = d->tagged_bytes + (by->tagged_bytes - add->tagged_bytes -
+                                           d->at_set.tagged_bytes),
+        .load_Bps = by->load_Bps};
+}
+
 /* Put a waiting transfer on its links' user lists: its bytes start moving. */
 void net__xfer_activate(net *n, uint32_t s)
 {
@@ -612,9 +625,22 @@ void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_lin
     for (size_t i = 0; i < count; i++) {
         if (ids[i] >= n->n_links || !n->links[ids[i]].present)
             continue;
+        if (net__dominated(n, ids[i]) && n->dom[ids[i]].twin) { /* no clock of its own */
+            net__dom *d = &n->dom[ids[i]];
+            d->carried_bytes += add[i].carried_bytes;
+            d->busy_s += add[i].busy_s;
+            d->tagged_bytes += add[i].tagged_bytes;
+            continue;
+        }
         if (net__dominated(n, ids[i])) {
             dom_delay(n, ids[i], &add[i], now, dt_s);
             continue;
+        }
+        if (net__has_twins(n, ids[i])) { /* its twins' own counters have it */
+            net_link_stats *a = &n->dom[ids[i]].added;
+            a->carried_bytes += add[i].carried_bytes;
+            a->busy_s += add[i].busy_s;
+            a->tagged_bytes += add[i].tagged_bytes;
         }
         net__link *l = &n->links[ids[i]];
         make_eager(n, ids[i]); /* its user's integrals would not see the delay */

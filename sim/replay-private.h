@@ -103,7 +103,8 @@ struct replay {
     char *trace_digest;
     struct replay_shard *shard; /* (nullable) one time shard of the run (replay_shard.c) */
     GHashTable *pcie_by;       /* link + 1 -> GArray of the PCIe links it dominates for the
-                                * whole run (replay_links.c) */
+                                * whole run (replay_links.c), */
+    GHashTable *pcie_nic;      /* and the other way: PCIe link + 1 -> NIC link + 1 */
 };
 
 /* Job j stops at now_s (its end, or the run's): GPUs released, the
@@ -111,8 +112,8 @@ struct replay {
 void replay__job_end(struct replay *r, job *j, double now_s);
 
 /* The links that never bind (replay_links.c): a hop's PCIe links for the
- * whole run, set once the net has its links; a running job's NIC links
- * (coll_plan_nic_dominators), from when its plan is made to when its
+ * whole run, set once the net has its links; a running job's NIC and PCIe
+ * links (coll_plan_nic_links), from when its plan is made to when its
  * transfers are gone (j->nic_dom).  An error is an engine invariant
  * broken. */
 bool replay__set_dominators(struct replay *r, GError **error);

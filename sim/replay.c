@@ -51,6 +51,8 @@ void replay_free(replay *r)
     replay__shard_free(r->shard);
     if (r->pcie_by)
         g_hash_table_destroy(r->pcie_by);
+    if (r->pcie_nic)
+        g_hash_table_destroy(r->pcie_nic);
     config_free(r->cfg);
     g_free(r);
 }

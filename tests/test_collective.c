@@ -442,18 +442,54 @@ static void nic_links(const topo *t, uint32_t h, uint32_t *up, uint32_t *down)
     CU_ASSERT_TRUE_FATAL(topo_nic_links(t, topo_host_nic_node(t, h, 0), up, down));
 }
 
-/* A job's NIC links that its own uplinks dominate: 4 hosts of 2 GPUs and
- * one NIC.  A ring over h0, h1, h2 (all their GPUs) in lock step is one
- * transfer over every hop, crossing each of the three NICs' uplink and
- * downlink once: the lowest uplink dominates the five other links, with two
- * channels as with one (the same ring).  Its hops as transfers of their
- * own (the flows model): an uplink is alone on its hop, each host is
- * entered only from the host before it: h0's downlink by h2's uplink, h1's
- * by h0's, h2's by h1's.  A ring over h0 and one GPU of h3: h3 is not all
- * the job's (another job may use its NIC), so only h0's links, by the lower
- * of the two uplinks (h0's uplink, the lower, dominates; it is not
- * dominated itself). */
-static void test_collective_nic_dominators(void)
+/* Appends (link, to) to want for each link of GPU g's path out of host h
+ * to its NIC (out) or in from it. */
+static void want_path(const topo *t, size_t h, size_t g, bool out, uint32_t to, GArray *want)
+{
+    const uint32_t *l;
+    size_t n = out ? topo_path_gpu_to_nic(t, h, g, &l) : topo_path_nic_to_gpu(t, h, g, &l);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t pair[2] = {l[i], to};
+        g_array_append_vals(want, pair, 2);
+    }
+}
+
+static void want_pair(uint32_t a, uint32_t b, GArray *want)
+{
+    uint32_t pair[2] = {a, b};
+    g_array_append_vals(want, pair, 2);
+}
+
+static gint cmp_pair(gconstpointer a, gconstpointer b)
+{
+    const uint32_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* got and want hold the same (link, twin) pairs, in any order. */
+static void assert_same_pairs(GArray *got, GArray *want)
+{
+    CU_ASSERT_EQUAL_FATAL(got->len, want->len);
+    qsort(got->data, got->len / 2, 2 * sizeof(uint32_t), cmp_pair);
+    qsort(want->data, want->len / 2, 2 * sizeof(uint32_t), cmp_pair);
+    for (guint i = 0; i < got->len; i++)
+        CU_ASSERT_EQUAL(g_array_index(got, uint32_t, i), g_array_index(want, uint32_t, i));
+}
+
+/* A job's links that never bind while it runs (coll_plan_nic_links): 4
+ * hosts of 2 GPUs, one PCIe switch and one NIC (NIC 200 Gb/s, PCIe 252).
+ * A ring over h0, h1, h2 (all their GPUs) in lock step is one transfer
+ * over every hop between hosts (one a channel), from the GPU behind one
+ * host's NIC (g0) to the next host's, crossing once each NIC's uplink and
+ * downlink and, on each host, the PCIe links out of g0 to the NIC and in
+ * from the NIC to g0: every one of them is the twin of the
+ * NIC link of lowest id, with two channels as with one; nothing is left to
+ * dominate.  Its hops as transfers of their own (the flows model): hop
+ * h_i -> h_i+1 alone crosses h_i's uplink, h_i+1's downlink and the PCIe
+ * links of its two ends, twins of the lower of the two NIC links.  A ring
+ * over h0 and one GPU of h3: h3 is not all the job's (another job may use
+ * its NIC), so only h0's links, twins of its uplink (the lower). */
+static void test_collective_nic_links(void)
 {
     GError *e = NULL;
     g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=2,nics=1,pcie=1",
@@ -471,31 +507,26 @@ static void test_collective_nic_dominators(void)
     coll_options two = one_channel;
     two.channels = 2;
     const coll_options *opts[] = {&one_channel, &two, &one_channel_flows};
-    uint32_t low = MIN(up[0], MIN(up[1], up[2]));
-    /* the ring's pairs: every NIC link in the order down, up of h0, h1, h2,
-     * but the lowest uplink, each with it */
-    uint32_t ring[10];
-    int n_ring = 0;
-    for (int i = 0; i < 3; i++) {
-        uint32_t both[] = {down[i], up[i]};
-        for (int d = 0; d < 2; d++)
-            if (both[d] != low) {
-                ring[n_ring++] = both[d];
-                ring[n_ring++] = low;
-            }
-    }
-    CU_ASSERT_EQUAL_FATAL(n_ring, 10);
-    const uint32_t hops[] = {down[0], up[2], down[1], up[0], down[2], up[1]};
+    uint32_t low = MIN(MIN(up[0], MIN(up[1], up[2])), MIN(down[0], MIN(down[1], down[2])));
     for (int k = 0; k < 3; k++) {
         g_autoptr(coll_plan) p = coll_plan_new(t, a, COLL_ALLREDUCE, 1e9, opts[k], &e);
         TEST_ASSERT_NO_ERROR(e);
-        g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        coll_plan_nic_dominators(p, t, a, pairs);
-        const uint32_t *want = k < 2 ? ring : hops;
-        guint n_want = k < 2 ? 10 : 6;
-        CU_ASSERT_EQUAL_FATAL(pairs->len, n_want);
-        for (guint i = 0; i < n_want; i++)
-            CU_ASSERT_EQUAL(g_array_index(pairs, uint32_t, i), want[i]);
+        g_autoptr(GArray) twins = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        g_autoptr(GArray) dom = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        coll_plan_nic_links(p, t, a, twins, dom);
+        CU_ASSERT_EQUAL(dom->len, 0);
+        g_autoptr(GArray) want = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        for (int i = 0; i < 3; i++) {
+            int j = (i + 1) % 3; /* the hop h_i -> h_j */
+            uint32_t to = k < 2 ? low : MIN(up[i], down[j]);
+            want_path(t, a->hosts[i], 0, true, to, want);
+            want_path(t, a->hosts[j], 0, false, to, want);
+            if (up[i] != to)
+                want_pair(up[i], to, want);
+            if (down[j] != to)
+                want_pair(down[j], to, want);
+        }
+        assert_same_pairs(twins, want);
     }
     cluster_release(c, a);
     const char *h03[] = {"h0", "h3"};
@@ -503,17 +534,20 @@ static void test_collective_nic_dominators(void)
     g_autoptr(cluster_alloc) b = cluster_place(c, h03, gpus03, 2, 3, CONFIG_PLACE_RECORDED, NULL, &e);
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    uint32_t up0, down0, up3, down3;
+    uint32_t up0, down0;
     nic_links(t, b->hosts[0], &up0, &down0);
-    nic_links(t, b->hosts[1], &up3, &down3);
+    CU_ASSERT_FATAL(up0 < down0); /* (the builder numbers a NIC's uplink first) */
     g_autoptr(coll_plan) q = coll_plan_new(t, b, COLL_ALLREDUCE, 1e9, &one_channel, &e);
     TEST_ASSERT_NO_ERROR(e);
-    g_autoptr(GArray) pairs = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    coll_plan_nic_dominators(q, t, b, pairs);
-    CU_ASSERT_FATAL(up0 < up3); /* (the builder numbers h0's links first) */
-    CU_ASSERT_EQUAL_FATAL(pairs->len, 2);
-    CU_ASSERT_EQUAL(g_array_index(pairs, uint32_t, 0), down0);
-    CU_ASSERT_EQUAL(g_array_index(pairs, uint32_t, 1), up0);
+    g_autoptr(GArray) twins = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) dom = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    coll_plan_nic_links(q, t, b, twins, dom);
+    CU_ASSERT_EQUAL(dom->len, 0);
+    g_autoptr(GArray) want = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    want_pair(down0, up0, want);
+    want_path(t, b->hosts[0], 0, true, up0, want);
+    want_path(t, b->hosts[0], 0, false, up0, want);
+    assert_same_pairs(twins, want);
     cluster_release(c, b);
 }
 
@@ -531,7 +565,7 @@ int main(void)
         {"hops_and_step_latency", test_collective_hops_and_step_latency},
         {"merged_rings", test_collective_merged_rings},
         {"dominated_links", test_collective_dominated_links},
-        {"nic_dominators", test_collective_nic_dominators},
+        {"nic_links", test_collective_nic_links},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("collective", cases);

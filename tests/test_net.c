@@ -927,6 +927,118 @@ static void test_net_dominated_clear(void)
     fixture_clear(&f);
 }
 
+/* Twins (net_link_set_twin).  K = 2; B = 10 B/s, A = 20 B/s, C = 40 B/s.
+ * Before it is declared, A alone carries T0's 20 bytes at 20 B/s, done at
+ * t = 1 (A: 20 bytes, busy 1).  From t = 1 A is B's twin: T1 (10 bytes,
+ * tag 1) on A and B moves at B's 10 B/s until t = 2; at t = 1.5 A holds
+ * 20 + 5 bytes, 1.5 s busy, 5 tagged, load 10.  T2 (30 bytes, tag 0) on A
+ * and B from t = 2 at 10 B/s: at t = 3, B has carried 20 bytes, 2 s busy,
+ * 10 tagged, A 40, 3 s, 10.  The fast path then delays T2, A and B by
+ * 10 s, adding 50 bytes, 1 s and 7 tagged bytes to each: A 90, 4 s, 17,
+ * B 70, 3 s, 17 (A counts B's bytes since t = 1 and its own addition, not
+ * B's); T2's 20 bytes left move from 13 and end at 15: B 90, 5 s; A 110,
+ * 6 s, 17.  Taken back at 16, A moves 40 bytes on C's path alone at its
+ * own 20 B/s until 18: 150 bytes, 8 s. */
+static void test_net_twin(void)
+{
+    fixture f;
+    fixture_init(&f, 2);
+    net_link_id B = add_link(&f, 10, 0), A = add_link(&f, 20, 0), C = add_link(&f, 40, 0);
+    start(&f, 20, &A, NULL, 1, 0, 1, 0, 0);
+    evq_run_until(f.q, 1);
+    GError *err = NULL;
+    CU_ASSERT_TRUE(net_link_set_twin(f.n, A, B, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_TRUE(net_link_set_twin(f.n, A, B, NULL)); /* again: the same fact */
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, A, B, NULL)); /* not a weaker one */
+    net_link_id ab[] = {A, B};
+    net_transfer_id t1 = start(&f, 10, ab, NULL, 2, 0, 1, 0, 1.0);
+    CU_ASSERT_TRUE(net_link_in_use(f.n, A));
+    CU_ASSERT_FALSE(net_link_remove(f.n, A, NULL));
+    CU_ASSERT_FALSE(net_link_clear_dominator(f.n, A, &err)); /* in use */
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_clear_error(&err);
+    evq_run_until(f.q, 1.5);
+    check_link(&f, A, 10, 25, 5, 1.5);
+    evq_run_until(f.q, 2);
+    TEST_ASSERT_CLOSE(done_at(&f, t1), 2, EPS);
+    size_t n_moved = 0;
+    const uint32_t *moved = net_links_moved(f.n, &n_moved);
+    CU_ASSERT_EQUAL_FATAL(n_moved, 2);
+    CU_ASSERT_EQUAL(moved[0], B);
+    CU_ASSERT_EQUAL(moved[1], A);
+    net_transfer_id t2 = start(&f, 30, ab, NULL, 2, 0, 1, 0, 0);
+    evq_run_until(f.q, 3);
+    check_link(&f, B, 10, 20, 10, 2);
+    check_link(&f, A, 10, 40, 10, 3);
+    net_transfers_delay(f.n, &t2, 1, 10);
+    net_link_stats add[] = {{.carried_bytes = 50, .busy_s = 1, .tagged_bytes = 7},
+                            {.carried_bytes = 50, .busy_s = 1, .tagged_bytes = 7}};
+    net_links_delay(f.n, ab, 2, add, 10);
+    evq_run_until(f.q, 8);
+    check_link(&f, B, 10, 70, 17, 3);
+    check_link(&f, A, 10, 90, 17, 4);
+    evq_run_until(f.q, 16);
+    TEST_ASSERT_CLOSE(done_at(&f, t2), 15, EPS);
+    check_link(&f, B, 0, 90, 17, 5);
+    check_link(&f, A, 0, 110, 17, 6);
+    CU_ASSERT_TRUE(net_link_clear_dominator(f.n, A, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    check_link(&f, A, 0, 110, 17, 6);
+    net_link_id ac[] = {A, C};
+    start(&f, 40, ac, NULL, 2, 0, 1, 0, 0);
+    evq_run_until(f.q, INFINITY);
+    check_link(&f, A, 0, 150, 17, 8);
+    check_link(&f, B, 0, 90, 17, 5);
+    fixture_clear(&f);
+}
+
+/* What net_link_set_twin() and a transfer on a twin or on a link with
+ * twins refuse. */
+static void test_net_twin_errors(void)
+{
+    fixture f;
+    fixture_init(&f, 1);
+    net_link_id B = add_link(&f, 10, 0), A = add_link(&f, 20, 0), C = add_link(&f, 5, 0);
+    net_link_id D = add_link(&f, 30, 0);
+    GError *err = NULL;
+    CU_ASSERT_FALSE(net_link_set_twin(f.n, C, B, &err)); /* C is the tighter */
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_clear_error(&err);
+    start(&f, 10, &B, NULL, 1, 0, 1, 0, 0);
+    CU_ASSERT_FALSE(net_link_set_twin(f.n, A, B, &err)); /* B in use: A would miss it */
+    g_clear_error(&err);
+    evq_run_until(f.q, INFINITY);
+    CU_ASSERT_TRUE(net_link_set_twin(f.n, A, B, NULL));
+    CU_ASSERT_TRUE(net_link_set_twin(f.n, D, B, NULL));
+    CU_ASSERT_FALSE(net_link_set_dominator(f.n, B, C, &err)); /* B has twins */
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(net_link_set_twin(f.n, C, A, &err)); /* A is a twin */
+    g_clear_error(&err);
+    /* B without its twins, without one, A twice with B once: refused */
+    net_link_id b_only[] = {B}, ab[] = {A, B}, aabd[] = {A, A, B, D}, abd[] = {B, D, A};
+    net_transfer_spec sp = {.size_bytes = 1, .links = b_only, .n_links = 1, .weight = 1};
+    net_transfer_id id = NET_TRANSFER_NONE;
+    CU_ASSERT_FALSE(net_transfer_start(f.n, &sp, &id, &err));
+    TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
+    g_clear_error(&err);
+    sp.links = ab;
+    sp.n_links = 2;
+    CU_ASSERT_FALSE(net_transfer_start(f.n, &sp, &id, &err));
+    g_clear_error(&err);
+    sp.links = aabd;
+    sp.n_links = 4;
+    CU_ASSERT_FALSE(net_transfer_start(f.n, &sp, &id, &err));
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(net_link_in_use(f.n, A));
+    sp.links = abd;
+    sp.n_links = 3;
+    CU_ASSERT_TRUE(net_transfer_start(f.n, &sp, &id, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_TRUE(net_link_in_use(f.n, D));
+    fixture_clear(&f);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -953,6 +1065,8 @@ int main(void)
         {"dominated", test_net_dominated},
         {"dominated_errors", test_net_dominated_errors},
         {"dominated_clear", test_net_dominated_clear},
+        {"twin", test_net_twin},
+        {"twin_errors", test_net_twin_errors},
         {"property_vs_reference", test_net_property_vs_reference},
         {"maxmin_shapes", test_net_maxmin_shapes},
         {"fill_stop", test_net_fill_stop},
