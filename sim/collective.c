@@ -20,6 +20,8 @@ struct coll_plan {
     int buckets;         /* B */
     int channels;        /* lock-step rings per rail */
     uint64_t version;    /* incremented by every path change (invalidates xfer caches) */
+    GHashTable *twins;      /* link + 1: left out of coll_xfer_net_link_set, or NULL */
+    uint64_t twins_version; /* incremented by every coll_plan_set_twins */
     GArray *fixed_links; /* uint32, distinct, increasing */
     GArray *fixed_bytes; /* double, per iteration */
     bool step_latency;   /* coll_options.step_latency */
@@ -52,6 +54,10 @@ static void xfer_free(gpointer p)
         g_array_free(x->cache_links, TRUE);
         g_array_free(x->cache_mult, TRUE);
     }
+    if (x->cache_net_links) {
+        g_array_free(x->cache_net_links, TRUE);
+        g_array_free(x->cache_net_mult, TRUE);
+    }
     g_free(x);
 }
 
@@ -77,6 +83,8 @@ void coll_plan_free(coll_plan *p)
     g_array_free(p->flows, TRUE);
     g_array_free(p->fixed_links, TRUE);
     g_array_free(p->fixed_bytes, TRUE);
+    if (p->twins)
+        g_hash_table_destroy(p->twins);
     g_free(p);
 }
 
@@ -610,7 +618,8 @@ static void xfer_join(coll_xfer *y, const coll_xfer *x)
     g_array_append_vals(y->fixed, x->fixed->data, x->fixed->len);
     g_array_append_vals(y->flows, x->flows->data, x->flows->len);
     y->fixed_latency_s = fmax(y->fixed_latency_s, x->fixed_latency_s);
-    y->cache_version = 0; /* its cached link set (if any) is stale */
+    y->cache_version = 0; /* its cached link sets (if any) are stale */
+    y->cache_net_version = 0;
 }
 
 /* Move the transfers of a group's step into the op's step: as they are,
@@ -1167,6 +1176,45 @@ size_t coll_xfer_link_set(const coll_plan *p, const coll_xfer *x, const uint32_t
     *links = (const uint32_t *)(void *)mx->cache_links->data;
     *mult = (const uint32_t *)(void *)mx->cache_mult->data;
     return mx->cache_links->len;
+}
+
+size_t coll_xfer_net_link_set(const coll_plan *p, const coll_xfer *x, const uint32_t **links,
+                              const uint32_t **mult)
+{
+    size_t n = coll_xfer_link_set(p, x, links, mult);
+    if (!p->twins)
+        return n;
+    coll_xfer *mx = (coll_xfer *)x; /* (a cache, as coll_xfer_link_set's) */
+    if (!mx->cache_net_links || mx->cache_net_version != p->version + 1 ||
+        mx->cache_net_twins != p->twins_version) {
+        if (!mx->cache_net_links) {
+            mx->cache_net_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+            mx->cache_net_mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        }
+        g_array_set_size(mx->cache_net_links, 0);
+        g_array_set_size(mx->cache_net_mult, 0);
+        for (size_t i = 0; i < n; i++)
+            if (!g_hash_table_contains(p->twins, GUINT_TO_POINTER((*links)[i] + 1))) {
+                g_array_append_val(mx->cache_net_links, (*links)[i]);
+                g_array_append_val(mx->cache_net_mult, (*mult)[i]);
+            }
+        mx->cache_net_version = p->version + 1;
+        mx->cache_net_twins = p->twins_version;
+    }
+    *links = (const uint32_t *)(void *)mx->cache_net_links->data;
+    *mult = (const uint32_t *)(void *)mx->cache_net_mult->data;
+    return mx->cache_net_links->len;
+}
+
+void coll_plan_set_twins(coll_plan *p, const uint32_t *links, size_t n)
+{
+    g_return_if_fail(p && (links || n == 0));
+    g_clear_pointer(&p->twins, g_hash_table_destroy);
+    if (n > 0)
+        p->twins = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (size_t i = 0; i < n; i++)
+        g_hash_table_add(p->twins, GUINT_TO_POINTER(links[i] + 1));
+    p->twins_version++;
 }
 
 void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArray *mult)

@@ -102,6 +102,10 @@ typedef struct coll_xfer {
     /* private: the merged link set under the paths of plan version cache_version */
     GArray *cache_links, *cache_mult;
     uint64_t cache_version;
+    /* private: the same without the plan's twins (coll_xfer_net_link_set),
+     * under plan version cache_net_version and its twins of cache_net_twins */
+    GArray *cache_net_links, *cache_net_mult;
+    uint64_t cache_net_version, cache_net_twins;
 } coll_xfer;
 
 typedef struct coll_plan coll_plan;
@@ -263,6 +267,18 @@ void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArr
  * length.  (transfer none) */
 size_t coll_xfer_link_set(const coll_plan *p, const coll_xfer *x, const uint32_t **links,
                           const uint32_t **mult);
+/* The links the net is to be given for x: its link set without the
+ * plan's twins (coll_plan_set_twins), which the net counts from their
+ * twins (net_link_set_twin); cached as coll_xfer_link_set's.
+ * (transfer none) */
+size_t coll_xfer_net_link_set(const coll_plan *p, const coll_xfer *x, const uint32_t **links,
+                              const uint32_t **mult);
+
+/* The links of the job's hosts that the net knows as twins of others
+ * (coll_plan_nic_links' twins, declared with net_link_set_twin): left out
+ * of coll_xfer_net_link_set from now on; n = 0 clears them. */
+void coll_plan_set_twins(coll_plan *p, const uint32_t *links, size_t n);
+
 /* With L = the largest path latency of its flows + its fixed links'
  * latency: repeat x (steps alpha + L), or, for a plan built with
  * step_latency, repeat x steps x (alpha + L): every lock-step waits for

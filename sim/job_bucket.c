@@ -153,7 +153,7 @@ static void start_step(job *j, double now_s)
     for (size_t i = 0; i < nx; i++) {
         const coll_xfer *x = coll_plan_xfer(j->plan, j->step, i);
         const uint32_t *links, *mult;
-        size_t n_links = coll_xfer_link_set(j->plan, x, &links, &mult);
+        size_t n_links = coll_xfer_net_link_set(j->plan, x, &links, &mult);
         net_transfer_spec sp = {
             .size_bytes = x->bytes,
             .links = links,

@@ -147,7 +147,8 @@ static void start_step(job_graph_run *r, uint32_t task, double now_s)
     for (size_t i = 0; i < nx; i++) {
         const coll_xfer *x = coll_plan_op_xfer(r->plan, op, st, i);
         const uint32_t *lv, *mv;
-        size_t nl = coll_xfer_link_set(r->plan, x, &lv, &mv);
+        size_t nl = r->nt.link_map ? coll_xfer_link_set(r->plan, x, &lv, &mv)
+                                   : coll_xfer_net_link_set(r->plan, x, &lv, &mv);
         if (r->nt.link_map) { /* a net of its own links: their ids there */
             g_array_set_size(r->links, nl);
             uint32_t *mapped = (uint32_t *)(void *)r->links->data;

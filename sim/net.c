@@ -677,18 +677,15 @@ static void xfer_links_set(net__xfer *t, const net__tlink *tl, uint32_t n_tl, ui
 
 /* Each of the *n_dl dominated links dl[] must have its dominator among the
  * transfer's other links tl[] (marked with epoch ep) at least as often
- * (net_link_set_dominator), a twin its twin exactly as often; and each link
- * of tl[] with twins must have them all in dl[], as often
- * (net_link_set_twin).  The twins then leave dl[]: nothing of theirs
- * follows the transfer. */
-static bool dominators_present(net *n, const net__tlink *tl, uint32_t n_tl, net__tlink *dl,
+ * (net_link_set_dominator), a twin its twin exactly as often
+ * (net_link_set_twin).  The twins then leave dl[]: their twins carry them. */
+static bool dominators_present(const net *n, const net__tlink *tl, net__tlink *dl,
                                uint32_t *n_dl, uint32_t ep, GError **error)
 {
     uint32_t keep = 0;
     for (uint32_t k = 0; k < *n_dl; k++) {
         const net__dom *d = &n->dom[dl[k].link];
         uint32_t by = d->by - 1;
-        net__dom *db = &n->dom[by];
         const net__link *b = &n->links[by];
         bool on = b->mark == ep;
         if (!on || (d->twin ? tl[b->sidx].mult != dl[k].mult : tl[b->sidx].mult < dl[k].mult)) {
@@ -700,23 +697,8 @@ static bool dominators_present(net *n, const net__tlink *tl, uint32_t n_tl, net_
         }
         if (!d->twin)
             dl[keep++] = dl[k];
-        else if (db->mark == ep) /* count b's twins on the transfer */
-            db->sidx++;
-        else {
-            db->mark = ep;
-            db->sidx = 1;
-        }
     }
     *n_dl = keep;
-    for (uint32_t k = 0; n->tw_bits && k < n_tl; k++) {
-        uint32_t e = tl[k].link;
-        if (net__has_twins(n, e) && (n->dom[e].mark != ep || n->dom[e].sidx != n->dom[e].n_tw)) {
-            g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
-                        "transfer link %" G_GUINT32_FORMAT ": not all its twins are on the transfer",
-                        e);
-            return false;
-        }
-    }
     return true;
 }
 
@@ -761,7 +743,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
         }
     }
     if (n->dom) {
-        if (!dominators_present(n, tl, n_tl, dl, &n_dl, ep, error))
+        if (!dominators_present(n, tl, dl, &n_dl, ep, error))
             return false;
         memcpy(tl + n_tl, dl, n_dl * sizeof *tl); /* n_tl + n_dl <= n_links */
     }

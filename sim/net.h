@@ -182,11 +182,11 @@ bool net_link_set_dominator(net *n, net_link_id a, net_link_id b, GError **error
  * as often and every transfer on b moves on a exactly as often, and C_a >=
  * C_b.  Then a carries what b carries: it stays out of every solve and off
  * every transfer's own links (nothing of it follows a transfer), and its
- * counters and load are b's from now on, added to its own.  A transfer
- * that names a without b as often, or b without all of b's twins as often,
- * is refused.  Neither a nor b may be in use; b must not be dominated nor
- * a twin, a must not dominate.  net_link_clear_dominator() takes it back.
- * Errors: CCS_ERROR_INVALID. */
+ * counters and load are b's from now on, added to its own.  A transfer on
+ * b need not name a (it crosses a all the same); one that names a without
+ * b as often is refused.  Neither a nor b may be in use; b must not be
+ * dominated nor a twin, a must not dominate.  net_link_clear_dominator()
+ * takes it back.  Errors: CCS_ERROR_INVALID. */
 bool net_link_set_twin(net *n, net_link_id a, net_link_id b, GError **error);
 
 /* Take back a's dominator (or twin): a is in the solves again, its

@@ -105,6 +105,12 @@ bool replay__job_links_dominate(replay *r, job *j, GError **error)
         ok = pcie_release(r, jl.twins, error) && pcie_release(r, jl.dom, error) &&
              declare(r, j, jl.dom, false, error) && declare(r, j, jl.twins, true, error);
     }
+    if (ok && jl.twins->len > 0) { /* its transfers name them no more */
+        g_autoptr(GArray) tw = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        for (guint i = 0; i < jl.twins->len; i += 2)
+            g_array_append_val(tw, g_array_index(jl.twins, uint32_t, i));
+        coll_plan_set_twins(j->plan, (const uint32_t *)(void *)tw->data, tw->len);
+    }
     g_array_unref(jl.twins);
     g_array_unref(jl.dom);
     g_hash_table_destroy(jl.to);
@@ -116,6 +122,8 @@ bool replay__job_links_release(replay *r, job *j, GError **error)
     if (!j->nic_dom)
         return true;
     const GArray *d = j->nic_dom;
+    if (j->plan)
+        coll_plan_set_twins(j->plan, NULL, 0);
     bool ok = true;
     for (guint i = 0; ok && i < d->len; i++)
         ok = net_link_clear_dominator(r->n, g_array_index(d, uint32_t, i), error);

@@ -993,8 +993,8 @@ static void test_net_twin(void)
     fixture_clear(&f);
 }
 
-/* What net_link_set_twin() and a transfer on a twin or on a link with
- * twins refuse. */
+/* What net_link_set_twin() and a transfer on a twin refuse; a transfer on
+ * a link with twins crosses them, named or not. */
 static void test_net_twin_errors(void)
 {
     fixture f;
@@ -1015,27 +1015,31 @@ static void test_net_twin_errors(void)
     g_clear_error(&err);
     CU_ASSERT_FALSE(net_link_set_twin(f.n, C, A, &err)); /* A is a twin */
     g_clear_error(&err);
-    /* B without its twins, without one, A twice with B once: refused */
-    net_link_id b_only[] = {B}, ab[] = {A, B}, aabd[] = {A, A, B, D}, abd[] = {B, D, A};
-    net_transfer_spec sp = {.size_bytes = 1, .links = b_only, .n_links = 1, .weight = 1};
+    /* A without B, A twice with B once: refused */
+    net_link_id a_only[] = {A}, aabd[] = {A, A, B, D}, b_only[] = {B}, abd[] = {B, D, A};
+    net_transfer_spec sp = {.size_bytes = 1, .links = a_only, .n_links = 1, .weight = 1};
     net_transfer_id id = NET_TRANSFER_NONE;
     CU_ASSERT_FALSE(net_transfer_start(f.n, &sp, &id, &err));
     TEST_ASSERT_ERROR(err, CCS_ERROR_INVALID);
-    g_clear_error(&err);
-    sp.links = ab;
-    sp.n_links = 2;
-    CU_ASSERT_FALSE(net_transfer_start(f.n, &sp, &id, &err));
     g_clear_error(&err);
     sp.links = aabd;
     sp.n_links = 4;
     CU_ASSERT_FALSE(net_transfer_start(f.n, &sp, &id, &err));
     g_clear_error(&err);
     CU_ASSERT_FALSE(net_link_in_use(f.n, A));
+    /* B alone crosses A and D; so does B with both named */
+    sp.links = b_only;
+    sp.n_links = 1;
+    CU_ASSERT_TRUE(net_transfer_start(f.n, &sp, &id, &err));
+    TEST_ASSERT_NO_ERROR(err);
+    CU_ASSERT_TRUE(net_link_in_use(f.n, D));
+    net_link_id links[4];
+    CU_ASSERT_EQUAL(net_transfer_links(f.n, id, links, 4), 3); /* B, then its twins */
+    CU_ASSERT_EQUAL(links[0], B);
     sp.links = abd;
     sp.n_links = 3;
     CU_ASSERT_TRUE(net_transfer_start(f.n, &sp, &id, &err));
     TEST_ASSERT_NO_ERROR(err);
-    CU_ASSERT_TRUE(net_link_in_use(f.n, D));
     fixture_clear(&f);
 }
 
