@@ -938,12 +938,13 @@ static bool nic_pick(const topo *t, const nic_cand *cd, GHashTable *role, uint32
     return found;
 }
 
-/* A link of the job's whole hosts (a NIC's link to or from its switch, or
- * a link of a GPU's path to or from its NIC) and the transfers of the plan
- * that cross it: (transfer's ordinal, multiplicity) pairs, in plan order. */
+/* A link of the job's whole hosts (a NIC's link to or from its switch, a
+ * GPU's NVLink, or a link of a GPU's path to or from its NIC) and the
+ * transfers of the plan that cross it: (transfer's ordinal, multiplicity)
+ * pairs, in plan order. */
 typedef struct twin_cand {
     uint32_t link;
-    bool nic;
+    bool nic; /* not on a GPU's path to or from its NIC: it may be a twin's twin */
     double cap;
     GArray *sig; /* uint32_t pairs */
 } twin_cand;
@@ -981,9 +982,13 @@ static GPtrArray *twin_cands(const topo *t, const cluster_alloc *a, GHashTable *
                 twin_cand_add(c, at, t, up, true);
             }
         }
-        for (size_t g = 0; g < topo_host_gpu_count(t, h); g++) {
+        size_t G = topo_host_gpu_count(t, h);
+        for (size_t g = 0; g < G; g++) {
             const uint32_t *l;
-            size_t n = topo_path_gpu_to_nic(t, h, g, &l);
+            size_t n = topo_path_nvlink(t, h, g, (g + 1) % G, &l); /* g's out, g + 1's in */
+            for (size_t j = 0; j < n; j++)
+                twin_cand_add(c, at, t, l[j], true);
+            n = topo_path_gpu_to_nic(t, h, g, &l);
             for (size_t j = 0; j < n; j++)
                 twin_cand_add(c, at, t, l[j], false);
             n = topo_path_nic_to_gpu(t, h, g, &l);
@@ -1018,8 +1023,10 @@ static bool twin_same(const twin_cand *a, const twin_cand *b)
 }
 
 /* The twins among a's whole hosts' links (coll_plan_nic_links): in each set
- * of links that the same transfers cross as often, the NIC link of lowest
- * capacity (then id) is the others' twin; role marks both. */
+ * of links that the same transfers cross as often, the NIC link or NVLink
+ * of lowest capacity (then id) is the others' twin (a link of a GPU's path
+ * to or from its NIC is dominated by that NIC's link for the whole run: it
+ * is in no solve); role marks both. */
 static void plan_twins(const coll_plan *p, const topo *t, const cluster_alloc *a,
                        GHashTable *role, GArray *twins)
 {

@@ -198,14 +198,15 @@ size_t coll_plan_merge_private(coll_plan *p, const topo *t, const bool *serial);
 void coll_dominated_links(const topo *t, GArray *pairs);
 
 /* Links that never bind while one job runs: on a host whose GPUs are all
- * the job's (allocation a), a NIC's uplink and downlink and the links of
- * its GPUs' paths to and from their NICs carry the job's transfers and no
- * others.
+ * the job's (allocation a), a NIC's uplink and downlink, the GPUs' NVLinks
+ * and the links of their paths to and from their NICs carry the job's
+ * transfers and no others.
  * Twins: where the same transfers of plan p cross such links, each as
  * often (a ring in lock step crosses every NIC and PCIe link of its rail
- * once), the NIC link of lowest capacity (then id) among them is the
- * others' twin (net_link_set_twin) for as long as the job runs; appends
- * (link, its twin) to twins, for the others of capacity not below it.
+ * once, a ring inside a host every NVLink of the host), the NIC link or
+ * NVLink of lowest capacity (then id) among them is the others' twin
+ * (net_link_set_twin) for as long as the job runs; appends (link, its
+ * twin) to twins, for the others of capacity not below it.
  * Dominators: where every transfer of p that crosses one of the remaining
  * NIC links also crosses another NIC uplink of the job's hosts, at least
  * as often, at a capacity not above it, that uplink dominates it (hop by

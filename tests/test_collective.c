@@ -460,6 +460,20 @@ static void want_pair(uint32_t a, uint32_t b, GArray *want)
     g_array_append_vals(want, pair, 2);
 }
 
+/* Appends to want host h's four NVLinks (2 GPUs), each but the lowest
+ * with the lowest. */
+static void want_nvlinks(const topo *t, size_t h, GArray *want)
+{
+    const uint32_t *l01, *l10;
+    CU_ASSERT_EQUAL_FATAL(topo_path_nvlink(t, h, 0, 1, &l01), 2);
+    CU_ASSERT_EQUAL_FATAL(topo_path_nvlink(t, h, 1, 0, &l10), 2);
+    uint32_t nv[4] = {l01[0], l01[1], l10[0], l10[1]};
+    uint32_t low = MIN(MIN(nv[0], nv[1]), MIN(nv[2], nv[3]));
+    for (int i = 0; i < 4; i++)
+        if (nv[i] != low)
+            want_pair(nv[i], low, want);
+}
+
 static gint cmp_pair(gconstpointer a, gconstpointer b)
 {
     const uint32_t *x = a, *y = b;
@@ -479,16 +493,19 @@ static void assert_same_pairs(GArray *got, GArray *want)
 /* A job's links that never bind while it runs (coll_plan_nic_links): 4
  * hosts of 2 GPUs, one PCIe switch and one NIC (NIC 200 Gb/s, PCIe 252).
  * A ring over h0, h1, h2 (all their GPUs) in lock step is one transfer
- * over every hop between hosts (one a channel), from the GPU behind one
+ * over every hop between hosts (one per channel), from the GPU behind one
  * host's NIC (g0) to the next host's, crossing once each NIC's uplink and
  * downlink and, on each host, the PCIe links out of g0 to the NIC and in
  * from the NIC to g0: every one of them is the twin of the
  * NIC link of lowest id, with two channels as with one; nothing is left to
  * dominate.  Its hops as transfers of their own (the flows model): hop
  * h_i -> h_i+1 alone crosses h_i's uplink, h_i+1's downlink and the PCIe
- * links of its two ends, twins of the lower of the two NIC links.  A ring
- * over h0 and one GPU of h3: h3 is not all the job's (another job may use
- * its NIC), so only h0's links, twins of its uplink (the lower). */
+ * links of its two ends, twins of the lower of the two NIC links.  Inside
+ * each host, the reduce-scatter and all-gather rings over its two GPUs
+ * cross each of its four NVLinks once: twins of the lowest.  A ring over
+ * h0 and one GPU of h3: h3 is not all the job's (another job may use its
+ * NIC), so only h0's links, twins of its uplink (the lower) and of its
+ * lowest NVLink. */
 static void test_collective_nic_links(void)
 {
     GError *e = NULL;
@@ -525,6 +542,7 @@ static void test_collective_nic_links(void)
                 want_pair(up[i], to, want);
             if (down[j] != to)
                 want_pair(down[j], to, want);
+            want_nvlinks(t, a->hosts[i], want);
         }
         assert_same_pairs(twins, want);
     }
@@ -547,6 +565,7 @@ static void test_collective_nic_links(void)
     want_pair(down0, up0, want);
     want_path(t, b->hosts[0], 0, true, up0, want);
     want_path(t, b->hosts[0], 0, false, up0, want);
+    want_nvlinks(t, b->hosts[0], want);
     assert_same_pairs(twins, want);
     cluster_release(c, b);
 }
