@@ -157,7 +157,9 @@ typedef struct job_graph_hooks {
 typedef struct job_graph_net {
     evq *q;                  /* events */
     net *n;                  /* transfers */
-    const uint32_t *link_map; /* topology link -> net link, or NULL (the same ids) */
+    const uint32_t *link_map; /* topology link -> net link, or NULL (the same ids: the
+                               * replay's net, which knows the plan's twins, so its
+                               * transfers name them no more: coll_xfer_net_link_set) */
     double alpha_s;          /* startup latency per lock-step */
     GArray *active;          /* net_transfer_id of the running transfers, kept by the run */
     const int *level;        /* the level its transfers start at, read at each start (NULL: 0) */
