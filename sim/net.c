@@ -687,8 +687,8 @@ static bool dominators_present(const net *n, const net__tlink *tl, net__tlink *d
         const net__dom *d = &n->dom[dl[k].link];
         uint32_t by = d->by - 1;
         const net__link *b = &n->links[by];
-        bool on = b->mark == ep;
-        if (!on || (d->twin ? tl[b->sidx].mult != dl[k].mult : tl[b->sidx].mult < dl[k].mult)) {
+        if (b->mark != ep ||
+            (d->twin ? tl[b->sidx].mult != dl[k].mult : tl[b->sidx].mult < dl[k].mult)) {
             g_set_error(error, CCS_ERROR, CCS_ERROR_INVALID,
                         "transfer link %" G_GUINT32_FORMAT ": its %s, link %" G_GUINT32_FORMAT
                         ", is not on the transfer as often",
@@ -742,7 +742,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
             list[(*count)++] = (net__tlink){e, (uint32_t)m, NET__NO_POS, false, false};
         }
     }
-    if (n->dom) {
+    if (n_dl > 0) {
         if (!dominators_present(n, tl, dl, &n_dl, ep, error))
             return false;
         memcpy(tl + n_tl, dl, n_dl * sizeof *tl); /* n_tl + n_dl <= n_links */

@@ -625,7 +625,7 @@ void net_links_delay(net *n, const net_link_id *ids, size_t count, const net_lin
     for (size_t i = 0; i < count; i++) {
         if (ids[i] >= n->n_links || !n->links[ids[i]].present)
             continue;
-        if (net__dominated(n, ids[i]) && n->dom[ids[i]].twin) { /* no clock of its own */
+        if (net__dominated(n, ids[i]) && n->dom[ids[i]].twin) { /* its clock is its twin's */
             net__dom *d = &n->dom[ids[i]];
             d->carried_bytes += add[i].carried_bytes;
             d->busy_s += add[i].busy_s;

@@ -4,8 +4,9 @@
  * the whole run, and, while a job runs, the links of its whole hosts
  * (coll_plan_nic_links: a ring in lock step crosses each of its NIC and
  * PCIe links once, so all but one NIC link of its rail are that one's
- * twins; where transfers differ, one NIC uplink may still dominate a NIC
- * link).  Rates are those of the full solve.
+ * twins, and a ring inside the hosts each of their NVLinks; where
+ * transfers differ, one NIC uplink may still dominate a NIC link).  Rates
+ * are those of the full solve.
  */
 #include "replay-private.h"
 
