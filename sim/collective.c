@@ -944,7 +944,7 @@ static bool nic_pick(const topo *t, const nic_cand *cd, GHashTable *role, uint32
  * pairs, in plan order. */
 typedef struct twin_cand {
     uint32_t link;
-    bool nic; /* not on a GPU's path to or from its NIC: it may be a twin's twin */
+    bool can_lead; /* not on a GPU's path to or from its NIC: others may be its twins */
     double cap;
     GArray *sig; /* uint32_t pairs */
 } twin_cand;
@@ -956,12 +956,13 @@ static void twin_cand_free(gpointer p)
     g_free(c);
 }
 
-static void twin_cand_add(GPtrArray *c, GHashTable *at, const topo *t, uint32_t link, bool nic)
+static void twin_cand_add(GPtrArray *c, GHashTable *at, const topo *t, uint32_t link,
+                          bool can_lead)
 {
     if (g_hash_table_contains(at, GUINT_TO_POINTER(link + 1)))
         return;
     twin_cand *cd = g_new0(twin_cand, 1);
-    *cd = (twin_cand){.link = link, .nic = nic, .cap = topo_link_get(t, link)->cap_Bps,
+    *cd = (twin_cand){.link = link, .can_lead = can_lead, .cap = topo_link_get(t, link)->cap_Bps,
                       .sig = g_array_new(FALSE, FALSE, sizeof(uint32_t))};
     g_ptr_array_add(c, cd);
     g_hash_table_insert(at, GUINT_TO_POINTER(link + 1), cd);
@@ -999,7 +1000,7 @@ static GPtrArray *twin_cands(const topo *t, const cluster_alloc *a, GHashTable *
     return c;
 }
 
-/* Order: by signature, then NIC links first, by capacity, by id. */
+/* Order: by signature, then the links that can lead first, by capacity, by id. */
 static gint twin_cmp(gconstpointer pa, gconstpointer pb)
 {
     const twin_cand *a = *(twin_cand *const *)pa, *b = *(twin_cand *const *)pb;
@@ -1008,8 +1009,8 @@ static gint twin_cmp(gconstpointer pa, gconstpointer pb)
     int c = a->sig->len ? memcmp(a->sig->data, b->sig->data, a->sig->len * sizeof(uint32_t)) : 0;
     if (c != 0)
         return c;
-    if (a->nic != b->nic)
-        return a->nic ? -1 : 1;
+    if (a->can_lead != b->can_lead)
+        return a->can_lead ? -1 : 1;
     if (a->cap != b->cap)
         return a->cap < b->cap ? -1 : 1;
     return a->link < b->link ? -1 : a->link > b->link;
@@ -1052,7 +1053,7 @@ static void plan_twins(const coll_plan *p, const topo *t, const cluster_alloc *a
         guint end = k + 1;
         while (end < c->len && twin_same(b, g_ptr_array_index(c, end)))
             end++;
-        for (guint j = k + 1; b->nic && b->sig->len > 0 && j < end; j++) {
+        for (guint j = k + 1; b->can_lead && b->sig->len > 0 && j < end; j++) {
             const twin_cand *x = g_ptr_array_index(c, j);
             if (x->cap < b->cap)
                 continue;
