@@ -1,7 +1,15 @@
 /* event.c - the event queue (event.h): a binary min-heap on (time, seq)
- * whose entries know their slot.  Not here: what the events do.
+ * whose entries know their slot, and beside it a FIFO of the events pushed
+ * for the current instant.  Not here: what the events do.
  *
  * Slots know their heap position, so cancel and re-key are O(log n).
+ * An event pushed for now (the net's solve, a job's next step) is the
+ * earliest there is: in the heap it would climb to the root and sink back
+ * at once.  The FIFO keeps such events in push order, which is their seq
+ * order, and a step takes the smaller by (time, seq) of the FIFO's head
+ * and the heap's top: the events fire in the order the heap alone gives.
+ * A cancelled FIFO event leaves a dead entry behind; a re-keyed or delayed
+ * one moves into the heap.
  */
 #include "event.h"
 
@@ -20,7 +28,8 @@ typedef struct slot {
     void *ctx;
     uint64_t arg;
     uint32_t gen;      /* bumped when the event fires or is cancelled; >= 1 */
-    uint32_t heap_pos; /* index into evq.heap while pending */
+    uint32_t heap_pos; /* index into evq.heap while pending (into evq.now_q if in_now) */
+    bool in_now;       /* pending in evq.now_q */
     uint32_t next_free; /* free-list link while free */
 } slot;
 
@@ -35,6 +44,11 @@ struct evq {
     slot *slots;
     size_t slots_len, slots_cap;
     uint32_t free_head; /* first free slot or NO_SLOT */
+    /* events pushed for the current instant, in push order; entries before
+     * now_head have fired, dead ones (slot NO_SLOT) were taken out */
+    heap_entry *now_q;
+    size_t now_head, now_len, now_cap;
+    size_t now_live; /* pending entries in now_q */
 };
 
 evq *evq_new(void)
@@ -49,6 +63,7 @@ void evq_free(evq *q)
     if (q == NULL)
         return;
     g_free(q->heap);
+    g_free(q->now_q);
     g_free(q->slots);
     g_free(q);
 }
@@ -139,6 +154,28 @@ static uint32_t lookup(const evq *q, evq_id id)
     return s;
 }
 
+static void heap_insert(evq *q, heap_entry e)
+{
+    if (q->heap_len == q->heap_cap) {
+        q->heap_cap = q->heap_cap ? 2 * q->heap_cap : 64;
+        q->heap = g_renew(heap_entry, q->heap, q->heap_cap);
+    }
+    size_t pos = q->heap_len++;
+    heap_place(q, pos, e);
+    sift_up(q, pos);
+}
+
+/* Take slot s's entry out of now_q (it stays there, dead). */
+static heap_entry now_take(evq *q, uint32_t s)
+{
+    heap_entry *e = &q->now_q[q->slots[s].heap_pos];
+    heap_entry out = *e;
+    e->slot = NO_SLOT;
+    q->now_live--;
+    q->slots[s].in_now = false;
+    return out;
+}
+
 evq_id evq_push(evq *q, double time_s, evq_handler handler, void *ctx, uint64_t arg)
 {
     g_return_val_if_fail(q != NULL, EVQ_ID_NONE);
@@ -164,13 +201,19 @@ evq_id evq_push(evq *q, double time_s, evq_handler handler, void *ctx, uint64_t 
     sl->ctx = ctx;
     sl->arg = arg;
 
-    if (q->heap_len == q->heap_cap) {
-        q->heap_cap = q->heap_cap ? 2 * q->heap_cap : 64;
-        q->heap = g_renew(heap_entry, q->heap, q->heap_cap);
+    sl->in_now = false;
+    if (time_s == q->now_s) {
+        if (q->now_len == q->now_cap) {
+            q->now_cap = q->now_cap ? 2 * q->now_cap : 64;
+            q->now_q = g_renew(heap_entry, q->now_q, q->now_cap);
+        }
+        sl->in_now = true;
+        sl->heap_pos = (uint32_t)q->now_len;
+        q->now_q[q->now_len++] = (heap_entry){time_s, q->next_seq++, s};
+        q->now_live++;
+        return make_id(sl->gen, s);
     }
-    size_t pos = q->heap_len++;
-    heap_place(q, pos, (heap_entry){time_s, q->next_seq++, s});
-    sift_up(q, pos);
+    heap_insert(q, (heap_entry){time_s, q->next_seq++, s});
     return make_id(sl->gen, s);
 }
 
@@ -180,7 +223,10 @@ bool evq_cancel(evq *q, evq_id id)
     uint32_t s = lookup(q, id);
     if (s == NO_SLOT)
         return false;
-    heap_remove_at(q, q->slots[s].heap_pos);
+    if (q->slots[s].in_now)
+        now_take(q, s);
+    else
+        heap_remove_at(q, q->slots[s].heap_pos);
     slot_release(q, s);
     return true;
 }
@@ -193,6 +239,11 @@ bool evq_rekey(evq *q, evq_id id, double time_s)
     uint32_t s = lookup(q, id);
     if (s == NO_SLOT)
         return false;
+    if (q->slots[s].in_now) {
+        now_take(q, s);
+        heap_insert(q, (heap_entry){time_s, q->next_seq++, s});
+        return true;
+    }
     size_t pos = q->slots[s].heap_pos;
     heap_entry *e = &q->heap[pos];
     e->time_s = time_s;
@@ -204,29 +255,33 @@ bool evq_rekey(evq *q, evq_id id, double time_s)
     return true;
 }
 
-static int entry_cmp(const void *a, const void *b, void *user)
+static gint entry_cmp(gconstpointer a, gconstpointer b)
 {
-    const heap_entry *heap = user;
-    const heap_entry *x = &heap[((const uint32_t *)a)[1]], *y = &heap[((const uint32_t *)b)[1]];
-    return entry_less(x, y) ? -1 : entry_less(y, x) ? 1 : 0;
+    return entry_less(a, b) ? -1 : entry_less(b, a) ? 1 : 0;
+}
+
+/* Append to found the entries[0 .. n) of handler h with context ctx. */
+static void collect_from(const evq *q, const heap_entry *entries, size_t n, evq_handler h,
+                         const void *ctx, GArray *found)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t s = entries[i].slot;
+        if (s != NO_SLOT && q->slots[s].handler == h && q->slots[s].ctx == ctx)
+            g_array_append_val(found, entries[i]);
+    }
 }
 
 void evq_collect(const evq *q, evq_handler h, const void *ctx, GArray *out)
 {
     g_return_if_fail(q != NULL && out != NULL);
-    g_autoptr(GArray) found = g_array_new(FALSE, FALSE, 2 * sizeof(uint32_t));
-    for (size_t i = 0; i < q->heap_len; i++) {
-        const slot *sl = &q->slots[q->heap[i].slot];
-        if (sl->handler == h && sl->ctx == ctx) {
-            uint32_t pair[2] = {q->heap[i].slot, (uint32_t)i};
-            g_array_append_val(found, pair);
-        }
-    }
-    g_array_sort_with_data(found, entry_cmp, q->heap);
+    g_autoptr(GArray) found = g_array_new(FALSE, FALSE, sizeof(heap_entry));
+    collect_from(q, q->heap, q->heap_len, h, ctx, found);
+    collect_from(q, q->now_q + q->now_head, q->now_len - q->now_head, h, ctx, found);
+    g_array_sort(found, entry_cmp);
     for (guint i = 0; i < found->len; i++) {
-        const uint32_t *pair = &g_array_index(found, uint32_t, 2 * i);
-        const slot *sl = &q->slots[pair[0]];
-        evq_entry e = {make_id(sl->gen, pair[0]), q->heap[pair[1]].time_s, sl->arg};
+        const heap_entry *he = &g_array_index(found, heap_entry, i);
+        const slot *sl = &q->slots[he->slot];
+        evq_entry e = {make_id(sl->gen, he->slot), he->time_s, sl->arg};
         g_array_append_val(out, e);
     }
 }
@@ -238,6 +293,12 @@ bool evq_delay(evq *q, evq_id id, double dt_s)
     uint32_t s = lookup(q, id);
     if (s == NO_SLOT)
         return false;
+    if (q->slots[s].in_now) {
+        heap_entry e = now_take(q, s);
+        e.time_s += dt_s;
+        heap_insert(q, e);
+        return true;
+    }
     size_t pos = q->slots[s].heap_pos;
     q->heap[pos].time_s += dt_s; /* later: only the subtree can be earlier */
     sift_down(q, pos);
@@ -254,22 +315,46 @@ double evq_time(const evq *q, evq_id id)
 {
     g_return_val_if_fail(q != NULL, NAN);
     uint32_t s = lookup(q, id);
+    if (s != NO_SLOT && q->slots[s].in_now)
+        return q->now_q[q->slots[s].heap_pos].time_s;
     return s == NO_SLOT ? NAN : q->heap[q->slots[s].heap_pos].time_s;
 }
 
 double evq_next_time(const evq *q)
 {
     g_return_val_if_fail(q != NULL, NAN);
+    if (q->now_live > 0)
+        return q->now_s;
     return q->heap_len ? q->heap[0].time_s : INFINITY;
+}
+
+/* Take the next event to fire out of the FIFO or the heap into *top; false
+ * if none is pending. */
+static bool take_next(evq *q, heap_entry *top)
+{
+    while (q->now_head < q->now_len && q->now_q[q->now_head].slot == NO_SLOT)
+        q->now_head++;
+    if (q->now_head == q->now_len)
+        q->now_head = q->now_len = 0;
+    if (q->now_live > 0 && (q->heap_len == 0 || entry_less(&q->now_q[q->now_head], &q->heap[0]))) {
+        *top = q->now_q[q->now_head++];
+        q->now_live--;
+        q->slots[top->slot].in_now = false;
+        return true;
+    }
+    if (q->heap_len == 0)
+        return false;
+    *top = q->heap[0];
+    heap_remove_at(q, 0);
+    return true;
 }
 
 bool evq_step(evq *q)
 {
     g_return_val_if_fail(q != NULL, false);
-    if (q->heap_len == 0)
+    heap_entry top;
+    if (!take_next(q, &top))
         return false;
-    heap_entry top = q->heap[0];
-    heap_remove_at(q, 0);
     slot *sl = &q->slots[top.slot];
     evq_handler handler = sl->handler;
     void *ctx = sl->ctx;
@@ -287,8 +372,8 @@ void evq_run_until(evq *q, double end_s)
 {
     g_return_if_fail(q != NULL);
     g_return_if_fail(!isnan(end_s) && end_s >= q->now_s);
-    while (q->heap_len > 0 && q->heap[0].time_s <= end_s)
-        evq_step(q);
+    while (evq_next_time(q) <= end_s && evq_step(q))
+        ;
     if (isfinite(end_s))
         q->now_s = end_s;
 }
@@ -296,7 +381,7 @@ void evq_run_until(evq *q, double end_s)
 size_t evq_size(const evq *q)
 {
     g_return_val_if_fail(q != NULL, 0);
-    return q->heap_len;
+    return q->heap_len + q->now_live;
 }
 
 uint64_t evq_fired_count(const evq *q)

@@ -311,6 +311,70 @@ static void test_event_collect_delay(void)
     CU_ASSERT_FALSE(evq_delay(q, e2, 1.0));
 }
 
+/* Events pushed for the current instant (the FIFO beside the heap), by
+ * hand.  Before the run: A at 1 (arg 1), G at 1 (7), X at 2 (9).  A fires
+ * at 1 and pushes, for now, B (2), C (3), D (4), E (5) and F (6), then
+ * cancels D, re-keys E to 1.5 and delays F by 0.25, and collects the
+ * pending events of its handler: G, B, C, F, E, X.  The order is (time,
+ * seq): A, then G (in the heap, pushed before B and C, which are in the
+ * FIFO), B, C, F at 1.25 (a delay keeps its seq), E at 1.5, X at 2; D
+ * never fires. */
+typedef struct now_case {
+    evq *q;
+    GArray *log;
+    GArray *collected;
+} now_case;
+
+static void now_pusher(void *ctx, uint64_t arg, double now_s)
+{
+    now_case *c = ctx;
+    log_handler(c->log, arg, now_s);
+    if (arg != 1)
+        return;
+    evq_push(c->q, now_s, now_pusher, c, 2);
+    evq_push(c->q, now_s, now_pusher, c, 3);
+    evq_id d = evq_push(c->q, now_s, now_pusher, c, 4);
+    evq_id e = evq_push(c->q, now_s, now_pusher, c, 5);
+    evq_id f = evq_push(c->q, now_s, now_pusher, c, 6);
+    CU_ASSERT_EQUAL(evq_size(c->q), 7); /* G, X and the five */
+    TEST_ASSERT_CLOSE(evq_time(c->q, d), 1.0, 0);
+    TEST_ASSERT_CLOSE(evq_next_time(c->q), 1.0, 0);
+    CU_ASSERT_TRUE(evq_cancel(c->q, d));
+    CU_ASSERT_FALSE(evq_pending(c->q, d));
+    CU_ASSERT_FALSE(evq_cancel(c->q, d));
+    CU_ASSERT_TRUE(evq_rekey(c->q, e, 1.5));
+    CU_ASSERT_TRUE(evq_delay(c->q, f, 0.25));
+    TEST_ASSERT_CLOSE(evq_time(c->q, f), 1.25, 0);
+    CU_ASSERT_EQUAL(evq_size(c->q), 6);
+    evq_collect(c->q, now_pusher, c, c->collected);
+}
+
+static void test_event_now_queue(void)
+{
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    g_autoptr(GArray) collected = g_array_new(FALSE, FALSE, sizeof(evq_entry));
+    now_case c = {q, log, collected};
+    evq_push(q, 1.0, now_pusher, &c, 1);
+    evq_push(q, 1.0, now_pusher, &c, 7);
+    evq_push(q, 2.0, now_pusher, &c, 9);
+    evq_run_until(q, INFINITY);
+    const uint64_t want[] = {1, 7, 2, 3, 6, 5, 9};
+    const double at[] = {1, 1, 1, 1, 1.25, 1.5, 2};
+    CU_ASSERT_EQUAL_FATAL(log->len, G_N_ELEMENTS(want));
+    for (guint i = 0; i < log->len; i++) {
+        CU_ASSERT_EQUAL(log_arg(log, i), want[i]);
+        TEST_ASSERT_CLOSE(g_array_index(log, fired, i).now_s, at[i], 0);
+    }
+    /* what A saw pending of its handler, in firing order */
+    const uint64_t seen[] = {7, 2, 3, 6, 5, 9};
+    CU_ASSERT_EQUAL_FATAL(collected->len, G_N_ELEMENTS(seen));
+    for (guint i = 0; i < collected->len; i++)
+        CU_ASSERT_EQUAL(g_array_index(collected, evq_entry, i).arg, seen[i]);
+    CU_ASSERT_EQUAL(evq_size(q), 0);
+    CU_ASSERT_EQUAL(evq_fired_count(q), 7);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -323,6 +387,7 @@ int main(void)
         {"run_until", test_event_run_until},
         {"random_against_model", test_event_random_against_model},
         {"two_queues", test_event_two_queues},
+        {"now_queue", test_event_now_queue},
         {"collect_delay", test_event_collect_delay},
         CU_TEST_INFO_NULL,
     };
