@@ -1023,30 +1023,28 @@ static bool twin_same(const twin_cand *a, const twin_cand *b)
             memcmp(a->sig->data, b->sig->data, a->sig->len * sizeof(uint32_t)) == 0);
 }
 
-/* The twins among a's whole hosts' links (coll_plan_nic_links): in each set
+/* Add transfer x, the plan's ord-th, to the signatures of its links among
+ * the twin candidates (indexed in at). */
+static void twin_sign(GHashTable *at, const coll_plan *p, const coll_xfer *x, uint32_t ord)
+{
+    const uint32_t *l, *m;
+    size_t n = coll_xfer_link_set(p, x, &l, &m);
+    for (size_t j = 0; j < n; j++) {
+        twin_cand *cd = g_hash_table_lookup(at, GUINT_TO_POINTER(l[j] + 1));
+        if (cd) {
+            uint32_t pair[2] = {ord, m[j]};
+            g_array_append_vals(cd->sig, pair, 2);
+        }
+    }
+}
+
+/* The twins among the signed candidates c (coll_plan_nic_links): in each set
  * of links that the same transfers cross as often, the NIC link or NVLink
  * of lowest capacity (then id) is the others' twin (a link of a GPU's path
  * to or from its NIC is dominated by that NIC's link for the whole run: it
  * is in no solve); role marks both. */
-static void plan_twins(const coll_plan *p, const topo *t, const cluster_alloc *a,
-                       GHashTable *role, GArray *twins)
+static void plan_twins(GPtrArray *c, GHashTable *role, GArray *twins)
 {
-    g_autoptr(GHashTable) at = g_hash_table_new(g_direct_hash, g_direct_equal);
-    g_autoptr(GPtrArray) c = twin_cands(t, a, at);
-    uint32_t ord = 0;
-    for (size_t o = 0; o < coll_plan_op_count(p); o++)
-        for (size_t s = 0; s < coll_plan_op_step_count(p, o); s++)
-            for (size_t i = 0; i < coll_plan_op_xfer_count(p, o, s); i++, ord++) {
-                const uint32_t *l, *m;
-                size_t n = coll_xfer_link_set(p, coll_plan_op_xfer(p, o, s, i), &l, &m);
-                for (size_t j = 0; j < n; j++) {
-                    twin_cand *cd = g_hash_table_lookup(at, GUINT_TO_POINTER(l[j] + 1));
-                    if (cd) {
-                        uint32_t pair[2] = {ord, m[j]};
-                        g_array_append_vals(cd->sig, pair, 2);
-                    }
-                }
-            }
     g_ptr_array_sort(c, twin_cmp);
     for (guint k = 0; k < c->len;) {
         const twin_cand *b = g_ptr_array_index(c, k);
@@ -1072,15 +1070,21 @@ void coll_plan_nic_links(const coll_plan *p, const topo *t, const cluster_alloc 
                          GArray *twins, GArray *pairs)
 {
     g_return_if_fail(p && t && a && twins && pairs);
+    g_autoptr(GHashTable) tat = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GHashTable) at = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GHashTable) ups = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GHashTable) role = g_hash_table_new(g_direct_hash, g_direct_equal);
-    plan_twins(p, t, a, role, twins);
+    g_autoptr(GPtrArray) tc = twin_cands(t, a, tat);
     g_autoptr(GArray) c = nic_cands(t, a, at, ups);
+    uint32_t ord = 0; /* one pass over the plan's transfers for both analyses */
     for (size_t o = 0; o < coll_plan_op_count(p); o++)
         for (size_t s = 0; s < coll_plan_op_step_count(p, o); s++)
-            for (size_t i = 0; i < coll_plan_op_xfer_count(p, o, s); i++)
-                nic_cands_narrow(c, at, ups, p, coll_plan_op_xfer(p, o, s, i));
+            for (size_t i = 0; i < coll_plan_op_xfer_count(p, o, s); i++, ord++) {
+                const coll_xfer *x = coll_plan_op_xfer(p, o, s, i);
+                twin_sign(tat, p, x, ord);
+                nic_cands_narrow(c, at, ups, p, x);
+            }
+    plan_twins(tc, role, twins); /* first: twins are never dominated */
     for (guint k = 0; k < c->len; k++) {
         const nic_cand *cd = &g_array_index(c, nic_cand, k);
         uint32_t u = 0;

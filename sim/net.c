@@ -125,9 +125,9 @@ size_t net_transfer_links(const net *n, net_transfer_id id, net_link_id *out, si
     size_t all = t->n_tl + t->n_dl;
     for (uint32_t k = 0; k < all && k < cap; k++)
         out[k] = t->tl[k].link;
-    for (uint32_t k = 0; n->tw_bits && k < t->n_tl; k++) { /* then the twins of its links */
+    for (uint32_t k = 0; n->dom && k < t->n_tl; k++) { /* then the twins of its links */
         const net__dom *d = &n->dom[t->tl[k].link];
-        for (uint32_t i = 0; net__has_twins(n, t->tl[k].link) && i < d->n_tw; i++, all++)
+        for (uint32_t i = 0; i < d->n_tw; i++, all++)
             if (all < cap)
                 out[all] = d->tw[i];
     }
