@@ -29,7 +29,6 @@ struct job_graph_run {
     uint32_t *pred_left;     /* per task: predecessors not yet done */
     uint32_t *step;          /* per task: the running step of a communication task */
     uint32_t *xfers_left;    /* per task: its step's transfers still moving */
-    GHashTable *xfer_task;   /* net_transfer_id (the key itself, xfer_key()) -> its task + 1 */
     double *started_s;       /* per task: when it started (recording) */
     double *record_s;        /* per task: communication durations, or NULL */
     const double *ideal_s;   /* per task: communication durations to take instead, or NULL */
@@ -51,7 +50,6 @@ job_graph_run *job_graph_run_new(const job_graph *g, const coll_plan *plan,
     r->step = g_new0(uint32_t, n ? n : 1);
     r->xfers_left = g_new0(uint32_t, n ? n : 1);
     r->started_s = g_new0(double, n ? n : 1);
-    r->xfer_task = g_hash_table_new(g_direct_hash, g_direct_equal);
     r->links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return r;
 }
@@ -64,7 +62,6 @@ void job_graph_run_free(job_graph_run *r)
     g_free(r->step);
     g_free(r->xfers_left);
     g_free(r->started_s);
-    g_hash_table_destroy(r->xfer_task);
     g_array_free(r->links, TRUE);
     g_free(r);
 }
@@ -83,7 +80,6 @@ void job_graph_run_stop(job_graph_run *r)
         evq_cancel(r->nt.q, g_array_index(evs, evq_entry, i).id);
     r->gen++;
     r->tasks_left = 0;
-    g_hash_table_remove_all(r->xfer_task);
 }
 
 static void push(job_graph_run *r, double t, uint32_t task, int kind)
@@ -91,12 +87,6 @@ static void push(job_graph_run *r, double t, uint32_t task, int kind)
     uint64_t arg = ((uint64_t)(r->gen & GEN_MASK) << 40) | ((uint64_t)task << 8) | (uint64_t)kind;
     evq_push(r->nt.q, t, handler, r, arg);
 }
-
-/* A transfer id as a hash key: the id itself in the pointer (no copy to
- * allocate and free per transfer; a pointer holds 64 bits on the platforms
- * ccsim builds for). */
-G_STATIC_ASSERT(sizeof(gpointer) >= sizeof(net_transfer_id));
-static inline gpointer xfer_key(net_transfer_id id) { return GSIZE_TO_POINTER((gsize)id); }
 
 int job_graph_run_class_level(const job_graph_run *r, job_graph_class cls)
 {
@@ -107,15 +97,14 @@ int job_graph_run_class_level(const job_graph_run *r, job_graph_class cls)
 
 int job_graph_run_xfer_class(const job_graph_run *r, net_transfer_id id)
 {
-    uint32_t task = GPOINTER_TO_UINT(g_hash_table_lookup(r->xfer_task, xfer_key(id)));
-    return task ? (int)job_graph_task_get(r->g, task - 1)->cls : -1;
+    uint64_t task = net_transfer_arg(r->nt.n, id); /* its task + 1 */
+    return task ? (int)job_graph_task_get(r->g, (size_t)task - 1)->cls : -1;
 }
 
 void job_graph_run_xfer_done(job_graph_run *r, net_transfer_id id, double now_s)
 {
-    uint32_t task = GPOINTER_TO_UINT(g_hash_table_lookup(r->xfer_task, xfer_key(id)));
+    uint32_t task = (uint32_t)net_transfer_arg(r->nt.n, id);
     g_return_if_fail(task > 0);
-    g_hash_table_remove(r->xfer_task, xfer_key(id));
     task--;
     if (r->h.xfer_done)
         r->h.xfer_done(r->h.user, id, now_s);
@@ -167,6 +156,7 @@ static void start_step(job_graph_run *r, uint32_t task, double now_s)
             .tag = r->nt.tag ? *r->nt.tag : 0.0,
             .on_done = r->nt.xfer_done ? r->nt.xfer_done : on_xfer_done,
             .user = r->nt.xfer_done ? r->nt.xfer_user : r,
+            .arg = task + 1,
         };
         net_transfer_id id;
         GError *e = NULL;
@@ -174,8 +164,6 @@ static void start_step(job_graph_run *r, uint32_t task, double now_s)
                                                           * topology: an engine invariant */
             g_error("structured job, task %u: %s", task, e->message);
         g_array_append_val(r->nt.active, id);
-        g_hash_table_insert(r->xfer_task, xfer_key(id),
-                            GUINT_TO_POINTER(task + 1));
         if (r->h.xfer_started)
             r->h.xfer_started(r->h.user, task, st, i, id, now_s);
     }

@@ -153,6 +153,7 @@ typedef struct net__xfer {
     evq_id ev;        /* startup event while waiting, completion event while moving */
     net_done_fn on_done;
     void *user;
+    uint64_t arg;     /* the spec's, for net_transfer_arg */
 } net__xfer;
 
 struct net {

@@ -766,6 +766,7 @@ bool net_transfer_start(net *n, const net_transfer_spec *spec, net_transfer_id *
     t->n_lazy = 0;
     t->on_done = spec->on_done;
     t->user = spec->user;
+    t->arg = spec->arg;
     t->ev = EVQ_ID_NONE;
     for (uint32_t k = 0; k < n_tl; k++)
         n->links[tl[k].link].refs++;
@@ -890,6 +891,16 @@ bool net_transfer_peek(const net *n, net_transfer_id id, net_transfer_view *out)
                                .event_s = isnan(ev) ? INFINITY : ev,
                                .tag = t->tag};
     return true;
+}
+
+uint64_t net_transfer_arg(const net *n, net_transfer_id id)
+{
+    g_return_val_if_fail(n != NULL, 0);
+    uint32_t s = (uint32_t)(id & 0xffffffffu), gen = (uint32_t)(id >> 32);
+    /* (not net__lookup: a transfer in its on_done is DONE, no longer active) */
+    if (gen == 0 || s >= n->n_xf || n->xf[s].gen != gen || n->xf[s].state == NET__FREE)
+        return 0;
+    return n->xf[s].arg;
 }
 
 int net_transfer_priority(const net *n, net_transfer_id id)

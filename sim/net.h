@@ -108,6 +108,7 @@ typedef struct net_transfer_spec {
                                 * (net_link_stats.tagged_bytes); 0 if unused */
     net_done_fn on_done;       /* called at completion (not on cancel); may be NULL */
     void *user;                /* passed to on_done */
+    uint64_t arg;              /* the caller's own, read back by net_transfer_arg */
 } net_transfer_spec;
 
 /* Per-link counters, up to date at evq_now(). */
@@ -238,6 +239,11 @@ double net_transfer_rate_Bps(net *n, net_transfer_id id);
 /* Bytes still to move at evq_now() (size while waiting, 0 for an inactive
  * id).  Solves first if changes are pending.  O(1). */
 double net_transfer_remaining_bytes(net *n, net_transfer_id id);
+
+/* The spec's arg of a transfer that is active or in its on_done (0 for any
+ * other id): what the caller keeps per transfer, without a map of its
+ * own.  O(1). */
+uint64_t net_transfer_arg(const net *n, net_transfer_id id);
 
 /* Priority and weight of an active transfer (-1 / NAN if inactive). */
 int net_transfer_priority(const net *n, net_transfer_id id);

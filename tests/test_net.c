@@ -480,6 +480,55 @@ static void test_net_chain_from_callback(void)
     fixture_clear(&f);
 }
 
+/* A transfer's arg: read back while it waits and moves and inside its
+ * on_done, 0 once it is reaped or cancelled, or for an id never given.
+ * A (arg 7) and B (arg 9, 1 s startup) of 100 bytes on 100 B/s: A moves
+ * alone at 100 B/s and ends at 1 s (its on_done reads 7), as B starts; B
+ * then moves alone and ends at 2 s (9).  C (arg 5, waiting) is cancelled. */
+typedef struct arg_seen {
+    net *n;
+    uint64_t args[2];
+    size_t count;
+} arg_seen;
+
+static void arg_done(void *user, net_transfer_id id, double now_s)
+{
+    (void)now_s;
+    arg_seen *a = user;
+    if (a->count < 2)
+        a->args[a->count++] = net_transfer_arg(a->n, id);
+}
+
+static void test_net_arg(void)
+{
+    fixture f;
+    fixture_init(&f, 0);
+    net_link_id l = add_link(&f, 100, 0);
+    arg_seen seen = {.n = f.n};
+    net_transfer_spec sp = {.size_bytes = 100, .links = &l, .n_links = 1, .weight = 1,
+                            .on_done = arg_done, .user = &seen, .arg = 7};
+    net_transfer_id a = NET_TRANSFER_NONE, b = NET_TRANSFER_NONE, c = NET_TRANSFER_NONE;
+    CU_ASSERT_TRUE(net_transfer_start(f.n, &sp, &a, NULL));
+    sp.arg = 9;
+    sp.startup_s = 1;
+    CU_ASSERT_TRUE(net_transfer_start(f.n, &sp, &b, NULL));
+    sp.arg = 5;
+    CU_ASSERT_TRUE(net_transfer_start(f.n, &sp, &c, NULL));
+    CU_ASSERT_EQUAL(net_transfer_arg(f.n, a), 7); /* moving */
+    CU_ASSERT_EQUAL(net_transfer_arg(f.n, b), 9); /* waiting */
+    CU_ASSERT_TRUE(net_transfer_cancel(f.n, c, NULL));
+    CU_ASSERT_EQUAL(net_transfer_arg(f.n, c), 0);
+    evq_run_until(f.q, INFINITY);
+    CU_ASSERT_EQUAL(seen.count, 2);
+    CU_ASSERT_EQUAL(seen.args[0], 7);
+    CU_ASSERT_EQUAL(seen.args[1], 9);
+    TEST_ASSERT_CLOSE(evq_now(f.q), 2, EPS);
+    CU_ASSERT_EQUAL(net_transfer_arg(f.n, a), 0);
+    CU_ASSERT_EQUAL(net_transfer_arg(f.n, b), 0);
+    CU_ASSERT_EQUAL(net_transfer_arg(f.n, NET_TRANSFER_NONE), 0);
+    fixture_clear(&f);
+}
+
 /* Link removal: an unused link goes (its id is not reused: the next link
  * gets id 2), a used one cannot. */
 static void test_net_link_remove(void)
@@ -1058,6 +1107,7 @@ int main(void)
         {"batching", test_net_batching},
         {"component_locality", test_net_component_locality},
         {"chain_from_callback", test_net_chain_from_callback},
+        {"arg", test_net_arg},
         {"link_remove", test_net_link_remove},
         {"links_moved", test_net_links_moved},
         {"delay", test_net_delay},
