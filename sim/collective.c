@@ -1183,6 +1183,10 @@ size_t coll_xfer_link_set(const coll_plan *p, const coll_xfer *x, const uint32_t
                 acc_add(acc, g_array_index(f->links, uint32_t, l), 1.0);
         }
         emit_sorted(acc, mx->cache_links, mx->cache_mult, true);
+        double lat = 0;
+        for (guint i = 0; i < x->flows->len; i++)
+            lat = fmax(lat, coll_plan_flow(p, g_array_index(x->flows, uint32_t, i))->latency_s);
+        mx->cache_latency_s = lat + x->fixed_latency_s;
         mx->cache_version = p->version + 1;
     }
     *links = (const uint32_t *)(void *)mx->cache_links->data;
@@ -1241,10 +1245,9 @@ void coll_xfer_links(const coll_plan *p, const coll_xfer *x, GArray *links, GArr
 
 double coll_xfer_startup_s(const coll_plan *p, const coll_xfer *x, double alpha_s)
 {
-    double lat = 0;
-    for (guint i = 0; i < x->flows->len; i++)
-        lat = fmax(lat, coll_plan_flow(p, g_array_index(x->flows, uint32_t, i))->latency_s);
-    lat += x->fixed_latency_s;
+    const uint32_t *l, *m;
+    coll_xfer_link_set(p, x, &l, &m); /* (brings the cached latency up to date) */
+    double lat = x->cache_latency_s;
     return x->repeat * (p->step_latency ? x->steps * (alpha_s + lat) : x->steps * alpha_s + lat);
 }
 

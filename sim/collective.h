@@ -99,8 +99,10 @@ typedef struct coll_xfer {
     GArray *fixed;    /* uint32 topology link ids inside hosts (repeats = multiplicity) */
     GArray *flows;    /* uint32 indices into the plan's flows */
     GArray *hops;     /* coll_hop, one per GPU-to-GPU hop */
-    /* private: the merged link set under the paths of plan version cache_version */
+    /* private: the merged link set under the paths of plan version cache_version,
+     * and the largest propagation latency of one hop there (coll_xfer_startup_s) */
     GArray *cache_links, *cache_mult;
+    double cache_latency_s;
     uint64_t cache_version;
     /* private: the same without the plan's twins (coll_xfer_net_link_set),
      * under plan version cache_net_version and its twins of cache_net_twins */
