@@ -1120,6 +1120,14 @@ const coll_xfer *coll_plan_op_xfer(const coll_plan *p, size_t op, size_t step, s
     return g_ptr_array_index((GPtrArray *)g_ptr_array_index(op_get(p, op)->steps, step), i);
 }
 
+size_t coll_plan_op_step_xfers(const coll_plan *p, size_t op, size_t step,
+                               const coll_xfer *const **xfers)
+{
+    const GPtrArray *st = g_ptr_array_index(op_get(p, op)->steps, step);
+    *xfers = (const coll_xfer *const *)st->pdata;
+    return st->len;
+}
+
 size_t coll_plan_step_count(const coll_plan *p)
 {
     return p->ops->len ? coll_plan_op_step_count(p, 0) : 0;

@@ -227,6 +227,10 @@ size_t coll_plan_op_count(const coll_plan *p);
 size_t coll_plan_op_step_count(const coll_plan *p, size_t op);
 size_t coll_plan_op_xfer_count(const coll_plan *p, size_t op, size_t step);
 const coll_xfer *coll_plan_op_xfer(const coll_plan *p, size_t op, size_t step, size_t i);
+/* The transfers of one step at once: *xfers points at its
+ * coll_plan_op_xfer_count of them, valid as long as the plan. */
+size_t coll_plan_op_step_xfers(const coll_plan *p, size_t op, size_t step,
+                               const coll_xfer *const **xfers);
 
 /* The channels per rail the plan's rings use (resolved, >= 1). */
 int coll_plan_channels(const coll_plan *p);

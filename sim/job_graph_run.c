@@ -28,6 +28,7 @@ struct job_graph_run {
     uint32_t gen;            /* events of another generation are stale */
     uint32_t *pred_left;     /* per task: predecessors not yet done */
     uint32_t *step;          /* per task: the running step of a communication task */
+    uint32_t *n_steps;       /* per task: its operation's steps (0 for a compute task) */
     uint32_t *xfers_left;    /* per task: its step's transfers still moving */
     double *started_s;       /* per task: when it started (recording) */
     double *record_s;        /* per task: communication durations, or NULL */
@@ -48,6 +49,12 @@ job_graph_run *job_graph_run_new(const job_graph *g, const coll_plan *plan,
     r->h = *h;
     r->pred_left = g_new0(uint32_t, n ? n : 1);
     r->step = g_new0(uint32_t, n ? n : 1);
+    r->n_steps = g_new0(uint32_t, n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        const job_graph_task *t = job_graph_task_get(g, i);
+        if (t->kind == JOB_GRAPH_COMM)
+            r->n_steps[i] = (uint32_t)coll_plan_op_step_count(plan, (size_t)t->op);
+    }
     r->xfers_left = g_new0(uint32_t, n ? n : 1);
     r->started_s = g_new0(double, n ? n : 1);
     r->links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -60,6 +67,7 @@ void job_graph_run_free(job_graph_run *r)
         return;
     g_free(r->pred_left);
     g_free(r->step);
+    g_free(r->n_steps);
     g_free(r->xfers_left);
     g_free(r->started_s);
     g_array_free(r->links, TRUE);
@@ -129,12 +137,13 @@ static void on_xfer_done(void *user, net_transfer_id id, double now_s)
 static void start_step(job_graph_run *r, uint32_t task, double now_s)
 {
     const job_graph_task *t = job_graph_task_get(r->g, task);
-    size_t op = (size_t)t->op, st = r->step[task];
-    size_t nx = st < coll_plan_op_step_count(r->plan, op)
-                    ? coll_plan_op_xfer_count(r->plan, op, st) : 0;
+    size_t st = r->step[task];
+    const coll_xfer *const *xs = NULL;
+    size_t nx = st < r->n_steps[task] ? coll_plan_op_step_xfers(r->plan, (size_t)t->op, st, &xs)
+                                      : 0;
     r->xfers_left[task] = (uint32_t)nx;
     for (size_t i = 0; i < nx; i++) {
-        const coll_xfer *x = coll_plan_op_xfer(r->plan, op, st, i);
+        const coll_xfer *x = xs[i];
         const uint32_t *lv, *mv;
         size_t nl = r->nt.link_map ? coll_xfer_link_set(r->plan, x, &lv, &mv)
                                    : coll_xfer_net_link_set(r->plan, x, &lv, &mv);
@@ -228,9 +237,7 @@ static void handler(void *ctx, uint64_t arg, double now_s)
         break;
     }
     case EV_STEP_DONE:
-        r->step[task]++;
-        if (r->step[task] < coll_plan_op_step_count(r->plan,
-                                                    (size_t)job_graph_task_get(r->g, task)->op))
+        if (++r->step[task] < r->n_steps[task])
             start_step(r, task, now_s);
         else
             task_done(r, task, now_s);
