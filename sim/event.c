@@ -10,6 +10,15 @@
  * and the heap's top: the events fire in the order the heap alone gives.
  * A cancelled FIFO event leaves a dead entry behind; a re-keyed or delayed
  * one moves into the heap.
+ *
+ * Runs: events pushed one right after the other for the same time (the
+ * transfers of one step, whose startups end together) have consecutive
+ * sequence numbers, so no other event can fall between them.  Only the
+ * first enters the heap; the others wait behind it in a list (IN_RUN), and
+ * when it fires, or leaves the run, the next takes its heap entry in place:
+ * its key is larger by sequence number only, with no other key between, so
+ * the heap stays ordered without a sift.  The events fire one at a time in
+ * the same order as without runs.
  */
 #include "event.h"
 
@@ -22,14 +31,22 @@ typedef struct heap_entry {
     uint32_t slot; /* index into evq.slots */
 } heap_entry;
 
-/* A slot: what to call, its generation, where it sits in the heap. */
+/* Where a pending event waits. */
+enum { IN_HEAP, IN_NOW, IN_RUN };
+
+/* A slot: what to call, its generation, where it waits. */
 typedef struct slot {
     evq_handler handler; /* NULL while the slot is free */
     void *ctx;
     uint64_t arg;
     uint32_t gen;      /* bumped when the event fires or is cancelled; >= 1 */
-    uint32_t heap_pos; /* index into evq.heap while pending (into evq.now_q if in_now) */
-    bool in_now;       /* pending in evq.now_q */
+    uint32_t heap_pos; /* index into evq.heap (IN_HEAP) or evq.now_q (IN_NOW) */
+    uint8_t where;     /* IN_HEAP, IN_NOW or IN_RUN */
+    /* the run it heads (IN_HEAP) or belongs to (IN_RUN): the next event of
+     * the run, the one before (IN_RUN), and, IN_RUN, its own key */
+    uint32_t run_next, run_prev;
+    double run_time_s;
+    uint64_t run_seq;
     uint32_t next_free; /* free-list link while free */
 } slot;
 
@@ -49,12 +66,19 @@ struct evq {
     heap_entry *now_q;
     size_t now_head, now_len, now_cap;
     size_t now_live; /* pending entries in now_q */
+    /* the last push, if it went into the heap or a run and nothing has
+     * moved since: the tail a push of the same time and the next seq joins */
+    uint32_t run_tail;
+    uint64_t run_tail_seq;
+    double run_tail_time_s;
+    size_t run_members; /* events waiting IN_RUN */
 };
 
 evq *evq_new(void)
 {
     evq *q = g_new0(evq, 1);
     q->free_head = NO_SLOT;
+    q->run_tail = NO_SLOT;
     return q;
 }
 
@@ -152,6 +176,17 @@ static void heap_pop_root(evq *q)
     sift_up(q, pos);
 }
 
+/* Run member m takes the heap entry at pos of the event before it, which
+ * leaves the run: nothing's key lies between theirs (file comment). */
+static void run_promote(evq *q, size_t pos, uint32_t m)
+{
+    slot *ms = &q->slots[m];
+    ms->where = IN_HEAP;
+    ms->run_prev = NO_SLOT;
+    q->run_members--;
+    heap_place(q, pos, (heap_entry){ms->run_time_s, ms->run_seq, m});
+}
+
 static void slot_release(evq *q, uint32_t s)
 {
     slot *sl = &q->slots[s];
@@ -195,7 +230,7 @@ static heap_entry now_take(evq *q, uint32_t s)
     heap_entry out = *e;
     e->slot = NO_SLOT;
     q->now_live--;
-    q->slots[s].in_now = false;
+    q->slots[s].where = IN_HEAP;
     return out;
 }
 
@@ -223,21 +258,77 @@ evq_id evq_push(evq *q, double time_s, evq_handler handler, void *ctx, uint64_t 
     sl->handler = handler;
     sl->ctx = ctx;
     sl->arg = arg;
+    sl->where = IN_HEAP;
+    sl->run_next = NO_SLOT;
 
-    sl->in_now = false;
     if (time_s == q->now_s) {
         if (q->now_len == q->now_cap) {
             q->now_cap = q->now_cap ? 2 * q->now_cap : 64;
             q->now_q = g_renew(heap_entry, q->now_q, q->now_cap);
         }
-        sl->in_now = true;
+        sl->where = IN_NOW;
         sl->heap_pos = (uint32_t)q->now_len;
         q->now_q[q->now_len++] = (heap_entry){time_s, q->next_seq++, s};
         q->now_live++;
         return make_id(sl->gen, s);
     }
-    heap_insert(q, (heap_entry){time_s, q->next_seq++, s});
+    uint64_t seq = q->next_seq++;
+    if (q->run_tail != NO_SLOT && q->run_tail_seq + 1 == seq && q->run_tail_time_s == time_s) {
+        sl->where = IN_RUN;
+        sl->run_prev = q->run_tail;
+        sl->run_time_s = time_s;
+        sl->run_seq = seq;
+        q->slots[q->run_tail].run_next = s;
+        q->run_members++;
+    } else {
+        heap_insert(q, (heap_entry){time_s, seq, s});
+    }
+    q->run_tail = s;
+    q->run_tail_seq = seq;
+    q->run_tail_time_s = time_s;
     return make_id(sl->gen, s);
+}
+
+/* Take pending event s out of wherever it waits; its key.  A run's head
+ * hands its heap entry to the next of the run. */
+static heap_entry take_out(evq *q, uint32_t s)
+{
+    slot *sl = &q->slots[s];
+    q->run_tail = NO_SLOT;
+    if (sl->where == IN_NOW)
+        return now_take(q, s);
+    heap_entry e;
+    if (sl->where == IN_RUN) {
+        e = (heap_entry){sl->run_time_s, sl->run_seq, s};
+        q->slots[sl->run_prev].run_next = sl->run_next;
+        if (sl->run_next != NO_SLOT)
+            q->slots[sl->run_next].run_prev = sl->run_prev;
+        q->run_members--;
+    } else {
+        e = q->heap[sl->heap_pos];
+        if (sl->run_next != NO_SLOT)
+            run_promote(q, sl->heap_pos, sl->run_next);
+        else
+            heap_remove_at(q, sl->heap_pos);
+    }
+    sl->where = IN_HEAP;
+    sl->run_next = NO_SLOT;
+    return e;
+}
+
+/* The time of pending event s. */
+static double slot_time(const evq *q, uint32_t s)
+{
+    const slot *sl = &q->slots[s];
+    return sl->where == IN_NOW  ? q->now_q[sl->heap_pos].time_s
+           : sl->where == IN_RUN ? sl->run_time_s
+                                 : q->heap[sl->heap_pos].time_s;
+}
+
+/* Whether s sits in the heap with no run behind it (moved there in place). */
+static inline bool heap_alone(const evq *q, uint32_t s)
+{
+    return q->slots[s].where == IN_HEAP && q->slots[s].run_next == NO_SLOT;
 }
 
 bool evq_cancel(evq *q, evq_id id)
@@ -246,10 +337,7 @@ bool evq_cancel(evq *q, evq_id id)
     uint32_t s = lookup(q, id);
     if (s == NO_SLOT)
         return false;
-    if (q->slots[s].in_now)
-        now_take(q, s);
-    else
-        heap_remove_at(q, q->slots[s].heap_pos);
+    take_out(q, s);
     slot_release(q, s);
     return true;
 }
@@ -262,11 +350,12 @@ bool evq_rekey(evq *q, evq_id id, double time_s)
     uint32_t s = lookup(q, id);
     if (s == NO_SLOT)
         return false;
-    if (q->slots[s].in_now) {
-        now_take(q, s);
+    if (!heap_alone(q, s)) {
+        take_out(q, s);
         heap_insert(q, (heap_entry){time_s, q->next_seq++, s});
         return true;
     }
+    q->run_tail = NO_SLOT;
     size_t pos = q->slots[s].heap_pos;
     heap_entry *e = &q->heap[pos];
     e->time_s = time_s;
@@ -283,7 +372,8 @@ static gint entry_cmp(gconstpointer a, gconstpointer b)
     return entry_less(a, b) ? -1 : entry_less(b, a) ? 1 : 0;
 }
 
-/* Append to found the entries[0 .. n) of handler h with context ctx. */
+/* Append to found the entries[0 .. n) of handler h with context ctx, and
+ * the runs behind them. */
 static void collect_from(const evq *q, const heap_entry *entries, size_t n, evq_handler h,
                          const void *ctx, GArray *found)
 {
@@ -291,6 +381,14 @@ static void collect_from(const evq *q, const heap_entry *entries, size_t n, evq_
         uint32_t s = entries[i].slot;
         if (s != NO_SLOT && q->slots[s].handler == h && q->slots[s].ctx == ctx)
             g_array_append_val(found, entries[i]);
+        for (uint32_t m = s == NO_SLOT ? NO_SLOT : q->slots[s].run_next; m != NO_SLOT;
+             m = q->slots[m].run_next) {
+            const slot *ms = &q->slots[m];
+            if (ms->handler == h && ms->ctx == ctx) {
+                heap_entry e = {ms->run_time_s, ms->run_seq, m};
+                g_array_append_val(found, e);
+            }
+        }
     }
 }
 
@@ -316,12 +414,17 @@ bool evq_delay(evq *q, evq_id id, double dt_s)
     uint32_t s = lookup(q, id);
     if (s == NO_SLOT)
         return false;
-    if (q->slots[s].in_now) {
-        heap_entry e = now_take(q, s);
+    double t = slot_time(q, s);
+    if (t + dt_s == t)
+        return true; /* (its key stays: taken out of a run, it would sit
+                      * between the run's events, which fire back to back) */
+    if (!heap_alone(q, s)) {
+        heap_entry e = take_out(q, s);
         e.time_s += dt_s;
         heap_insert(q, e);
         return true;
     }
+    q->run_tail = NO_SLOT;
     size_t pos = q->slots[s].heap_pos;
     q->heap[pos].time_s += dt_s; /* later: only the subtree can be earlier */
     sift_down(q, pos);
@@ -338,9 +441,7 @@ double evq_time(const evq *q, evq_id id)
 {
     g_return_val_if_fail(q != NULL, NAN);
     uint32_t s = lookup(q, id);
-    if (s != NO_SLOT && q->slots[s].in_now)
-        return q->now_q[q->slots[s].heap_pos].time_s;
-    return s == NO_SLOT ? NAN : q->heap[q->slots[s].heap_pos].time_s;
+    return s == NO_SLOT ? NAN : slot_time(q, s);
 }
 
 double evq_next_time(const evq *q)
@@ -362,13 +463,19 @@ static bool take_next(evq *q, heap_entry *top)
     if (q->now_live > 0 && (q->heap_len == 0 || entry_less(&q->now_q[q->now_head], &q->heap[0]))) {
         *top = q->now_q[q->now_head++];
         q->now_live--;
-        q->slots[top->slot].in_now = false;
+        q->slots[top->slot].where = IN_HEAP;
         return true;
     }
     if (q->heap_len == 0)
         return false;
     *top = q->heap[0];
-    heap_pop_root(q);
+    uint32_t next = q->slots[top->slot].run_next;
+    if (next != NO_SLOT) {
+        q->slots[top->slot].run_next = NO_SLOT;
+        run_promote(q, 0, next);
+    } else {
+        heap_pop_root(q);
+    }
     return true;
 }
 
@@ -384,6 +491,7 @@ bool evq_step(evq *q)
     uint64_t arg = sl->arg;
     /* Release before dispatch: the handler may push (reusing the slot). */
     slot_release(q, top.slot);
+    q->run_tail = NO_SLOT;
     g_assert(top.time_s >= q->now_s);
     q->now_s = top.time_s;
     q->fired++;
@@ -404,7 +512,7 @@ void evq_run_until(evq *q, double end_s)
 size_t evq_size(const evq *q)
 {
     g_return_val_if_fail(q != NULL, 0);
-    return q->heap_len + q->now_live;
+    return q->heap_len + q->now_live + q->run_members;
 }
 
 uint64_t evq_fired_count(const evq *q)

@@ -265,6 +265,117 @@ static void test_event_random_against_model(void)
     g_free(m);
 }
 
+/* Runs (event.c: consecutive pushes for one time wait behind the first):
+ * bursts of 1-6 pushes for one integer time in 0..29, then 3,000 random
+ * cancels, rekeys and delays (integer dt, so delayed events meet others at
+ * equal times) of any event, head, middle or tail of a run; the queue is
+ * run to 10 half way (so later bursts for time 10 go to the FIFO) and
+ * then to the end.  Before each run every live event's evq_time, the
+ * queue's size and evq_collect's list must be the model's, and the firing
+ * order must be (time, seq), seq the push / rekey counter (a delay keeps
+ * it), as the model keeps it. */
+typedef struct run_model {
+    model_ev *m;
+    size_t n;
+    uint64_t seq;
+} run_model;
+
+static void run_model_bursts(run_model *rm, evq *q, GArray *log, GRand *rng, size_t count,
+                             int t_lo)
+{
+    while (count > 0) {
+        double t = g_rand_int_range(rng, t_lo, 30);
+        for (int b = g_rand_int_range(rng, 1, 7); b > 0 && count > 0; b--, count--) {
+            model_ev *e = &rm->m[rm->n];
+            *e = (model_ev){t, rm->seq++, evq_push(q, t, log_handler, log, rm->n), true};
+            rm->n++;
+        }
+    }
+}
+
+static void run_model_mutate(run_model *rm, evq *q, GRand *rng, int ops)
+{
+    for (int k = 0; k < ops; k++) {
+        model_ev *e = &rm->m[g_rand_int_range(rng, 0, (gint32)rm->n)];
+        int op = g_rand_int_range(rng, 0, 3);
+        if (op == 0) {
+            CU_ASSERT_EQUAL(evq_cancel(q, e->id), e->live);
+            e->live = false;
+        } else if (op == 1) {
+            double t = g_rand_int_range(rng, (gint32)evq_now(q), 30);
+            CU_ASSERT_EQUAL(evq_rekey(q, e->id, t), e->live);
+            if (e->live) {
+                e->time_s = t;
+                e->seq = rm->seq++;
+            }
+        } else {
+            double dt = g_rand_int_range(rng, 0, 4);
+            CU_ASSERT_EQUAL(evq_delay(q, e->id, dt), e->live);
+            if (e->live)
+                e->time_s += dt;
+        }
+    }
+}
+
+/* The model's live events in firing order (id holds the arg). */
+static GArray *run_model_order(const run_model *rm)
+{
+    GArray *order = g_array_new(FALSE, FALSE, sizeof(model_ev));
+    for (size_t i = 0; i < rm->n; i++)
+        if (rm->m[i].live) {
+            model_ev e = rm->m[i];
+            e.id = i;
+            g_array_append_val(order, e);
+        }
+    g_array_sort(order, cmp_model);
+    return order;
+}
+
+static bool run_model_check(const run_model *rm, evq *q, GArray *log)
+{
+    g_autoptr(GArray) order = run_model_order(rm);
+    g_autoptr(GArray) got = g_array_new(FALSE, FALSE, sizeof(evq_entry));
+    evq_collect(q, log_handler, log, got);
+    bool ok = evq_size(q) == order->len && got->len == order->len;
+    for (guint i = 0; ok && i < order->len; i++) {
+        const model_ev *e = &g_array_index(order, model_ev, i);
+        ok = g_array_index(got, evq_entry, i).arg == e->id &&
+             evq_time(q, rm->m[e->id].id) == e->time_s;
+    }
+    return ok;
+}
+
+static void test_event_runs_against_model(void)
+{
+    g_autoptr(GRand) rng = g_rand_new_with_seed(7);
+    g_autoptr(evq) q = evq_new();
+    g_autoptr(GArray) log = new_log();
+    run_model rm = {.m = g_new0(model_ev, 4000)};
+    run_model_bursts(&rm, q, log, rng, 2000, 0);
+    run_model_mutate(&rm, q, rng, 1500);
+    CU_ASSERT_TRUE(run_model_check(&rm, q, log));
+    g_autoptr(GArray) first = run_model_order(&rm);
+    evq_run_until(q, 10);
+    guint fired = log->len;
+    bool ok = true;
+    for (guint i = 0; i < fired && ok; i++)
+        ok = log_arg(log, i) == g_array_index(first, model_ev, i).id;
+    CU_ASSERT_TRUE(ok);
+    for (guint i = 0; i < fired; i++)
+        rm.m[log_arg(log, i)].live = false;
+    run_model_bursts(&rm, q, log, rng, 2000, 10);
+    run_model_mutate(&rm, q, rng, 1500);
+    CU_ASSERT_TRUE(run_model_check(&rm, q, log));
+    g_autoptr(GArray) rest = run_model_order(&rm);
+    evq_run_until(q, INFINITY);
+    CU_ASSERT_EQUAL(log->len, fired + rest->len);
+    for (guint i = 0; i < rest->len && ok && fired + i < log->len; i++)
+        ok = log_arg(log, fired + i) == g_array_index(rest, model_ev, i).id;
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_EQUAL(evq_size(q), 0);
+    g_free(rm.m);
+}
+
 /* Two queues are independent (no shared state): times and counts differ. */
 static void test_event_two_queues(void)
 {
@@ -386,6 +497,7 @@ int main(void)
         {"reentrant", test_event_reentrant},
         {"run_until", test_event_run_until},
         {"random_against_model", test_event_random_against_model},
+        {"runs_against_model", test_event_runs_against_model},
         {"two_queues", test_event_two_queues},
         {"now_queue", test_event_now_queue},
         {"collect_delay", test_event_collect_delay},
