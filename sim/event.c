@@ -41,14 +41,15 @@ typedef struct slot {
     uint64_t arg;
     uint32_t gen;      /* bumped when the event fires or is cancelled; >= 1 */
     uint32_t heap_pos; /* index into evq.heap (IN_HEAP) or evq.now_q (IN_NOW) */
-    uint8_t where;     /* IN_HEAP, IN_NOW or IN_RUN */
     /* the run it heads (IN_HEAP) or belongs to (IN_RUN): the next event of
      * the run, the one before (IN_RUN), and, IN_RUN, its own key */
     uint32_t run_next, run_prev;
     double run_time_s;
     uint64_t run_seq;
     uint32_t next_free; /* free-list link while free */
-} slot;
+    uint8_t where;      /* IN_HEAP, IN_NOW or IN_RUN */
+} slot; /* (64 bytes: one cache line) */
+G_STATIC_ASSERT(sizeof(slot) <= 64);
 
 #define NO_SLOT UINT32_MAX
 

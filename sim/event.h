@@ -14,8 +14,11 @@
  *
  * Implementation: a binary min-heap of (time, seq, slot) entries; each slot
  * records its heap position, so push, pop, cancel and rekey are all
- * O(log n) and evq_pending / evq_next_time are O(1).  Memory: 56 bytes per
- * pending event; slots are recycled.
+ * O(log n) and evq_pending / evq_next_time are O(1).  Beside it, a FIFO of
+ * the events pushed for the current instant, and runs: events pushed back
+ * to back for one time wait behind the first, out of the heap (push and
+ * pop O(1); docs/engine.md §2).  Memory: 88 bytes per pending event; slots
+ * are recycled.
  *
  * The queue never goes back in time: pushing or re-keying an event before
  * evq_now() is a programming error (g_return_val_if_fail).  Handlers may
