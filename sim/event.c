@@ -123,17 +123,22 @@ static void sift_up(evq *q, size_t pos)
     heap_place(q, pos, e);
 }
 
+/* The smaller child of pos in a heap of n entries, n if it has none. */
+static inline size_t smaller_child(const evq *q, size_t pos, size_t n)
+{
+    size_t child = 2 * pos + 1;
+    if (child >= n)
+        return n;
+    return child + 1 < n && entry_less(&q->heap[child + 1], &q->heap[child]) ? child + 1 : child;
+}
+
 static void sift_down(evq *q, size_t pos)
 {
     heap_entry e = q->heap[pos];
     size_t n = q->heap_len;
     for (;;) {
-        size_t child = 2 * pos + 1;
-        if (child >= n)
-            break;
-        if (child + 1 < n && entry_less(&q->heap[child + 1], &q->heap[child]))
-            child++;
-        if (!entry_less(&q->heap[child], &e))
+        size_t child = smaller_child(q, pos, n);
+        if (child == n || !entry_less(&q->heap[child], &e))
             break;
         heap_place(q, pos, q->heap[child]);
         pos = child;
@@ -165,11 +170,9 @@ static void heap_pop_root(evq *q)
     if (n == 0)
         return;
     for (;;) {
-        size_t child = 2 * pos + 1;
-        if (child >= n)
+        size_t child = smaller_child(q, pos, n);
+        if (child == n)
             break;
-        if (child + 1 < n && entry_less(&q->heap[child + 1], &q->heap[child]))
-            child++;
         heap_place(q, pos, q->heap[child]);
         pos = child;
     }
