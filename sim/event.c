@@ -68,10 +68,9 @@ struct evq {
     size_t now_head, now_len, now_cap;
     size_t now_live; /* pending entries in now_q */
     /* the last push, if it went into the heap or a run and nothing has
-     * moved since: the tail a push of the same time and the next seq joins */
+     * happened since (no other push, move or step): a push for its time
+     * takes the next seq and joins its run */
     uint32_t run_tail;
-    uint64_t run_tail_seq;
-    double run_tail_time_s;
     size_t run_members; /* events waiting IN_RUN */
 };
 
@@ -238,6 +237,15 @@ static heap_entry now_take(evq *q, uint32_t s)
     return out;
 }
 
+/* The time of pending event s. */
+static double slot_time(const evq *q, uint32_t s)
+{
+    const slot *sl = &q->slots[s];
+    return sl->where == IN_NOW  ? q->now_q[sl->heap_pos].time_s
+           : sl->where == IN_RUN ? sl->run_time_s
+                                 : q->heap[sl->heap_pos].time_s;
+}
+
 evq_id evq_push(evq *q, double time_s, evq_handler handler, void *ctx, uint64_t arg)
 {
     g_return_val_if_fail(q != NULL, EVQ_ID_NONE);
@@ -274,10 +282,11 @@ evq_id evq_push(evq *q, double time_s, evq_handler handler, void *ctx, uint64_t 
         sl->heap_pos = (uint32_t)q->now_len;
         q->now_q[q->now_len++] = (heap_entry){time_s, q->next_seq++, s};
         q->now_live++;
+        q->run_tail = NO_SLOT;
         return make_id(sl->gen, s);
     }
     uint64_t seq = q->next_seq++;
-    if (q->run_tail != NO_SLOT && q->run_tail_seq + 1 == seq && q->run_tail_time_s == time_s) {
+    if (q->run_tail != NO_SLOT && slot_time(q, q->run_tail) == time_s) {
         sl->where = IN_RUN;
         sl->run_prev = q->run_tail;
         sl->run_time_s = time_s;
@@ -288,8 +297,6 @@ evq_id evq_push(evq *q, double time_s, evq_handler handler, void *ctx, uint64_t 
         heap_insert(q, (heap_entry){time_s, seq, s});
     }
     q->run_tail = s;
-    q->run_tail_seq = seq;
-    q->run_tail_time_s = time_s;
     return make_id(sl->gen, s);
 }
 
@@ -318,15 +325,6 @@ static heap_entry take_out(evq *q, uint32_t s)
     sl->where = IN_HEAP;
     sl->run_next = NO_SLOT;
     return e;
-}
-
-/* The time of pending event s. */
-static double slot_time(const evq *q, uint32_t s)
-{
-    const slot *sl = &q->slots[s];
-    return sl->where == IN_NOW  ? q->now_q[sl->heap_pos].time_s
-           : sl->where == IN_RUN ? sl->run_time_s
-                                 : q->heap[sl->heap_pos].time_s;
 }
 
 /* Whether s sits in the heap with no run behind it (moved there in place). */
