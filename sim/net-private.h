@@ -212,17 +212,22 @@ static inline net_transfer_id net__xfer_id(const net *n, uint32_t s)
     return ((uint64_t)n->xf[s].gen << 32) | s;
 }
 
-/* The slot of an active (waiting or moving) transfer, or NET__NO_POS. */
-static inline uint32_t net__lookup(const net *n, net_transfer_id id)
+/* The slot of a transfer not yet reaped (waiting, moving, or DONE inside
+ * its on_done), or NET__NO_POS. */
+static inline uint32_t net__slot(const net *n, net_transfer_id id)
 {
     uint32_t s = (uint32_t)(id & 0xffffffffu);
     uint32_t gen = (uint32_t)(id >> 32);
-    if (gen == 0 || s >= n->n_xf)
-        return NET__NO_POS;
-    const net__xfer *t = &n->xf[s];
-    if (t->gen != gen || (t->state != NET__WAITING && t->state != NET__MOVING))
+    if (gen == 0 || s >= n->n_xf || n->xf[s].gen != gen || n->xf[s].state == NET__FREE)
         return NET__NO_POS;
     return s;
+}
+
+/* The slot of an active (waiting or moving) transfer, or NET__NO_POS. */
+static inline uint32_t net__lookup(const net *n, net_transfer_id id)
+{
+    uint32_t s = net__slot(n, id);
+    return s != NET__NO_POS && n->xf[s].state != NET__DONE ? s : NET__NO_POS;
 }
 
 /* ---- Bookkeeping (net_state.c) ---- */

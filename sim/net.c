@@ -896,11 +896,8 @@ bool net_transfer_peek(const net *n, net_transfer_id id, net_transfer_view *out)
 uint64_t net_transfer_arg(const net *n, net_transfer_id id)
 {
     g_return_val_if_fail(n != NULL, 0);
-    uint32_t s = (uint32_t)(id & 0xffffffffu), gen = (uint32_t)(id >> 32);
-    /* (not net__lookup: a transfer in its on_done is DONE, no longer active) */
-    if (gen == 0 || s >= n->n_xf || n->xf[s].gen != gen || n->xf[s].state == NET__FREE)
-        return 0;
-    return n->xf[s].arg;
+    uint32_t s = net__slot(n, id); /* (a transfer in its on_done is DONE, not active) */
+    return s == NET__NO_POS ? 0 : n->xf[s].arg;
 }
 
 int net_transfer_priority(const net *n, net_transfer_id id)
