@@ -484,6 +484,7 @@ void net__xfer_deactivate(net *n, uint32_t s)
     const double mv = net__xfer_moved_at(t, now), bz = net__xfer_busy_at(t, now);
     /* (t's own lazy bits are left as they are: t leaves, nothing reads them
      * again before its slot's next transfer sets them afresh) */
+    bool marked = false;
     for (uint32_t k = 0; k < t->n_tl; k++) {
         net__link *l = &n->links[t->tl[k].link];
         bool quiet = l->lazy && l->dirty_bits == 0;
@@ -501,12 +502,19 @@ void net__xfer_deactivate(net *n, uint32_t s)
         net__count_user(n, t->tl[k].link, t->prio, -1);
         if (l->n_users == 1) /* the link is private to its other user now */
             set_private(n, l->users[0], true);
-        if (!quiet)
+        if (!quiet) {
             net__mark_dirty(n, t->tl[k].link, t->prio);
+            marked = true;
+        }
     }
     for (uint32_t k = t->n_tl; k < t->n_tl + t->n_dl; k++)
         dom_leave(n, s, k, now, mv);
-    touch_xfer(n, s, t->prio);
+    /* A transfer that leaves only quiet links (all its links when it was
+     * alone throughout: a third of a structured replay's solves) left
+     * nothing for a solve to do: the solve would find no dirty link and no
+     * moving touched transfer.  So none is asked for. */
+    if (marked)
+        touch_xfer(n, s, t->prio);
 }
 
 void net__xfer_release_refs(net *n, uint32_t s)
