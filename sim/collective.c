@@ -1230,6 +1230,11 @@ size_t coll_xfer_net_link_set(const coll_plan *p, const coll_xfer *x, const uint
     return mx->cache_net_links->len;
 }
 
+uint64_t coll_plan_links_version(const coll_plan *p)
+{
+    return p->version + p->twins_version; /* (both only grow) */
+}
+
 void coll_plan_set_twins(coll_plan *p, const uint32_t *links, size_t n)
 {
     g_return_if_fail(p && (links || n == 0));

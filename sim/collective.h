@@ -286,6 +286,11 @@ size_t coll_xfer_net_link_set(const coll_plan *p, const coll_xfer *x, const uint
  * of coll_xfer_net_link_set from now on; n = 0 clears them. */
 void coll_plan_set_twins(coll_plan *p, const uint32_t *links, size_t n);
 
+/* A number that grows at every change of what coll_xfer_link_set and
+ * coll_xfer_net_link_set return (a path, coll_plan_set_twins): a caller
+ * that keeps copies of the link sets keeps them while it is unchanged. */
+uint64_t coll_plan_links_version(const coll_plan *p);
+
 /* With L = the largest path latency of its flows + its fixed links'
  * latency: repeat x (steps alpha + L), or, for a plan built with
  * step_latency, repeat x steps x (alpha + L): every lock-step waits for

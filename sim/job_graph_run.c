@@ -20,6 +20,15 @@ enum { EV_COMPUTE_DONE = 1, EV_STEP_DONE = 2, EV_IDEAL_DONE = 3 };
 
 #define GEN_MASK 0xffffffu /* generation bits in an event's argument */
 
+/* One transfer of a step as the net is given it: its links (the plan's
+ * net link set, or in a net of its own their ids there) at
+ * launch_links[first ..] with their multiplicities, its bytes and its
+ * startup. */
+typedef struct launch {
+    uint32_t first, n_links;
+    double bytes, startup_s;
+} launch;
+
 struct job_graph_run {
     const job_graph *g;
     const coll_plan *plan;
@@ -35,7 +44,17 @@ struct job_graph_run {
     const double *ideal_s;   /* per task: communication durations to take instead, or NULL */
     size_t tasks_left;       /* in the running iteration */
     int reductions_started, reductions_left;
-    GArray *links;           /* scratch: a transfer's links in a net of its own (link_map) */
+    /* The launch table (launch_build): every step's transfers read from
+     * the plan once per links version (launch_version, the plan's + 1; 0:
+     * not built), so that a step start reads one run of records, not the
+     * plan's operation, step and transfer records and their link caches.
+     * Step st of communication task i has the launches step_first[k] ..
+     * step_first[k + 1] - 1, k = task_step0[i] + st. */
+    uint64_t launch_version;
+    uint32_t *task_step0;    /* per task */
+    GArray *step_first;      /* uint32, one past the last step too */
+    GArray *launches;        /* launch */
+    GArray *launch_links, *launch_mult; /* uint32 */
 };
 
 job_graph_run *job_graph_run_new(const job_graph *g, const coll_plan *plan,
@@ -57,7 +76,11 @@ job_graph_run *job_graph_run_new(const job_graph *g, const coll_plan *plan,
     }
     r->xfers_left = g_new0(uint32_t, n ? n : 1);
     r->started_s = g_new0(double, n ? n : 1);
-    r->links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    r->task_step0 = g_new0(uint32_t, n ? n : 1);
+    r->step_first = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    r->launches = g_array_new(FALSE, FALSE, sizeof(launch));
+    r->launch_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    r->launch_mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return r;
 }
 
@@ -70,7 +93,11 @@ void job_graph_run_free(job_graph_run *r)
     g_free(r->n_steps);
     g_free(r->xfers_left);
     g_free(r->started_s);
-    g_array_free(r->links, TRUE);
+    g_free(r->task_step0);
+    g_array_free(r->step_first, TRUE);
+    g_array_free(r->launches, TRUE);
+    g_array_free(r->launch_links, TRUE);
+    g_array_free(r->launch_mult, TRUE);
     g_free(r);
 }
 
@@ -133,35 +160,73 @@ static void on_xfer_done(void *user, net_transfer_id id, double now_s)
     job_graph_run_xfer_done(user, id, now_s);
 }
 
+/* Append transfer x of a step to the launch table. */
+static void launch_add(job_graph_run *r, const coll_xfer *x)
+{
+    const uint32_t *lv, *mv;
+    size_t nl = r->nt.link_map ? coll_xfer_link_set(r->plan, x, &lv, &mv)
+                               : coll_xfer_net_link_set(r->plan, x, &lv, &mv);
+    launch l = {r->launch_links->len, (uint32_t)nl, x->bytes,
+                coll_xfer_startup_s(r->plan, x, r->nt.alpha_s)};
+    g_array_append_val(r->launches, l);
+    g_array_append_vals(r->launch_mult, mv, (guint)nl);
+    if (!r->nt.link_map) {
+        g_array_append_vals(r->launch_links, lv, (guint)nl);
+        return;
+    }
+    for (size_t i = 0; i < nl; i++) /* a net of its own links: their ids there */
+        g_array_append_val(r->launch_links, r->nt.link_map[lv[i]]);
+}
+
+/* (Re)build the launch table from the plan's current link sets. */
+static void launch_build(job_graph_run *r)
+{
+    g_array_set_size(r->step_first, 0);
+    g_array_set_size(r->launches, 0);
+    g_array_set_size(r->launch_links, 0);
+    g_array_set_size(r->launch_mult, 0);
+    for (size_t i = 0; i < job_graph_task_count(r->g); i++) {
+        const job_graph_task *t = job_graph_task_get(r->g, i);
+        r->task_step0[i] = r->step_first->len;
+        for (uint32_t st = 0; st < r->n_steps[i]; st++) {
+            g_array_append_val(r->step_first, r->launches->len);
+            const coll_xfer *const *xs;
+            size_t nx = coll_plan_op_step_xfers(r->plan, (size_t)t->op, st, &xs);
+            for (size_t k = 0; k < nx; k++)
+                launch_add(r, xs[k]);
+        }
+    }
+    g_array_append_val(r->step_first, r->launches->len);
+    r->launch_version = coll_plan_links_version(r->plan) + 1;
+}
+
 /* Start step r->step[task] of a communication task's operation. */
 static void start_step(job_graph_run *r, uint32_t task, double now_s)
 {
     const job_graph_task *t = job_graph_task_get(r->g, task);
     size_t st = r->step[task];
-    const coll_xfer *const *xs = NULL;
-    size_t nx = st < r->n_steps[task] ? coll_plan_op_step_xfers(r->plan, (size_t)t->op, st, &xs)
-                                      : 0;
+    if (r->launch_version != coll_plan_links_version(r->plan) + 1)
+        launch_build(r);
+    size_t a = 0, nx = 0;
+    if (st < r->n_steps[task]) {
+        const uint32_t *first =
+            (const uint32_t *)(void *)r->step_first->data + r->task_step0[task] + st;
+        a = first[0];
+        nx = first[1] - a;
+    }
+    const launch *ls = (const launch *)(void *)r->launches->data + a;
+    const uint32_t *links = (const uint32_t *)(void *)r->launch_links->data;
+    const uint32_t *mult = (const uint32_t *)(void *)r->launch_mult->data;
     r->xfers_left[task] = (uint32_t)nx;
     for (size_t i = 0; i < nx; i++) {
-        const coll_xfer *x = xs[i];
-        const uint32_t *lv, *mv;
-        size_t nl = r->nt.link_map ? coll_xfer_link_set(r->plan, x, &lv, &mv)
-                                   : coll_xfer_net_link_set(r->plan, x, &lv, &mv);
-        if (r->nt.link_map) { /* a net of its own links: their ids there */
-            g_array_set_size(r->links, nl);
-            uint32_t *mapped = (uint32_t *)(void *)r->links->data;
-            for (size_t l = 0; l < nl; l++)
-                mapped[l] = r->nt.link_map[lv[l]];
-            lv = mapped;
-        }
         net_transfer_spec sp = {
-            .size_bytes = x->bytes,
-            .links = lv,
-            .mult = mv,
-            .n_links = nl,
+            .size_bytes = ls[i].bytes,
+            .links = links + ls[i].first,
+            .mult = mult + ls[i].first,
+            .n_links = ls[i].n_links,
             .prio = job_graph_run_class_level(r, t->cls),
             .weight = 1.0,
-            .startup_s = coll_xfer_startup_s(r->plan, x, r->nt.alpha_s),
+            .startup_s = ls[i].startup_s,
             .tag = r->nt.tag ? *r->nt.tag : 0.0,
             .on_done = r->nt.xfer_done ? r->nt.xfer_done : on_xfer_done,
             .user = r->nt.xfer_done ? r->nt.xfer_user : r,
