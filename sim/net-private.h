@@ -182,7 +182,8 @@ struct net {
     /* transfers touched since the last solve (started, re-weighted, moved to
      * a level; each once): they join the re-solve of their level whatever
      * their links' state */
-    GArray *touched; /* uint32 slots */
+    uint32_t *touched; /* slots (a plain array like dirty: appended once per start) */
+    size_t n_touched, cap_touched;
     bool all_touched; /* every moving transfer is on touched (net_resolve_all) */
     evq_id solve_ev;
     /* solver scratch, grown on demand */

@@ -36,7 +36,6 @@ net *net_new(const net_options *opts, evq *q, GError **error)
     n->free_xf = NET__NO_POS;
     n->moved = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     n->moved_out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    n->touched = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return n;
 }
 
@@ -65,7 +64,7 @@ void net_free(net *n)
     g_free(n->lbase);
     g_array_free(n->moved, TRUE);
     g_array_free(n->moved_out, TRUE);
-    g_array_free(n->touched, TRUE);
+    g_free(n->touched);
     g_free(n->xf);
     g_free(n->dirty);
     g_free(n->comp_t);

@@ -431,8 +431,8 @@ static void collect(net *n, search *s)
         }
     }
     s->n_seeds = s->n_l;
-    for (guint i = 0; i < n->touched->len; i++) {
-        uint32_t ts = g_array_index(n->touched, uint32_t, i);
+    for (size_t i = 0; i < n->n_touched; i++) {
+        uint32_t ts = n->touched[i];
         /* a slot may have been freed (and reused) since it was touched */
         if (n->xf[ts].state == NET__MOVING && n->xf[ts].prio == s->L)
             add_transfer(n, s, ts);
@@ -829,8 +829,8 @@ void net__solve(net *n)
         n->links[n->dirty[d]].dirty_bits = 0;
     n->n_dirty = 0;
     n->dirty_any = 0;
-    for (guint i = 0; i < n->touched->len; i++)
-        n->xf[g_array_index(n->touched, uint32_t, i)].touched = false;
-    g_array_set_size(n->touched, 0);
+    for (size_t i = 0; i < n->n_touched; i++)
+        n->xf[n->touched[i]].touched = false;
+    n->n_touched = 0;
     n->all_touched = false;
 }

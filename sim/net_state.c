@@ -218,7 +218,11 @@ void net__list_touched(net *n, uint32_t s)
     net__xfer *t = &n->xf[s];
     if (!t->touched) {
         t->touched = true;
-        g_array_append_val(n->touched, s);
+        if (n->n_touched == n->cap_touched) {
+            n->cap_touched = n->cap_touched ? 2 * n->cap_touched : 64;
+            n->touched = g_renew(uint32_t, n->touched, n->cap_touched);
+        }
+        n->touched[n->n_touched++] = s;
     }
     /* (also when the slot is listed already: its previous transfer may
      * have been cancelled at another level since, and a transfer whose
