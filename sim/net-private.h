@@ -239,9 +239,11 @@ uint32_t net__xfer_alloc(net *n);
 void net__xfer_release(net *n, uint32_t s);
 /* Put a waiting transfer on its links' user lists: its bytes start moving. */
 void net__xfer_activate(net *n, uint32_t s);
-/* Take a moving transfer off its links' user lists (O(its links)). */
+/* Take a moving transfer off its links' user lists and drop its
+ * references to them (O(its links)). */
 void net__xfer_deactivate(net *n, uint32_t s);
-/* Drop the transfer's references to its links (net_link_remove checks them). */
+/* Drop a waiting transfer's references to its links (net_link_remove
+ * checks them). */
 void net__xfer_release_refs(net *n, uint32_t s);
 /* Put a moving transfer on net.touched (once). */
 void net__list_touched(net *n, uint32_t s);

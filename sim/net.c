@@ -793,7 +793,8 @@ bool net_transfer_cancel(net *n, net_transfer_id id, GError **error)
     evq_cancel(n->q, t->ev);
     if (t->state == NET__MOVING)
         net__xfer_deactivate(n, s);
-    net__xfer_release_refs(n, s);
+    else
+        net__xfer_release_refs(n, s);
     n->stats.transfers_cancelled++;
     n->stats.active_transfers--;
     net__xfer_release(n, s);

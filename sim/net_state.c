@@ -478,7 +478,8 @@ static void last_user_leaves(net *n, uint32_t e, int L, double now, double mv, d
     l->lazy = false;
 }
 
-/* Take a moving transfer off its links' user lists (O(its links)). */
+/* Take a moving transfer off its links' user lists and drop its references
+ * to them (O(its links)). */
 void net__xfer_deactivate(net *n, uint32_t s)
 {
     net__xfer *t = &n->xf[s];
@@ -504,6 +505,7 @@ void net__xfer_deactivate(net *n, uint32_t s)
             n->xf[last.t].tl[last.k].pos = pos;
         }
         net__count_user(n, t->tl[k].link, t->prio, -1);
+        l->refs--;
         if (l->n_users == 1) /* the link is private to its other user now */
             set_private(n, l->users[0], true);
         if (!quiet) {
@@ -511,8 +513,10 @@ void net__xfer_deactivate(net *n, uint32_t s)
             marked = true;
         }
     }
-    for (uint32_t k = t->n_tl; k < t->n_tl + t->n_dl; k++)
+    for (uint32_t k = t->n_tl; k < t->n_tl + t->n_dl; k++) {
         dom_leave(n, s, k, now, mv);
+        n->dom[t->tl[k].link].refs--;
+    }
     /* A transfer that leaves only quiet links (all its links when it was
      * alone throughout: a third of a structured replay's solves) left
      * nothing for a solve to do: the solve would find no dirty link and no
@@ -555,7 +559,6 @@ static void completion_event(void *ctx, uint64_t arg, double now_s)
      * runs once per transfer (a tenth of a replay's time). */
     t->rem_bytes = 0;
     net__xfer_deactivate(n, s);
-    net__xfer_release_refs(n, s);
     t->state = NET__DONE;
     t->rate_Bps = 0;
     n->stats.transfers_done++;
