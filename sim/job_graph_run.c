@@ -77,10 +77,12 @@ job_graph_run *job_graph_run_new(const job_graph *g, const coll_plan *plan,
     r->xfers_left = g_new0(uint32_t, n ? n : 1);
     r->started_s = g_new0(double, n ? n : 1);
     r->task_step0 = g_new0(uint32_t, n ? n : 1);
-    r->step_first = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    r->launches = g_array_new(FALSE, FALSE, sizeof(launch));
-    r->launch_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    r->launch_mult = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    /* (reserved room: their data is never NULL, so that an offset into an
+     * empty table is one into an allocation) */
+    r->step_first = g_array_sized_new(FALSE, FALSE, sizeof(uint32_t), 16);
+    r->launches = g_array_sized_new(FALSE, FALSE, sizeof(launch), 16);
+    r->launch_links = g_array_sized_new(FALSE, FALSE, sizeof(uint32_t), 64);
+    r->launch_mult = g_array_sized_new(FALSE, FALSE, sizeof(uint32_t), 64);
     return r;
 }
 
