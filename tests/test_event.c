@@ -376,6 +376,89 @@ static void test_event_runs_against_model(void)
     g_free(rm.m);
 }
 
+/* Handlers that push (docs/engine.md §2, runs): every event that fires
+ * does up to 5 things: pushes an event at now + 0, 1 or 2 (integer
+ * times, so that many fall together), or now and then cancels or re-keys
+ * a pending one (to now + 0, 1 or 2), in between its pushes; each
+ * event that fires must be the least (time, seq) of a model of the
+ * pending events, seq counted as the queue counts it (a push or a re-key
+ * takes the next).  The runs a handler's pushes form, and those its
+ * cancels and re-keys break, must leave that order as it is. */
+typedef struct dyn_ev {
+    double time_s;
+    uint64_t seq, arg;
+    evq_id id;
+} dyn_ev;
+
+typedef struct dyn_case {
+    evq *q;
+    GRand *rng;
+    GArray *pend; /* dyn_ev */
+    uint64_t seq, next_arg;
+    int budget;
+    bool ok;
+} dyn_case;
+
+static void dyn_handler(void *ctx, uint64_t arg, double now_s);
+
+static void dyn_push(dyn_case *d, double t)
+{
+    dyn_ev e = {t, d->seq++, d->next_arg++, 0};
+    e.id = evq_push(d->q, t, dyn_handler, d, e.arg);
+    g_array_append_val(d->pend, e);
+}
+
+static void dyn_handler(void *ctx, uint64_t arg, double now_s)
+{
+    dyn_case *d = ctx;
+    guint least = 0;
+    for (guint i = 1; i < d->pend->len; i++) {
+        const dyn_ev *a = &g_array_index(d->pend, dyn_ev, i);
+        const dyn_ev *b = &g_array_index(d->pend, dyn_ev, least);
+        if (a->time_s < b->time_s || (a->time_s == b->time_s && a->seq < b->seq))
+            least = i;
+    }
+    if (d->pend->len == 0 || g_array_index(d->pend, dyn_ev, least).arg != arg)
+        d->ok = false;
+    g_array_remove_index_fast(d->pend, least);
+    if (d->budget-- <= 0)
+        return;
+    for (int k = g_rand_int_range(d->rng, 0, 6); k > 0; k--) {
+        int what = g_rand_int_range(d->rng, 0, 8); /* 0: cancel, 1: re-key, else push */
+        if (what > 1 || d->pend->len == 0) {
+            dyn_push(d, now_s + g_rand_int_range(d->rng, 0, 3));
+            continue;
+        }
+        guint i = (guint)g_rand_int_range(d->rng, 0, (gint32)d->pend->len);
+        dyn_ev *e = &g_array_index(d->pend, dyn_ev, i);
+        if (what == 0) {
+            evq_cancel(d->q, e->id);
+            g_array_remove_index_fast(d->pend, i);
+        } else {
+            e->time_s = now_s + g_rand_int_range(d->rng, 0, 3);
+            e->seq = d->seq++;
+            evq_rekey(d->q, e->id, e->time_s);
+        }
+    }
+}
+
+static void test_event_handler_pushes(void)
+{
+    for (guint32 seed = 1; seed <= 20; seed++) {
+        g_autoptr(GRand) rng = g_rand_new_with_seed(seed);
+        g_autoptr(evq) q = evq_new();
+        g_autoptr(GArray) pend = g_array_new(FALSE, FALSE, sizeof(dyn_ev));
+        dyn_case d = {.q = q, .rng = rng, .pend = pend, .budget = 3000, .ok = true};
+        for (int i = 0; i < 40; i++)
+            dyn_push(&d, g_rand_int_range(rng, 0, 4));
+        evq_run_until(q, INFINITY);
+        CU_ASSERT_TRUE(d.ok);
+        CU_ASSERT_EQUAL(pend->len, 0);
+        CU_ASSERT_EQUAL(evq_size(q), 0);
+        CU_ASSERT_TRUE(evq_fired_count(q) > 3000);
+    }
+}
+
 /* Two queues are independent (no shared state): times and counts differ. */
 static void test_event_two_queues(void)
 {
@@ -498,6 +581,7 @@ int main(void)
         {"run_until", test_event_run_until},
         {"random_against_model", test_event_random_against_model},
         {"runs_against_model", test_event_runs_against_model},
+        {"handler_pushes", test_event_handler_pushes},
         {"two_queues", test_event_two_queues},
         {"now_queue", test_event_now_queue},
         {"collect_delay", test_event_collect_delay},
