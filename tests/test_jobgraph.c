@@ -509,6 +509,113 @@ static void test_jobgraph_alone_call(void)
     TEST_ASSERT_CLOSE(iter, 0.9, 1e-12);
 }
 
+/* A path that changes while the run goes on: DP = 2 on h0 (first ToR)
+ * and h2 (second ToR), two aggregation switches (two paths between the
+ * ToRs), 2 GB of gradients in 2 buckets, one transfer per bucket: a
+ * 2-hop ring whose hops each move 2 (2 - 1) / 2 x 1 GB = 1 GB.  Once the
+ * first bucket's transfer has started, flow 0 moves to its other path.
+ * The run's transfers are read from a table of the plan's link sets, so
+ * the second bucket must see the new path: each switch link of flow 0's
+ * old path carries 1 GB (the first bucket), each of its new path 1 GB
+ * (the second); a table kept across the change would put 2 GB on the old
+ * links and none on the new. */
+typedef struct path_case {
+    int started;
+    bool done;
+} path_case;
+
+static void path_case_started(void *user, uint32_t task, size_t step, size_t xfer,
+                              net_transfer_id id, double now_s)
+{
+    (void)task, (void)step, (void)xfer, (void)id, (void)now_s;
+    ((path_case *)user)->started++;
+}
+
+static void path_case_done(void *user, double now_s)
+{
+    (void)now_s;
+    ((path_case *)user)->done = true;
+}
+
+/* The links of a that b does not hold (uint32 arrays). */
+static GArray *links_minus(const GArray *a, const GArray *b)
+{
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (guint i = 0; i < a->len; i++) {
+        uint32_t e = g_array_index(a, uint32_t, i);
+        bool in_b = false;
+        for (guint k = 0; k < b->len && !in_b; k++)
+            in_b = g_array_index(b, uint32_t, k) == e;
+        if (!in_b)
+            g_array_append_val(out, e);
+    }
+    return out;
+}
+
+static void assert_carried(net *n, const GArray *links, double bytes)
+{
+    CU_ASSERT_TRUE(links->len > 0);
+    for (guint i = 0; i < links->len; i++) {
+        net_link_stats st;
+        CU_ASSERT_TRUE(net_link_stats_get(n, g_array_index(links, uint32_t, i), &st, NULL));
+        TEST_ASSERT_CLOSE(st.carried_bytes, bytes, 1e-9);
+    }
+}
+
+static void test_jobgraph_path_change(void)
+{
+    GError *e = NULL;
+    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=2,hosts_per_tor=2,gpus=1,nics=1,pcie=1,"
+                                   "nic_gbps=100,tor_agg_gbps=100,latency_us=0,host_latency_us=0",
+                                   NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    cJSON *o = cJSON_Parse("{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"grad_bytes\": 2e9,"
+                           " \"buckets\": 2}");
+    g_autoptr(job_structure) s = structure_parse(o, 2, "t", &e);
+    cJSON_Delete(o);
+    TEST_ASSERT_NO_ERROR(e);
+    uint32_t hosts[2] = {0, 2}, off[3] = {0, 1, 2}, gpus[2] = {0, 0};
+    cluster_alloc a = {.n_hosts = 2, .hosts = hosts, .gpu_off = off, .gpus = gpus, .n_gpus = 2};
+    coll_options co = coll_options_default();
+    co.channels = 1;
+    coll_plan *plan = NULL;
+    g_autoptr(job_graph) g = job_graph_new(s, &a, t, &co, &plan, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_FATAL(g != NULL);
+    g_autoptr(coll_plan) p = plan;
+    const coll_flow *f = coll_plan_flow(p, 0);
+    CU_ASSERT_EQUAL_FATAL(f->n_paths, 2);
+    g_autoptr(GArray) old_path = g_array_copy(f->links);
+
+    g_autoptr(evq) q = evq_new();
+    net_options no = net_options_default();
+    g_autoptr(net) n = net_new(&no, q, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    for (size_t l = 0; l < topo_link_count(t); l++) { /* the same ids as the topology's */
+        net_link_id id;
+        CU_ASSERT_TRUE(net_link_add(n, topo_link_get(t, l)->cap_Bps, 0, &id, NULL));
+    }
+    g_autoptr(GArray) active = g_array_new(FALSE, FALSE, sizeof(net_transfer_id));
+    path_case pc = {0};
+    job_graph_net nt = {.q = q, .n = n, .alpha_s = 0, .active = active};
+    job_graph_hooks h = {.user = &pc, .done = path_case_done, .xfer_started = path_case_started};
+    job_graph_run *r = job_graph_run_new(g, p, &nt, &h);
+    job_graph_run_start(r, 0.0);
+    bool moved = false;
+    while (evq_step(q))
+        if (pc.started == 1 && !moved) {
+            CU_ASSERT_TRUE(coll_plan_set_path(p, t, 0, 1 - f->path, &e));
+            moved = true;
+        }
+    job_graph_run_free(r);
+    CU_ASSERT_TRUE(pc.done);
+    CU_ASSERT_EQUAL(pc.started, 2);
+    g_autoptr(GArray) gone = links_minus(old_path, f->links);
+    g_autoptr(GArray) came = links_minus(f->links, old_path);
+    assert_carried(n, gone, 1e9);
+    assert_carried(n, came, 1e9);
+}
+
 /* The curves of an iteration alone (what a fast-forward profile is made
  * of), DP = 2 with 4 buckets (the dp_buckets case): the last breakpoint
  * at 0.34 s, 2 GPUs x 0.3 s = 0.6 busy GPU-s, the bytes on all tiers
@@ -836,6 +943,7 @@ int main(void)
         {"two_jobs", test_jobgraph_two_jobs},
         {"ranks", test_jobgraph_ranks},
         {"alone_call", test_jobgraph_alone_call},
+        {"path_change", test_jobgraph_path_change},
         {"alone_trace", test_jobgraph_alone_trace},
         {"plain_special_case", test_jobgraph_plain_special_case},
         {"fast_path", test_jobgraph_fast_path},
