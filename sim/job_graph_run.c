@@ -220,20 +220,21 @@ static void start_step(job_graph_run *r, uint32_t task, double now_s)
     const uint32_t *links = (const uint32_t *)(void *)r->launch_links->data;
     const uint32_t *mult = (const uint32_t *)(void *)r->launch_mult->data;
     r->xfers_left[task] = (uint32_t)nx;
+    /* what the step's transfers share; each fills in its own below */
+    net_transfer_spec sp = {
+        .prio = job_graph_run_class_level(r, t->cls),
+        .weight = 1.0,
+        .tag = r->nt.tag ? *r->nt.tag : 0.0,
+        .on_done = r->nt.xfer_done ? r->nt.xfer_done : on_xfer_done,
+        .user = r->nt.xfer_done ? r->nt.xfer_user : r,
+        .arg = task + 1,
+    };
     for (size_t i = 0; i < nx; i++) {
-        net_transfer_spec sp = {
-            .size_bytes = ls[i].bytes,
-            .links = links + ls[i].first,
-            .mult = mult + ls[i].first,
-            .n_links = ls[i].n_links,
-            .prio = job_graph_run_class_level(r, t->cls),
-            .weight = 1.0,
-            .startup_s = ls[i].startup_s,
-            .tag = r->nt.tag ? *r->nt.tag : 0.0,
-            .on_done = r->nt.xfer_done ? r->nt.xfer_done : on_xfer_done,
-            .user = r->nt.xfer_done ? r->nt.xfer_user : r,
-            .arg = task + 1,
-        };
+        sp.size_bytes = ls[i].bytes;
+        sp.links = links + ls[i].first;
+        sp.mult = mult + ls[i].first;
+        sp.n_links = ls[i].n_links;
+        sp.startup_s = ls[i].startup_s;
         net_transfer_id id;
         GError *e = NULL;
         if (!net_transfer_start(r->nt.n, &sp, &id, &e)) /* links and sizes come from the
