@@ -182,7 +182,7 @@ struct net {
     /* transfers touched since the last solve (started, re-weighted, moved to
      * a level; each once): they join the re-solve of their level whatever
      * their links' state */
-    uint32_t *touched; /* slots (a plain array like dirty: appended once per start) */
+    uint32_t *touched; /* slots (net__reserve_u32, as dirty: a GArray append was a call a start) */
     size_t n_touched, cap_touched;
     bool all_touched; /* every moving transfer is on touched (net_resolve_all) */
     evq_id solve_ev;
@@ -229,6 +229,17 @@ static inline uint32_t net__lookup(const net *n, net_transfer_id id)
 {
     uint32_t s = net__slot(n, id);
     return s != NET__NO_POS && n->xf[s].state != NET__DONE ? s : NET__NO_POS;
+}
+
+/* Room in *a (len entries, *cap allocated) for one more: the net's id
+ * lists (dirty links, touched transfers, a search's components) double
+ * from 64 when full. */
+static inline void net__reserve_u32(uint32_t **a, size_t len, size_t *cap)
+{
+    if (len == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *a = g_renew(uint32_t, *a, *cap);
+    }
 }
 
 /* ---- Bookkeeping (net_state.c) ---- */

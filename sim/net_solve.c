@@ -221,10 +221,7 @@ static inline uint32_t visit_link(net *n, uint32_t e, search *s)
     if (l->mark == s->ep)
         return l->sidx;
     l->mark = s->ep;
-    if (s->n_l == n->cap_comp_l) {
-        n->cap_comp_l = n->cap_comp_l ? 2 * n->cap_comp_l : 64;
-        n->comp_l = g_renew(uint32_t, n->comp_l, n->cap_comp_l);
-    }
+    net__reserve_u32(&n->comp_l, s->n_l, &n->cap_comp_l);
     l->sidx = (uint32_t)s->n_l;
     n->comp_l[s->n_l++] = e;
     return l->sidx;
@@ -318,10 +315,7 @@ static void add_transfer(net *n, search *s, uint32_t ts)
         t->new_rate = 0;
         return;
     }
-    if (s->n_t == n->cap_comp_t) {
-        n->cap_comp_t = n->cap_comp_t ? 2 * n->cap_comp_t : 64;
-        n->comp_t = g_renew(uint32_t, n->comp_t, n->cap_comp_t);
-    }
+    net__reserve_u32(&n->comp_t, s->n_t, &n->cap_comp_t);
     n->comp_t[s->n_t++] = ts;
     if (t->pb_stale) {
         t->pbound = private_bound(n, t, s->L);

@@ -203,10 +203,7 @@ void net__mark_dirty(net *n, uint32_t e, int L)
     if (L >= n->K)
         return;
     if (l->dirty_bits == 0) {
-        if (n->n_dirty == n->cap_dirty) {
-            n->cap_dirty = n->cap_dirty ? 2 * n->cap_dirty : 64;
-            n->dirty = g_renew(uint32_t, n->dirty, n->cap_dirty);
-        }
+        net__reserve_u32(&n->dirty, n->n_dirty, &n->cap_dirty);
         n->dirty[n->n_dirty++] = e;
     }
     l->dirty_bits |= (uint64_t)1 << L;
@@ -218,10 +215,7 @@ void net__list_touched(net *n, uint32_t s)
     net__xfer *t = &n->xf[s];
     if (!t->touched) {
         t->touched = true;
-        if (n->n_touched == n->cap_touched) {
-            n->cap_touched = n->cap_touched ? 2 * n->cap_touched : 64;
-            n->touched = g_renew(uint32_t, n->touched, n->cap_touched);
-        }
+        net__reserve_u32(&n->touched, n->n_touched, &n->cap_touched);
         n->touched[n->n_touched++] = s;
     }
     /* (also when the slot is listed already: its previous transfer may
