@@ -481,31 +481,66 @@ static void test_jobgraph_ranks(void)
     CU_ASSERT_EQUAL(cluster_alloc_host_of(&a, 3), 1);
 }
 
+/* The calls below the replay: clos2 with two ToRs of two hosts, one GPU
+ * and one 100 Gbps NIC a host, 100 Gbps uplinks to aggs aggregation
+ * switches, zero latencies. */
+static topo *two_tors(const char *aggs)
+{
+    GError *e = NULL;
+    g_autofree char *spec = g_strdup_printf(
+        "clos2:tors=2,aggs=%s,hosts_per_tor=2,gpus=1,nics=1,pcie=1,nic_gbps=100,"
+        "tor_agg_gbps=100,latency_us=0,host_latency_us=0",
+        aggs);
+    topo *t = topo_build(spec, NULL, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    return t;
+}
+
+/* A structure (JSON text) for 2 GPUs. */
+static job_structure *two_gpus(const char *json)
+{
+    GError *e = NULL;
+    cJSON *o = cJSON_Parse(json);
+    job_structure *s = structure_parse(o, 2, "t", &e);
+    cJSON_Delete(o);
+    TEST_ASSERT_NO_ERROR(e);
+    return s;
+}
+
+/* A job on h0 and host h (one GPU on each: h = 1 under the same ToR, 2
+ * under the other), one NCCL channel. */
+typedef struct two_hosts {
+    uint32_t hosts[2], off[3], gpus[2];
+    cluster_alloc a;
+    coll_options co;
+} two_hosts;
+
+static void two_hosts_init(two_hosts *x, uint32_t h)
+{
+    *x = (two_hosts){.hosts = {0, h}, .off = {0, 1, 2}, .gpus = {0, 0}};
+    x->a = (cluster_alloc){
+        .n_hosts = 2, .hosts = x->hosts, .gpu_off = x->off, .gpus = x->gpus, .n_gpus = 2};
+    x->co = coll_options_default();
+    x->co.channels = 1;
+}
+
 /* The structure of the PP case measured alone outside a replay (the call
  * tools use): 1.2 s; and without its activations, the classic pipeline:
  * (m + p - 1)(f + b) = 3 x 0.3 = 0.9 s. */
 static void test_jobgraph_alone_call(void)
 {
     GError *e = NULL;
-    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,"
-                                   "nic_gbps=100,tor_agg_gbps=100,latency_us=0,host_latency_us=0",
-                                   NULL, &e);
-    TEST_ASSERT_NO_ERROR(e);
-    cJSON *o = cJSON_Parse("{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
-                           " \"act_bytes\": 1.25e9}");
-    g_autoptr(job_structure) s = structure_parse(o, 2, "t", &e);
-    cJSON_Delete(o);
-    TEST_ASSERT_NO_ERROR(e);
-    uint32_t hosts[2] = {0, 2}, off[3] = {0, 1, 2}, gpus[2] = {0, 0};
-    cluster_alloc a = {.n_hosts = 2, .hosts = hosts, .gpu_off = off, .gpus = gpus, .n_gpus = 2};
-    coll_options co = coll_options_default();
-    co.channels = 1;
+    g_autoptr(topo) t = two_tors("1");
+    g_autoptr(job_structure) s = two_gpus("{\"pp\": 2, \"micro_batches\": 2, \"fwd_s\": 0.1,"
+                                          " \"bwd_s\": 0.2, \"act_bytes\": 1.25e9}");
+    two_hosts x;
+    two_hosts_init(&x, 2);
     double iter = 0;
-    CU_ASSERT(job_structure_alone_s(s, &a, t, &co, 0, &iter, &e));
+    CU_ASSERT(job_structure_alone_s(s, &x.a, t, &x.co, 0, &iter, &e));
     TEST_ASSERT_NO_ERROR(e);
     TEST_ASSERT_CLOSE(iter, 1.2, 1e-12);
     s->act_bytes = 0;
-    CU_ASSERT(job_structure_alone_s(s, &a, t, &co, 0, &iter, &e));
+    CU_ASSERT(job_structure_alone_s(s, &x.a, t, &x.co, 0, &iter, &e));
     TEST_ASSERT_CLOSE(iter, 0.9, 1e-12);
 }
 
@@ -565,21 +600,13 @@ static void assert_carried(net *n, const GArray *links, double bytes)
 static void test_jobgraph_path_change(void)
 {
     GError *e = NULL;
-    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=2,hosts_per_tor=2,gpus=1,nics=1,pcie=1,"
-                                   "nic_gbps=100,tor_agg_gbps=100,latency_us=0,host_latency_us=0",
-                                   NULL, &e);
-    TEST_ASSERT_NO_ERROR(e);
-    cJSON *o = cJSON_Parse("{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"grad_bytes\": 2e9,"
-                           " \"buckets\": 2}");
-    g_autoptr(job_structure) s = structure_parse(o, 2, "t", &e);
-    cJSON_Delete(o);
-    TEST_ASSERT_NO_ERROR(e);
-    uint32_t hosts[2] = {0, 2}, off[3] = {0, 1, 2}, gpus[2] = {0, 0};
-    cluster_alloc a = {.n_hosts = 2, .hosts = hosts, .gpu_off = off, .gpus = gpus, .n_gpus = 2};
-    coll_options co = coll_options_default();
-    co.channels = 1;
+    g_autoptr(topo) t = two_tors("2");
+    g_autoptr(job_structure) s = two_gpus("{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                          " \"grad_bytes\": 2e9, \"buckets\": 2}");
+    two_hosts x;
+    two_hosts_init(&x, 2);
     coll_plan *plan = NULL;
-    g_autoptr(job_graph) g = job_graph_new(s, &a, t, &co, &plan, &e);
+    g_autoptr(job_graph) g = job_graph_new(s, &x.a, t, &x.co, &plan, &e);
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_FATAL(g != NULL);
     g_autoptr(coll_plan) p = plan;
@@ -624,20 +651,13 @@ static void test_jobgraph_path_change(void)
 static void test_jobgraph_alone_trace(void)
 {
     GError *e = NULL;
-    g_autoptr(topo) t = topo_build("clos2:tors=2,aggs=1,hosts_per_tor=2,gpus=1,nics=1,pcie=1,"
-                                   "nic_gbps=100,tor_agg_gbps=100,latency_us=0,host_latency_us=0",
-                                   NULL, &e);
-    cJSON *o = cJSON_Parse("{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2, \"grad_bytes\": 2e9,"
-                           " \"buckets\": 4}");
-    g_autoptr(job_structure) s = structure_parse(o, 2, "t", &e);
-    cJSON_Delete(o);
-    TEST_ASSERT_NO_ERROR(e);
-    uint32_t hosts[2] = {0, 1}, off[3] = {0, 1, 2}, gpus[2] = {0, 0};
-    cluster_alloc a = {.n_hosts = 2, .hosts = hosts, .gpu_off = off, .gpus = gpus, .n_gpus = 2};
-    coll_options co = coll_options_default();
-    co.channels = 1;
+    g_autoptr(topo) t = two_tors("1");
+    g_autoptr(job_structure) s = two_gpus("{\"dp\": 2, \"fwd_s\": 0.1, \"bwd_s\": 0.2,"
+                                          " \"grad_bytes\": 2e9, \"buckets\": 4}");
+    two_hosts x;
+    two_hosts_init(&x, 1);
     coll_plan *plan = NULL;
-    g_autoptr(job_graph) g = job_graph_new(s, &a, t, &co, &plan, &e);
+    g_autoptr(job_graph) g = job_graph_new(s, &x.a, t, &x.co, &plan, &e);
     g_autoptr(coll_plan) p = plan;
     TEST_ASSERT_NO_ERROR(e);
     CU_ASSERT_FATAL(g != NULL);
