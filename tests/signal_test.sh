@@ -69,7 +69,8 @@ fresh
 interrupt gen_large TERM 200 3000 clean gen-trace --days 366 --scale 20 --out trace
 fresh
 interrupt gen_write TERM 100 1500 clean gen-trace --days 16 --scale 10 --gzip --out trace
-# predict: the largest graph allowed (1e5 operators: about 1.2 CPU s, linear)
+# predict: the largest graph allowed (1e5 operators: about 1.1 CPU s, linear,
+# so the signal comes within its first 0.45 s)
 python3 - <<'PY'
 import json
 ops = [{"type": "linear", "flops": 8e9, "bytes_read": 4e6, "bytes_written": 4e6,
@@ -77,15 +78,16 @@ ops = [{"type": "linear", "flops": 8e9, "bytes_read": 4e6, "bytes_written": 4e6,
 json.dump({"batch": 8, "ops": ops}, open("graph.json", "w"))
 PY
 fresh graph.json
-interrupt predict TERM 100 700 clean predict graph.json
-# export-packet: a long event-by-event run (20,000 s of 10 ms iterations)
+interrupt predict TERM 50 400 clean predict graph.json
+# export-packet: a long event-by-event run (100,000 s of 10 ms iterations,
+# about 8 s of a plain build; 20,000 s once ended within the window)
 python3 - "$src/examples/scenario-4hosts.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 for j in s["trace"]["jobs"]:
-    j["end_s"] = 20000
+    j["end_s"] = 100000
     j["model"]["compute_s"] = 0.01
-s["sim"]["end_s"] = 20000
+s["sim"]["end_s"] = 100000
 json.dump(s, open("long.json", "w"))
 PY
 fresh long.json
