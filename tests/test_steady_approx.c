@@ -318,30 +318,37 @@ static void test_approx_change_elsewhere(void)
  *   d (level 2, from 1.05): b's twin, its ring in [1.4k + 2.25, 1.4k +
  *     2.45), 0.15 clear of a's rings and b's: never delayed, boundaries
  *     2.45, 3.85, 5.25, 6.65;
- *   c (level 3, from 3.9): C = 0.2, S = 5e8 (0.05 s alone; 0.25 s, the
+ *   c (level 3, from 3.86): C = 0.2, S = 5e8 (0.05 s alone; 0.25 s, the
  *     fast member): its ring moves only where a, b and d are quiet, so it
  *     delays none of them, and every one of its rings ends 0.05 s or more
- *     before theirs start: it ends iterations at 4.25 (0.35: its ring
+ *     before theirs start: it ends iterations at 4.25 (0.39: its ring
  *     waits out a's [4.0, 4.2)), 4.55, 4.95, 5.3, 5.65, 5.95 (0.3, 0.4,
  *     0.35, 0.35, 0.3), and so on, 4 every 1.4 s.
  * {a, b, d} forms at 1.05 without a carried window (a and b had none);
  * at 3.1 its window from the change ([1.05, 1.7], no iteration of d) is
  * dropped; its window [1.7, 3.1] holds a 2, b 1, d 1 iterations.  c's
- * arrival at 3.9 forms {a, b, d, c}, which carries that window (c new).
- * At b's boundary 4.5 d has ended no iteration since 3.9 (its next is at
- * 5.25): the window from the change goes on to b's next boundary 5.9
- * (a 3, b 2, d 1 iterations, each mean 0.7, 1.4, 1.4 as carried), where c
- * has two windows of its own, [3.9, 4.5] (one iteration of 0.35) and
- * [4.5, 5.9] (4, mean 0.35), which agree: the group jumps there on the
- * carried window, k = 554 of c's 0.35 s (5.9 + 193.9 = 199.8 < 200).
- * (Without the rule the carried window went at 4.5, the window [3.9, 4.5]
- * was dropped at 5.9, and the group jumped at 7.3 on [4.5, 5.9] and
- * [5.9, 7.3] (c 4 iterations each, mean 0.35): no carried jump.)  By hand
- * on the event path: a 285 iterations (0.7 x 285 = 199.5), b 142 (0.3 +
- * 1.4 x 142 = 199.1), d 142 (1.05 + 1.4 x 142 = 199.85); jumped: b 4 by
- * 5.9, floor(193.9 / 1.4) = 138 in the jump, none after (its next
- * boundary at 201.2): 142; d 3 + 138, its next boundary at 199.8 + 0.75:
- * 141; a, d, c and the cluster utilization within the reported bounds. */
+ * arrival at 3.86 forms {a, b, d, c}, which carries that window (c new).
+ * At b's boundary 4.5 d has ended no iteration since 3.86 (its next is at
+ * 5.25): the window from the change goes on to b's next boundary 5.9,
+ * where c has two windows of its own, [3.86, 4.5] (one iteration of 0.39)
+ * and [4.5, 5.9] (4, mean 0.35), which agree (0.25 over one iteration).
+ * The windows after the change (docs/engine.md §5d): a's iteration in
+ * progress at 3.86 began at 3.5 and b's at 3.1, more than 1e-2 of their
+ * windows from the change, so theirs start at their first boundaries
+ * after it, [4.2, 5.9] (a 2 iterations of 0.7) and [4.5, 5.9] (b 1 of
+ * 1.4); d's began at 3.85, 0.01 s before the change, under 1e-2 of its
+ * iteration of 1.4 s in [3.86, 5.9], which stands.  Each agrees with its
+ * carried window: the group jumps at 5.9 on the carried window, k = 542
+ * of c's mean 0.358 s over its two windows (5.9 + 194.04 = 199.94 <
+ * 200).  (Without the late member's rule the carried window went at 4.5,
+ * the window [3.86, 4.5] was dropped at 5.9, and the group jumped at 7.3
+ * on [4.5, 5.9] and [5.9, 7.3] (c 4 iterations each, mean 0.35): no
+ * carried jump.)  By hand on the event path: a 285 iterations (0.7 x 285
+ * = 199.5), b 142 (0.3 + 1.4 x 142 = 199.1), d 142 (1.05 + 1.4 x 142 =
+ * 199.85); jumped: b 4 by 5.9, floor(194.04 / 1.4) = 138 in the jump,
+ * none after (its next boundary at 201.34): 142; d 3 + 138, its next
+ * boundary at 6.65 + 194.04 = 200.69: 141; a, d, c and the cluster
+ * utilization within the reported bounds. */
 static char *late_member(const char *steady)
 {
     return g_strdup_printf(
@@ -350,7 +357,7 @@ static char *late_member(const char *steady)
         " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
         " \"b\": {\"priority\": 1}, \"d\": {\"priority\": 2}, \"c\": {\"priority\": 3}}},"
         " \"trace\": {\"jobs\": [" JOB2("a", "0", "0.5", "2e9") ", " JOB2("b", "0.3", "1.2", "2e9")
-        ", " JOB2("d", "1.05", "1.2", "2e9") ", " JOB2("c", "3.9", "0.2", "5e8") "]},"
+        ", " JOB2("d", "1.05", "1.2", "2e9") ", " JOB2("c", "3.86", "0.2", "5e8") "]},"
         " \"sim\": {\"interval_s\": 50, \"alpha_us\": 0, \"channels\": 1,"
         " \"steady\": \"%s\"}}",
         steady);
@@ -370,7 +377,7 @@ static void test_approx_late_member(void)
             replay_job_get(y.r, i, &q);
             CU_ASSERT_EQUAL(q.iterations, event_path[i]);
         }
-        /* a's jumped count is 8 + floor(193.9 / 0.7 = 277.0) + 0, on the
+        /* a's jumped count is 8 + floor(194.04 / 0.7 = 277.2) + 0, near the
          * edge of a floor: its bound below checks it */
         replay_job_result b, d;
         replay_job_get(x.r, 1, &b);

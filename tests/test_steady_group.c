@@ -745,6 +745,43 @@ static void test_group_approx_property(void)
             jumps, scenarios, kept, beyond);
 }
 
+/* A member whose iteration straddles the change (docs/engine.md §5d, "the
+ * window after the change"): random_scenario(11845)'s j2 (level 0) and
+ * j1 (level 2, the lowest; 0.25 s of compute and a ring of 1.5 s alone)
+ * share the 80 Gb/s uplinks between the two ToRs from 5.1 s; j0 (level 0,
+ * a ring of 9.7 s alone after 1.1 s of compute) joins them at 8.35, and
+ * from its first ring on j1 gets the uplink only while j0 computes: 11.3
+ * s an iteration on the event path, 4 in all.  The iteration j1 had begun before 8.35 ends inside j0's first
+ * compute, at the rate {j2, j1} had, and used to be all the window from
+ * the change held of j1: it agreed with the carried window, the group
+ * jumped at j1's old rate and counted 16 iterations against 4 (bound
+ * 4.3).  Now j1's window after the change starts at its first boundary
+ * after it; every job stays within its bound of the event path. */
+static void test_group_approx_straddle(void)
+{
+    g_autofree char *plain = random_scenario(11845, true);
+    g_autoptr(GString) text = g_string_new(plain);
+    g_string_replace(text, "\"end_s\": 60}}", "\"end_s\": 60, \"steady\": \"approx\"}}", 1);
+    test_run x, y;
+    if (test_run_text(&x, text->str, true, NULL) && test_run_text(&y, plain, false, NULL)) {
+        replay_summary a;
+        replay_get_summary(x.r, &a);
+        for (size_t i = 0; i < replay_job_count(x.r); i++) {
+            replay_job_result p, q;
+            replay_job_get(x.r, i, &p);
+            replay_job_get(y.r, i, &q);
+            if (strcmp(q.id, "j1") == 0)
+                CU_ASSERT_EQUAL(q.iterations, 4);
+            CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <=
+                           fmax(1.0, a.approx_iteration_bound));
+            fprintf(stderr, " (%s: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ")", p.id,
+                    p.iterations, q.iterations);
+        }
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -761,6 +798,7 @@ int main(void)
         {"approx_end_and_arrival", test_group_approx_end_and_arrival},
         {"property", test_group_property},
         {"approx_property", test_group_approx_property},
+        {"approx_straddle", test_group_approx_straddle},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_group", cases);

@@ -34,6 +34,16 @@ typedef struct steady_job {
     uint64_t level_epoch;   /* when it was computed (steady_levels.c) */
     double approx_iter_bound; /* iterations its approximate jumps may be off by (§5d) */
     double approx_frac;     /* the fraction of an iteration they have not added yet */
+    /* --steady approx: it brought a carried window into a group formed at
+     * the change at post_from_s (post_wait), with its iteration then in
+     * progress begun pre_s before it, and post_ctr holds its counters at
+     * its first iteration boundary after the change (post_valid;
+     * steady__post_boundary): where that iteration's part before the change
+     * is more than APPROX_EPS of the iterations the window from the change
+     * holds, the window starts at that boundary (§5d) */
+    bool post_wait, post_valid;
+    double post_from_s, pre_s;
+    job_counters post_ctr;
 } steady_job;
 
 struct steady {
@@ -225,10 +235,14 @@ double steady__group_boundary(steady *s, job *j, double origin_s, double now_s);
  * in old: its rates ring carries on, with the window it carried and
  * whether it jumped on them (§5d). */
 void steady__keep_rates(group *g, GPtrArray *old);
-/* g was not before this change, but every member of it but at most one
- * was in a group of old with a window measured for it: per member, the
- * increments over that window become g->carried (§5d). */
-void steady__carry_rates(group *g, GPtrArray *old);
+/* g was not before this change (at now_s), but every member of it but at
+ * most one was in a group of old with a window measured for it: per
+ * member, the increments over that window become g->carried, and each
+ * such member's next iteration boundary is recorded (post_wait, §5d). */
+void steady__carry_rates(steady *s, group *g, GPtrArray *old, double now_s);
+/* j ended an iteration at now_s: where its first boundary after a change
+ * is wanted (post_wait), its counters now. */
+void steady__post_boundary(steady *s, const job *j, double now_s);
 /* At an anchor boundary: the counters and link counters, for the rates. */
 void steady__rates_push(steady *s, group *g, double now_s);
 /* A group formed at this change (its rates ring is empty): the counters

@@ -144,6 +144,8 @@ double steady_boundary(steady *s, job *j, double origin_s, double now_s)
         return 0;
     if (s->stale)
         update(s);
+    if (s->env.approx)
+        steady__post_boundary(s, j, now_s);
     return steady__group_boundary(s, j, origin_s, now_s);
 }
 

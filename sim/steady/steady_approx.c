@@ -62,7 +62,7 @@ static bool last_window(GPtrArray *old, const job *m, job_counters *out)
     return false;
 }
 
-void steady__carry_rates(group *g, GPtrArray *old)
+void steady__carry_rates(steady *s, group *g, GPtrArray *old, double now_s)
 {
     guint n = g->members->len, fresh = 0;
     g_autoptr(GArray) cw = g_array_new(FALSE, TRUE, sizeof(job_counters));
@@ -70,8 +70,27 @@ void steady__carry_rates(group *g, GPtrArray *old)
     for (guint k = 0; k < n; k++)
         if (!last_window(old, g_ptr_array_index(g->members, k), &g_array_index(cw, job_counters, k)))
             fresh++; /* a new member: iterations 0 */
-    if (fresh <= 1 && fresh < n)
-        g->carried = g_steal_pointer(&cw);
+    if (!(fresh <= 1 && fresh < n))
+        return;
+    for (guint k = 0; k < n; k++) {
+        const job *m = g_ptr_array_index(g->members, k);
+        const job_counters *d = &g_array_index(cw, job_counters, k);
+        steady_job *rm = steady__rec(s, m);
+        rm->post_wait = d->iterations > 0;
+        rm->post_valid = false;
+        rm->post_from_s = now_s;
+        rm->pre_s = fmax(0.0, now_s - m->iter_start_s);
+    }
+    g->carried = g_steal_pointer(&cw);
+}
+
+void steady__post_boundary(steady *s, const job *j, double now_s)
+{
+    steady_job *rj = steady__rec(s, j);
+    if (!rj->post_wait || rj->post_valid || now_s < rj->post_from_s)
+        return;
+    rj->post_valid = true;
+    job_phase_counters(j, now_s, &rj->post_ctr);
 }
 
 /* Approximate jumps (--steady approx, docs/engine.md §5d): the relative
@@ -383,6 +402,32 @@ static bool new_member_windows(const ring *rg, guint n, const job_counters *dc, 
     return true;
 }
 
+/* Member i's window after the change a, up to c (*out: its increments
+ * from a).  The first iteration it ends there began pre_s before the
+ * change, and that part of it ran at the old rates: it would agree with
+ * the carried window whatever the group does to the member.  Where that
+ * part is at most APPROX_EPS of the iterations in *out (one of many, or
+ * begun at the change, as the anchor's after a jump), *out stands;
+ * otherwise the window starts at the member's first boundary after the
+ * change.  False while that window holds no iteration: the window from
+ * the change goes on. */
+static bool window_after(steady *s, const group *g, guint i, const snap *a, const snap *c,
+                         job_counters *out)
+{
+    const steady_job *rm = steady__rec(s, g_ptr_array_index(g->members, i));
+    if (!rm->post_wait || rm->post_from_s != a->t ||
+        rm->pre_s <= APPROX_EPS * (out->iter_time_sum_s + out->shift_s))
+        return true;
+    if (!rm->post_valid)
+        return false;
+    const job_counters *e = &g_array_index(c->ctr, job_counters, i), *p = &rm->post_ctr;
+    if (e->iterations - p->iterations < 1)
+        return false;
+    *out = (job_counters){e->iterations - p->iterations, e->iter_time_sum_s - p->iter_time_sum_s,
+                          e->busy_gpu_s - p->busy_gpu_s, e->shift_s - p->shift_s};
+    return true;
+}
+
 /* A group that differs by one member from one before the change, at its
  * first record after the one taken at the change: the window between
  * them against the carried one (g->carried).  Every member ended an
@@ -426,8 +471,8 @@ static double carried_step(steady *s, group *g, double now_s)
     g_autofree double *unverified = g_new0(double, n);
     bool lump = false; /* the new window holds a one-off alignment (realigned) */
     for (guint i = 0; i < n; i++)
-        if (dw[i].iterations < 1) { /* the window from the change goes on */
-            g->carried_wait = true;
+        if (dw[i].iterations < 1 || !window_after(s, g, i, a, c, &d2[i])) {
+            g->carried_wait = true; /* the window from the change goes on */
             return 0;
         }
     bool late = rg->n > 2; /* the window from the change went past a record */
@@ -444,8 +489,8 @@ static double carried_step(steady *s, group *g, double now_s)
             continue;
         }
         d1[i] = dc[i];
-        if (!converged(&dc[i], &dw[i])) {
-            if (!realigned(&dc[i], &dw[i])) {
+        if (!converged(&dc[i], &d2[i])) {
+            if (!realigned(&dc[i], &d2[i])) {
                 g_clear_pointer(&g->carried, g_array_unref);
                 return 0;
             }

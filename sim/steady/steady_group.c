@@ -218,9 +218,9 @@ void steady__groups_update(steady *s)
         if (!s->env.approx)
             continue;
         steady__keep_rates(g, old);
-        if (g->rates.n == 0)
-            steady__carry_rates(g, old);
         double now = evq_now(s->env.q);
+        if (g->rates.n == 0)
+            steady__carry_rates(s, g, old, now);
         if (g->rates.n == 0 && g->members->len >= 2 && now < s->env.end_s &&
             steady__groups_allowed(s))
             steady__rates_open(s, g, now);
