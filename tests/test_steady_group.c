@@ -751,12 +751,13 @@ static void test_group_approx_property(void)
  * share the 80 Gb/s uplinks between the two ToRs from 5.1 s; j0 (level 0,
  * a ring of 9.7 s alone after 1.1 s of compute) joins them at 8.35, and
  * from its first ring on j1 gets the uplink only while j0 computes: 11.3
- * s an iteration on the event path, 4 in all.  The iteration j1 had begun before 8.35 ends inside j0's first
- * compute, at the rate {j2, j1} had, and used to be all the window from
- * the change held of j1: it agreed with the carried window, the group
- * jumped at j1's old rate and counted 16 iterations against 4 (bound
- * 4.3).  Now j1's window after the change starts at its first boundary
- * after it; every job stays within its bound of the event path. */
+ * s an iteration on the event path, 4 in all.  The iteration j1 had
+ * begun before 8.35 ends inside j0's first compute, at the rate {j2, j1}
+ * had, and used to be all the window from the change held of j1: it
+ * agreed with the carried window, the group jumped at j1's old rate and
+ * counted 16 iterations against 4 (bound 4.3).  Now j1's window after the
+ * change starts at its first boundary after it; every job stays within
+ * its bound of the event path. */
 static void test_group_approx_straddle(void)
 {
     g_autofree char *plain = random_scenario(11845, true);
