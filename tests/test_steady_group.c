@@ -692,18 +692,21 @@ static void test_group_property(void)
             skips, drift, stretches);
 }
 
-/* Property, --steady approx (docs/engine.md §5d): the 600 scenarios of
- * test_group_property in the approximate mode against the event path.
- * The cluster utilization must be within the reported bound (plus the
- * exact mode's 1e-6) in every one, and so must every job's iterations
- * (the stated per-job bound, at least 1; it is no proof:
- * docs/engine.md §5d shows a case beyond it); jumps must happen,
- * some of them with a first window opened at a change. */
-static void test_group_approx_property(void)
+/* What the approximate mode gives on random_scenario(seed) for seeds lo
+ * to hi (a long ring in the second half of every 600), against the event
+ * path. */
+typedef struct approx_sweep {
+    uint64_t jumps, scenarios, kept; /* jumps, runs with one, first windows kept */
+    uint64_t util_beyond;            /* runs beyond the utilization bound (+ 1e-6) */
+    uint64_t jobs_beyond;            /* jobs beyond the per-job bound (at least 1) */
+    uint64_t runs_beyond;            /* runs with such a job */
+} approx_sweep;
+
+static void approx_sweep_run(guint32 lo, guint32 hi, approx_sweep *w)
 {
-    uint64_t jumps = 0, fails = 0, beyond = 0, scenarios = 0, kept = 0;
-    for (guint32 seed = 1; seed <= 600; seed++) {
-        g_autofree char *plain = random_scenario(seed, seed > 300);
+    *w = (approx_sweep){0};
+    for (guint32 seed = lo; seed <= hi; seed++) {
+        g_autofree char *plain = random_scenario(seed, (seed - 1) % 600 >= 300);
         g_autoptr(GString) text = g_string_new(plain);
         g_string_replace(text, "\"end_s\": 60}}", "\"end_s\": 60, \"steady\": \"approx\"}}", 1);
         test_run x, y;
@@ -713,16 +716,17 @@ static void test_group_approx_property(void)
             replay_summary a, b;
             replay_get_summary(x.r, &a);
             replay_get_summary(y.r, &b);
-            jumps += a.approx_jumps;
-            scenarios += a.approx_jumps > 0;
-            kept += a.approx_change_windows_kept;
+            w->jumps += a.approx_jumps;
+            w->scenarios += a.approx_jumps > 0;
+            w->kept += a.approx_change_windows_kept;
             if (fabs(a.gpu_util_cluster_frac - b.gpu_util_cluster_frac) >
                 a.approx_util_bound + 1e-6) {
                 fprintf(stderr, "\n  seed %u: utilization %.3g off, bound %.3g\n", seed,
                         fabs(a.gpu_util_cluster_frac - b.gpu_util_cluster_frac),
                         a.approx_util_bound);
-                fails++;
+                w->util_beyond++;
             }
+            uint64_t beyond = 0;
             for (size_t i = 0; i < replay_job_count(x.r); i++) {
                 replay_job_result p, q;
                 replay_job_get(x.r, i, &p);
@@ -730,19 +734,52 @@ static void test_group_approx_property(void)
                 beyond += (double)llabs(p.iterations - q.iterations) >
                           fmax(1.0, a.approx_iteration_bound);
             }
+            w->jobs_beyond += beyond;
+            w->runs_beyond += beyond > 0;
         }
         test_run_clear(&x);
         test_run_clear(&y);
     }
-    CU_ASSERT_EQUAL(fails, 0);
-    CU_ASSERT_EQUAL(beyond, 0);
-    CU_ASSERT_TRUE(jumps > 0);
-    CU_ASSERT_TRUE(kept > 0);
     fprintf(stderr,
             " (%" G_GUINT64_FORMAT " jumps in %" G_GUINT64_FORMAT " scenarios, %" G_GUINT64_FORMAT
             " first windows opened at a change kept; jobs beyond the per-job bound: %"
-            G_GUINT64_FORMAT ") ",
-            jumps, scenarios, kept, beyond);
+            G_GUINT64_FORMAT " in %" G_GUINT64_FORMAT " runs, runs beyond the utilization"
+            " bound: %" G_GUINT64_FORMAT ") ",
+            w->jumps, w->scenarios, w->kept, w->jobs_beyond, w->runs_beyond, w->util_beyond);
+}
+
+/* Property, --steady approx (docs/engine.md §5d): the 600 scenarios of
+ * test_group_property in the approximate mode against the event path.
+ * The cluster utilization must be within the reported bound (plus the
+ * exact mode's 1e-6) in every one, and so must every job's iterations
+ * (the stated per-job bound, at least 1; it is no proof:
+ * docs/engine.md §5d shows cases beyond it, and approx_property_wide
+ * counts them); jumps must happen, some of them with a first window
+ * opened at a change. */
+static void test_group_approx_property(void)
+{
+    approx_sweep w;
+    approx_sweep_run(1, 600, &w);
+    CU_ASSERT_EQUAL(w.util_beyond, 0);
+    CU_ASSERT_EQUAL(w.jobs_beyond, 0);
+    CU_ASSERT_TRUE(w.jumps > 0);
+    CU_ASSERT_TRUE(w.kept > 0);
+}
+
+/* The same on the next 19,400 seeds (suite "soak": 30 s of a plain
+ * build): how often the stated bounds fail (docs/engine.md §5d, "the
+ * window after the change").  On 2026-11-30, 16 runs had a job beyond its
+ * bound and 5 runs were beyond the utilization bound (34 and 9 before the
+ * window after the change), all of the kinds §5d names.  The budget,
+ * about one run in a thousand, is what the stated bound is worth: a
+ * change to the approximate mode that lets more through fails here. */
+static void test_group_approx_property_wide(void)
+{
+    approx_sweep w;
+    approx_sweep_run(601, 20000, &w);
+    CU_ASSERT_TRUE(w.runs_beyond <= 20);
+    CU_ASSERT_TRUE(w.util_beyond <= 20);
+    CU_ASSERT_TRUE(w.scenarios > 5000);
 }
 
 /* A member whose iteration straddles the change (docs/engine.md §5d, "the
@@ -800,6 +837,7 @@ int main(void)
         {"property", test_group_property},
         {"approx_property", test_group_approx_property},
         {"approx_straddle", test_group_approx_straddle},
+        {"approx_property_wide", test_group_approx_property_wide},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_group", cases);
