@@ -202,6 +202,8 @@ void steady__capture_counters(const group *g, double now_s, snap *s);
 void steady__capture_links(const steady *st, const group *g, snap *s);
 /* S - E per member (dc, job_counters) and per group link (dl, net_link_stats). */
 void steady__period_incr(const snap *E, const snap *S, GArray *dc, GArray *dl);
+/* a - b, counter by counter. */
+job_counters steady__ctr_diff(const job_counters *a, const job_counters *b);
 /* Member i's increments from E to S (its job_counters). */
 job_counters steady__member_incr(const snap *E, const snap *S, guint i);
 /* to += k d (iterations, their time and busy time). */

@@ -420,11 +420,10 @@ static bool window_after(steady *s, const group *g, guint i, const snap *a, cons
         return true;
     if (!rm->post_valid)
         return false;
-    const job_counters *e = &g_array_index(c->ctr, job_counters, i), *p = &rm->post_ctr;
-    if (e->iterations - p->iterations < 1)
+    job_counters w = steady__ctr_diff(&g_array_index(c->ctr, job_counters, i), &rm->post_ctr);
+    if (w.iterations < 1)
         return false;
-    *out = (job_counters){e->iterations - p->iterations, e->iter_time_sum_s - p->iter_time_sum_s,
-                          e->busy_gpu_s - p->busy_gpu_s, e->shift_s - p->shift_s};
+    *out = w;
     return true;
 }
 

@@ -136,12 +136,16 @@ void steady__lst_add(net_link_stats *to, const net_link_stats *d, double k)
 }
 
 /* Member i's increments, S - E. */
-job_counters steady__member_incr(const snap *E, const snap *S, guint i)
+job_counters steady__ctr_diff(const job_counters *a, const job_counters *b)
 {
-    const job_counters *a = &g_array_index(S->ctr, job_counters, i);
-    const job_counters *b = &g_array_index(E->ctr, job_counters, i);
     return (job_counters){a->iterations - b->iterations, a->iter_time_sum_s - b->iter_time_sum_s,
                           a->busy_gpu_s - b->busy_gpu_s, a->shift_s - b->shift_s};
+}
+
+job_counters steady__member_incr(const snap *E, const snap *S, guint i)
+{
+    return steady__ctr_diff(&g_array_index(S->ctr, job_counters, i),
+                            &g_array_index(E->ctr, job_counters, i));
 }
 
 /* One period's increments, S - E: per member (dc) and per group link (dl). */
