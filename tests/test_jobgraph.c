@@ -524,6 +524,17 @@ static void two_hosts_init(two_hosts *x, uint32_t h)
     x->co.channels = 1;
 }
 
+/* s's iteration graph and plan for x on t; the test stops unless both are
+ * built. */
+static job_graph *graph_of(const job_structure *s, two_hosts *x, topo *t, coll_plan **plan)
+{
+    GError *e = NULL;
+    job_graph *g = job_graph_new(s, &x->a, t, &x->co, plan, &e);
+    TEST_ASSERT_NO_ERROR(e);
+    CU_ASSERT_FATAL(g != NULL);
+    return g;
+}
+
 /* The structure of the PP case measured alone outside a replay (the call
  * tools use): 1.2 s; and without its activations, the classic pipeline:
  * (m + p - 1)(f + b) = 3 x 0.3 = 0.9 s. */
@@ -606,9 +617,7 @@ static void test_jobgraph_path_change(void)
     two_hosts x;
     two_hosts_init(&x, 2);
     coll_plan *plan = NULL;
-    g_autoptr(job_graph) g = job_graph_new(s, &x.a, t, &x.co, &plan, &e);
-    TEST_ASSERT_NO_ERROR(e);
-    CU_ASSERT_FATAL(g != NULL);
+    g_autoptr(job_graph) g = graph_of(s, &x, t, &plan);
     g_autoptr(coll_plan) p = plan;
     const coll_flow *f = coll_plan_flow(p, 0);
     CU_ASSERT_EQUAL_FATAL(f->n_paths, 2);
@@ -657,10 +666,8 @@ static void test_jobgraph_alone_trace(void)
     two_hosts x;
     two_hosts_init(&x, 1);
     coll_plan *plan = NULL;
-    g_autoptr(job_graph) g = job_graph_new(s, &x.a, t, &x.co, &plan, &e);
+    g_autoptr(job_graph) g = graph_of(s, &x, t, &plan);
     g_autoptr(coll_plan) p = plan;
-    TEST_ASSERT_NO_ERROR(e);
-    CU_ASSERT_FATAL(g != NULL);
     job_graph_trace tr = {g_array_new(FALSE, FALSE, sizeof(double)),
                           g_array_new(FALSE, FALSE, sizeof(double)),
                           g_array_new(FALSE, FALSE, sizeof(double))};
