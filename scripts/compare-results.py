@@ -3,6 +3,7 @@
 
 Usage: scripts/compare-results.py DIR_A DIR_B [REL_TOL]
        scripts/compare-results.py --exact DIR_A DIR_B
+       scripts/compare-results.py --approx DIR_APPROX DIR_EXACT
 
 Reads summary.csv, jobs.csv, timeseries.csv and links.csv of both folders
 (same rows expected) and reports, per file and column (per tier for
@@ -20,6 +21,16 @@ the run: the wall_s and peak_rss_bytes columns of summary.csv and the
 wall_s, peak_rss_bytes, version and git_commit fields of run.json.  Events
 count as results here.  Prints OK, or each file that differs with its
 first differing line, and exits 1.
+
+--approx: DIR_APPROX holds a run made with --steady approx, DIR_EXACT the
+same run on the event path (--steady exact, the default): how far the
+approximation is from it against the bounds the approximate run reports
+(docs/engine.md section 5d).  The cluster utilization must be within
+steady_approx_util_bound (plus 1e-6, the exact mode's own tolerance) and
+every job's iterations within steady_approx_iteration_bound (the largest
+over the run's jobs, at least 1).  Prints both, the jobs that differ most,
+and OK, or what is beyond its bound, and exits 1.  The bounds are stated
+ones, not proofs: this is how to check them on a window of your own.
 """
 import csv, sys, math, os, json
 
@@ -67,8 +78,58 @@ def exact(a, b):
     return 1 if out else 0
 
 
+def load_run(d):
+    """run.json, the summary.csv row and the jobs.csv rows of result folder d."""
+    with open(os.path.join(d, "run.json")) as fh:
+        run = json.load(fh)
+    with open(os.path.join(d, "summary.csv"), newline="") as fh:
+        summary = next(csv.DictReader(fh))
+    with open(os.path.join(d, "jobs.csv"), newline="") as fh:
+        jobs = list(csv.DictReader(fh))
+    return run, summary, jobs
+
+
+SAME_RUN = ["scenario", "topology", "trace", "scheduler", "seed", "sim_start_s", "sim_end_s"]
+
+
+def approx(a, e):
+    ra, sa, ja = load_run(a)
+    re_, se, je = load_run(e)
+    if sa["steady"] != "approx":
+        sys.exit(f"compare-results.py: {a}: not a --steady approx run (steady {sa['steady']})")
+    if se["steady"] == "approx":
+        sys.exit(f"compare-results.py: {e}: a --steady approx run; the reference must be the event path")
+    differ = [k for k in SAME_RUN if sa[k] != se[k]]
+    if differ or [j["job_id"] for j in ja] != [j["job_id"] for j in je]:
+        sys.exit(f"compare-results.py: {a} and {e} are not the same run ({', '.join(differ) or 'jobs'} differ)")
+    out = []
+    ubound = ra["steady_approx_util_bound"]
+    du = ra["summary"]["gpu_util_cluster_frac"] - re_["summary"]["gpu_util_cluster_frac"]
+    print(f"cluster utilization: approx - exact = {du:.3g}, bound {ubound:.3g}")
+    if abs(du) > ubound + 1e-6:
+        out.append(f"cluster utilization {du:.3g} off, beyond its bound {ubound:.3g}")
+    dalloc = ra["summary"]["gpu_util_allocated_frac"] - re_["summary"]["gpu_util_allocated_frac"]
+    print(f"allocated utilization: approx - exact = {dalloc:.3g} (no bound of its own)")
+    ibound = max(1.0, ra["steady_approx_iteration_bound"])
+    rows = [(int(x["iterations"]) - int(y["iterations"]), x, y) for x, y in zip(ja, je)]
+    rows = sorted((r for r in rows if r[0]), key=lambda r: -abs(r[0]))
+    beyond = [r for r in rows if abs(r[0]) > ibound]
+    print(f"jobs: {len(ja)}, {len(rows)} with other iterations; per-job bound {ibound:.4g}, "
+          f"{ra['steady_approx_jumps']} jumps")
+    for d, x, y in rows[:10]:
+        mark = "  beyond" if abs(d) > ibound else ""
+        print(f"  {x['job_id']} ({x['model']}): {x['iterations']} against {y['iterations']} ({d:+d}){mark}")
+    for d, x, y in beyond:
+        out.append(f"job {x['job_id']}: {x['iterations']} iterations against {y['iterations']}, "
+                   f"beyond the bound {ibound:.4g}")
+    print("\n".join(out) if out else "OK")
+    return 1 if out else 0
+
+
 if len(sys.argv) == 4 and sys.argv[1] == "--exact":
     sys.exit(exact(sys.argv[2], sys.argv[3]))
+if len(sys.argv) == 4 and sys.argv[1] == "--approx":
+    sys.exit(approx(sys.argv[2], sys.argv[3]))
 if len(sys.argv) < 3 or sys.argv[1].startswith("-"):
     sys.exit(__doc__)
 a, b = sys.argv[1], sys.argv[2]
