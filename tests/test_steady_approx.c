@@ -1,10 +1,10 @@
 /* test_steady_approx.c - suite "steady_approx": the approximate mode's
  * windows (docs/engine.md §5d) for a member whose rate wanders on a longer
  * scale than the windows, so that doubling them does not make them agree,
- * the windows a group jumped on, kept across a change that keeps it, and
- * the windows it carries, kept through a change elsewhere in the same
- * instant.  Not here: the other approximate cases (test_steady_group.c,
- * test_steady_sched.c).
+ * the windows a group jumped on, kept across a change that keeps it, the
+ * windows it carries, kept through a change elsewhere in the same instant,
+ * and windows taken while a member's phase still moves.  Not here: the
+ * other approximate cases (test_steady_group.c, test_steady_sched.c).
  *
  * Every case is derived by hand and run against the event path.
  */
@@ -63,11 +63,15 @@
  *     stop doubling and the group jumps there, 5T = 5.5355, up to 100:
  *     dt = 94.46 less at most one of f's mean cycles (m = (2 + 2.5355) /
  *     (45 + 18) = 0.0720 s, or / 64 = 0.0709).
- * Bound: d and e 2 each (their windows agree), f dt/m |m2 - m1| / m + 2
- * = 94.46 / 0.0720 x 0.0964 / 0.0720 + 2 = 1759 (with 19: 94.46 /
- * 0.0709 x 0.0890 / 0.0709 + 2 = 1676), less up to 0.1 % for the jump's
- * last cycle; f's count is off by far less (its mean over the jump lies
- * between the two windows').  d and e end the
+ * Bound: d and e 2 each (their windows agree, never slowed), f dt/m |m2 -
+ * m1| / m + 2 = 94.46 / 0.0720 x 0.0964 / 0.0720 + 2 = 1759 (with 19:
+ * 94.46 / 0.0709 x 0.0890 / 0.0709 + 2 = 1676), and, since the phases
+ * still move (d, 2 iterations a window, begins its iteration in
+ * progress 2T - 2 = 0.2142 s of its 1 s cycle later at each record), f's
+ * recovery dt (m - 0.0151) / (m x 0.0151) = 94.46 x 0.0569 / (0.0720 x
+ * 0.0151) = 4943 (with 19: 4923): 6702 (6599), less up to 0.1 % for the
+ * jump's last cycle; f's count is off by far less (its mean over the
+ * jump lies between the two windows').  d and e end the
  * event path's 99 and 90 iterations.  Without the rule the windows double
  * to 4, 8, 16, 32 anchor iterations (f's 31 %, 2.7 %, 16 %, 3.0 % apart,
  * the last at 65T = 72 s; the tolerance is 1 %) and the group never
@@ -111,8 +115,8 @@ static void test_approx_wander(void)
         CU_ASSERT_EQUAL(s.approx_jumps, 1);
         CU_ASSERT_EQUAL(s.approx_wander_jumps, 1); /* the jump at 5T, on windows apart */
         CU_ASSERT_EQUAL(e.approx_wander_jumps, 0);
-        CU_ASSERT_TRUE(s.approx_iteration_bound >= 1676 - 10 &&
-                       s.approx_iteration_bound <= 1759 + 10);
+        CU_ASSERT_TRUE(s.approx_iteration_bound >= 6599 - 10 &&
+                       s.approx_iteration_bound <= 6702 + 10);
         replay_job_result p, q;
         replay_job_get(x.r, 2, &p);
         replay_job_get(y.r, 2, &q);
@@ -392,6 +396,72 @@ static void test_approx_late_member(void)
     test_run_clear(&y);
 }
 
+/* A phase still moving (docs/engine.md §5d): the worked example of §5c
+ * (examples/steady-group.json), window [0, 3600).  Two hosts with one
+ * 80 Gb/s NIC (1e10 B/s) each, one GPU of each per job.
+ *   a (level 0): C = 1, rings of 5e9 B (0.5 s), never delayed: iterations
+ *   of 1.5 s, communicating in [1.5k + 1, 1.5k + 1.5); 2,399 of them end
+ *   (1.5 k < 3600).
+ *   b (level 1): C = 2, rings of 8e9 B (0.8 s alone, 2.8 s an iteration),
+ *   paused while a rings:
+ *     1: compute [0, 2), rings [2, 2.5) 5e9, waits, [3, 3.3): 3.3;
+ *     2: [3.3, 5.3), [5.3, 5.5) 2e9, waits, [6, 6.6): 6.6 (3.3);
+ *     3: [6.6, 8.6), waits to 9, [9, 9.8): 9.8 (3.2);
+ *     from then locked to two of a's cycles: [9.8, 11.8), waits to 12,
+ *     [12, 12.8), and so on, ending at 12.8 + 3 k <= 3600: 1,196 more,
+ *     1,199 on the event path.
+ * b is the anchor (2.8 s alone), a the fast member.  The records at 0
+ * (the change), 3.3 and 6.6 close two windows of one b iteration each,
+ * 3.3 and 3.3 s: they agree exactly, and a's (two of 1.5 s each) too, so
+ * the group jumps at 6.6 k = 2,395 of a's cycles (6.6 + 1.5 k < 3600):
+ * dt = 3592.5, b + floor(3592.5 / 3.3) = 1,088, 1,090 in all, 109 short of
+ * the event path (b's iteration in progress at 6.6 + 3592.5 does not end
+ * by 3600).  But a began its iteration in progress 0.3 s before b's
+ * boundary at 3.3 (at 3) and 0.6 s before the one at 6.6 (at 6): 0.3 s,
+ * a fifth of its cycle, more than 1e-2, and it ends 2 iterations a window
+ * (fewer than 25): the phases still move.  So b, slowed (3.3 against 2.8
+ * alone), counts what it would gain at its iteration alone, dt x 0.5 /
+ * (3.3 x 2.8) = 194.40: its bound is 196.40 (a's 2: never slowed), which
+ * holds the 109.  Busy bound 2 x 2 + 196.40 x 4 GPU-s, over 4 x 3600. */
+static char *moving(const char *steady)
+{
+    return g_strdup_printf(
+        "{\"topology\": \"clos2:tors=1,aggs=1,hosts_per_tor=2,gpus=2,nics=1,pcie=1,nic_gbps=80,"
+        "pcie_gbps=800,latency_us=0,host_latency_us=0\","
+        " \"scheduler\": {\"name\": \"fixed\", \"jobs\": {\"a\": {\"priority\": 0},"
+        " \"b\": {\"priority\": 1}}}, \"trace\": {\"jobs\": ["
+        "{\"id\": \"a\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"
+        " \"start_s\": 0, \"end_s\": 3600, " MODEL("1.0", "5e9") "},"
+        " {\"id\": \"b\", \"gpus\": 2, \"hosts\": [\"h0\", \"h1\"], \"host_gpus\": [1, 1],"
+        " \"start_s\": 0, \"end_s\": 3600, " MODEL("2.0", "8e9") "}]},"
+        " \"sim\": {\"alpha_us\": 0, \"channels\": 1, \"steady\": \"%s\"}}",
+        steady);
+}
+
+static void test_approx_phase_moving(void)
+{
+    test_run x, y;
+    replay_summary s, e;
+    if (test_run_approx_and_exact(moving, &x, &y, &s, &e)) {
+        static const int64_t iters[2][2] = {{2399, 1090}, {2399, 1199}};
+        for (int run = 0; run < 2; run++)
+            for (size_t i = 0; i < 2; i++) {
+                replay_job_result p;
+                replay_job_get(run ? y.r : x.r, i, &p);
+                CU_ASSERT_EQUAL(p.iterations, iters[run][i]);
+            }
+        double b_bound = 2.0 + 3592.5 * 0.5 / (3.3 * 2.8);
+        CU_ASSERT_EQUAL(s.approx_jumps, 1);
+        TEST_ASSERT_CLOSE(s.approx_iteration_bound, b_bound, 1e-9);
+        TEST_ASSERT_CLOSE(s.approx_util_bound, (2.0 * 2.0 + b_bound * 4.0) / (4.0 * 3600), 1e-9);
+        CU_ASSERT_TRUE(1199 - 1090 <= s.approx_iteration_bound);
+        CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
+                       s.approx_util_bound);
+    }
+    test_run_clear(&x);
+    test_run_clear(&y);
+}
+
 int main(void)
 {
     CU_TestInfo cases[] = {
@@ -400,6 +470,7 @@ int main(void)
         {"kept_wander", test_approx_kept_wander},
         {"change_elsewhere", test_approx_change_elsewhere},
         {"late_member", test_approx_late_member},
+        {"phase_moving", test_approx_phase_moving},
         CU_TEST_INFO_NULL,
     };
     return test_run_suite("steady_approx", cases);

@@ -296,7 +296,10 @@ static void test_group_long_transfer(void)
  * iteration is 0.5 + 0.2 = 0.7 s in every window, so it ends 285
  * iterations (0.7 x 285 = 199.5 < 200) on both paths, within 1.  Against the event path, b's and c's
  * iterations differ by at most the bound run.json reports, and so does
- * the cluster utilization. */
+ * the cluster utilization.  b's and c's phases drift (never_repeats), so
+ * the bound holds what they would gain were they to lock into a faster
+ * rate (docs/engine.md §5d): 0.111 of the cluster, where the jump is off
+ * by 0.0017 (2026-11-30); it is checked to be no more than 0.2. */
 static void test_group_approx(void)
 {
     test_run x, y;
@@ -307,7 +310,7 @@ static void test_group_approx(void)
         CU_ASSERT_EQUAL(e.approx_jumps, 0);
         CU_ASSERT_TRUE(fabs(s.gpu_util_cluster_frac - e.gpu_util_cluster_frac) <=
                        s.approx_util_bound);
-        CU_ASSERT_TRUE(s.approx_util_bound > 0 && s.approx_util_bound < 0.1);
+        CU_ASSERT_TRUE(s.approx_util_bound > 0 && s.approx_util_bound < 0.2);
         for (size_t i = 0; i < 3; i++) {
             replay_job_result p, q;
             replay_job_get(x.r, i, &p);
@@ -354,9 +357,15 @@ static void test_group_approx(void)
  * both the event path's (a moved 22.5 s, 15 of its periods).  b: 2 + 6 =
  * 8, the event path's; busy 2 x (2 x 2.35 + [29.3, 29.9)) + 6 x 4.7 =
  * 38.8 GPU-s, 3.2 short (the 0.62 iteration carried).  Utilization
- * 78.8 / 119.6 against 82 / 119.6.  Bound: a 2 (its windows agree), b
- * 22.5 / 3.4 x 0.5 / 3.4 + 2 = 2.9732; busy 2 x 2 + 2.9732 x 4.7 =
- * 17.974 GPU-s, 0.15029 of 4 x 29.9. */
+ * 78.8 / 119.6 against 82 / 119.6.  The phases still move: a (2
+ * iterations a window, fewer than 25) began its iteration in progress
+ * 0.65 s before b's boundary at 3.65 (at 3) and 0.8 s before the one at
+ * 6.8 (at 6), a tenth of its 1.5 s apart (more than 1e-2), so b, slowed
+ * (3.4 s against 3.15 alone), may yet gain 22.5 x 0.25 / (3.4 x 3.15) =
+ * 0.52521 iterations (its recovery, docs/engine.md §5d).  Bound: a 2
+ * (its windows agree, never slowed), b 22.5 / 3.4 x 0.5 / 3.4 + 0.52521 +
+ * 2 = 3.4984; busy 2 x 2 + 3.4984 x 4.7 = 20.442 GPU-s, 0.17092 of 4 x
+ * 29.9. */
 static void test_group_approx_phase(void)
 {
     g_autofree char *plain = scenario(PRIO_AB,
@@ -383,9 +392,9 @@ static void test_group_approx_phase(void)
         CU_ASSERT_EQUAL(s.approx_iterations, 15 + 6);
         TEST_ASSERT_CLOSE(s.gpu_util_cluster_frac, 78.8 / 119.6, 1e-9);
         TEST_ASSERT_CLOSE(e.gpu_util_cluster_frac, 82.0 / 119.6, 1e-9);
-        TEST_ASSERT_CLOSE(s.approx_iteration_bound, 2.0 + 22.5 / 3.4 * 0.5 / 3.4, 1e-9);
-        TEST_ASSERT_CLOSE(s.approx_util_bound, (4.0 + (2.0 + 22.5 / 3.4 * 0.5 / 3.4) * 4.7) / 119.6,
-                          1e-9);
+        double b_bound = 2.0 + 22.5 / 3.4 * 0.5 / 3.4 + 22.5 * 0.25 / (3.4 * 3.15);
+        TEST_ASSERT_CLOSE(s.approx_iteration_bound, b_bound, 1e-9);
+        TEST_ASSERT_CLOSE(s.approx_util_bound, (4.0 + b_bound * 4.7) / 119.6, 1e-9);
     }
     test_run_clear(&x);
     test_run_clear(&y);
@@ -768,9 +777,10 @@ static void test_group_approx_property(void)
 
 /* The same on the next 19,400 seeds (suite "soak": 30 s of a plain
  * build): how often the stated bounds fail (docs/engine.md §5d, "the
- * window after the change").  On 2026-11-30, 16 runs had a job beyond its
- * bound and 5 runs were beyond the utilization bound (34 and 9 before the
- * window after the change), all of the kinds §5d names.  The budget,
+ * window after the change", "a phase still moving").  On 2026-11-30, 9
+ * runs had a job beyond its bound and 2 runs were beyond the utilization
+ * bound (16 and 5 before the bound held a phase still moving, 34 and 9
+ * before the window after the change), all of the kinds §5d names.  The budget,
  * about one run in a thousand, is what the stated bound is worth: a
  * change to the approximate mode that lets more through fails here. */
 static void test_group_approx_property_wide(void)

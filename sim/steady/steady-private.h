@@ -131,6 +131,7 @@ typedef struct snap {
     GArray *off;  /* guint per member: where its phase starts in vals */
     GArray *ctr;  /* job_counters per member */
     GArray *lst;  /* net_link_stats per group link, if has_links */
+    GArray *since; /* rates only: double per member, the time since its iteration began */
     bool has_links;
     bool at_change; /* rates only: taken when the group formed, not at a boundary */
     bool kept;      /* rates only: a jump took the window it opened (counted once) */
@@ -196,7 +197,8 @@ void steady__ring_shift(ring *rg, int e, double dt, double k, const GArray *dc,
  * each (env.hook_state), and their counters; not the links'. */
 void steady__capture(steady *st, const group *g, const job *at, double origin_s, double now_s,
                      snap *s);
-/* The members' counters at now_s, without their phases. */
+/* The members' counters at now_s and how long ago each began its
+ * iteration in progress, without their phases. */
 void steady__capture_counters(const group *g, double now_s, snap *s);
 /* The group links' counters now, into s. */
 void steady__capture_links(const steady *st, const group *g, snap *s);

@@ -172,6 +172,18 @@ static bool converged(const job_counters *d1, const job_counters *d2)
     return fabs(m2 - m1) <= fmax(APPROX_EPS, APPROX_PHASE / n) * m2 && shifts_agree(d1, d2);
 }
 
+/* What m would gain over dt were it to run at its iteration alone instead
+ * of the windows' mean (d1, d2): dt / (c - s) - dt / c, c its mean cycle,
+ * s how much longer its mean iteration is than its iteration alone. */
+static double recovery(const job *m, const job_counters *d1, const job_counters *d2, double dt)
+{
+    double c = cycle2_s(d1, d2);
+    double it =
+        (d1->iter_time_sum_s + d2->iter_time_sum_s) / (double)(d1->iterations + d2->iterations);
+    double slow = fmax(0.0, it - m->isolated_iter_s);
+    return dt * slow / (c * (c - slow));
+}
+
 /* What a jump of dt adds to member m (d1, d2 its increments over the two
  * windows): iterations at the mean cycle of both windows (cycle_s; the
  * fraction carried to its next jump; whole > 0: the fast member, whose
@@ -182,12 +194,14 @@ static bool converged(const job_counters *d1, const job_counters *d2)
  * over the jump, the tolerance unverified over it for a rate measured in
  * one window only (0 for two), the windows' mean shift per iteration
  * over the jump (shifts may be one-offs that no reschedule repeats inside
- * it: the cycle may be that much shorter; 0 without shifts), plus 1 for
- * the phase the jump leaves m in and 1 for the fraction carried) and adds
- * that many iterations' busy time to *busy_bound (docs/engine.md §5d). */
+ * it: the cycle may be that much shorter; 0 without shifts), where the
+ * windows were taken while the members' phases still moved (moving) what
+ * m would gain were it to run alone (recovery), plus 1 for the phase the
+ * jump leaves m in and 1 for the fraction carried) and adds that many
+ * iterations' busy time to *busy_bound (docs/engine.md §5d). */
 static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
-                         const job_counters *d2, double unverified, double dt, int64_t whole,
-                         job_counters *add, double *busy_bound)
+                         const job_counters *d2, double unverified, bool moving, double dt,
+                         int64_t whole, job_counters *add, double *busy_bound)
 {
     double mean = cycle2_s(d1, d2), m1 = cycle_s(d1), m2 = cycle_s(d2);
     double n_both = (double)(d1->iterations + d2->iterations);
@@ -204,8 +218,8 @@ static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
     add->busy_gpu_s = (double)add->iterations * busy_iter;
     double shift = (d1->shift_s + d2->shift_s) / n_both;
     add->shift_s = (double)add->iterations * shift;
-    double bound =
-        dt / mean * fabs(m2 - m1) / mean + dt / mean * unverified + dt / mean * shift / mean + 2.0;
+    double bound = dt / mean * fabs(m2 - m1) / mean + dt / mean * unverified +
+                   dt / mean * shift / mean + (moving ? recovery(m, d1, d2, dt) : 0.0) + 2.0;
     *busy_bound += bound * busy_iter;
     return bound;
 }
@@ -315,13 +329,42 @@ static bool wanders(group *g, const job_counters *d1, const job_counters *d2)
     return stop;
 }
 
+/* Were the windows (d1 up to record b, d2 from b to c) taken while the
+ * members' phases still moved?  Yes when a member other than the anchor
+ * that ends so few iterations in a window that the tolerance for few
+ * iterations applies (APPROX_PHASE / n > APPROX_EPS: which parts of the
+ * others' iterations its iterations meet decides its rate) began its
+ * iteration in progress at c more than APPROX_EPS of its cycle earlier or
+ * later, relative to the anchor's boundary, than at b.  Such windows may
+ * hold a transient: the rates agree, but the members meet differently
+ * from one window to the next, and a member slowed in them may yet lock
+ * in to a faster rate (docs/engine.md §5d, "A phase still moving"). */
+static bool phases_move(const group *g, const snap *b, const snap *c, const job_counters *d1,
+                        const job_counters *d2)
+{
+    for (guint i = 0; i < g->members->len; i++) {
+        int64_t n = MIN(d1[i].iterations, d2[i].iterations);
+        if (g_ptr_array_index(g->members, i) == g->anchor || n < 1 ||
+            (double)n * APPROX_EPS >= APPROX_PHASE)
+            continue;
+        double m = cycle2_s(&d1[i], &d2[i]);
+        double moved = remainder(
+            g_array_index(c->since, double, i) - g_array_index(b->since, double, i), m);
+        if (fabs(moved) > APPROX_EPS * m)
+            return true;
+    }
+    return false;
+}
+
 /* The windows a jump extrapolates: per member its increments over two
  * windows (d1, d2) and the tolerance of a rate only one window measured
- * (unverified, NULL: none); per group link its increments (l1, NULL:
- * none, and l2) over T. */
+ * (unverified, NULL: none); whether the members' phases still moved
+ * (phases_move); per group link its increments (l1, NULL: none, and l2)
+ * over T. */
 typedef struct windows {
     const job_counters *d1, *d2;
     const double *unverified;
+    bool moving;
     const GArray *l1, *l2;
     double T;
 } windows;
@@ -359,7 +402,8 @@ static double jump(steady *s, group *g, double now_s, const windows *w, const sn
         steady_job *rm = steady__rec(s, m);
         job_counters *add = &g_array_index(tc, job_counters, i);
         rm->approx_iter_bound +=
-            approx_add(m, rm, &w->d1[i], &w->d2[i], w->unverified ? w->unverified[i] : 0.0, dt,
+            approx_add(m, rm, &w->d1[i], &w->d2[i], w->unverified ? w->unverified[i] : 0.0,
+                       w->moving, dt,
                        i == fast ? k : 0, add, &s->c.approx_busy_bound);
         s->c.approx_iter_bound = fmax(s->c.approx_iter_bound, rm->approx_iter_bound);
         s->c.approx_iters += (uint64_t)add->iterations;
@@ -503,7 +547,7 @@ static double carried_step(steady *s, group *g, double now_s)
         rg->s[0]->kept = true; /* not a window opened at a change (approx_change_kept) */
         return 0;
     }
-    windows w = {d1, d2, unverified, NULL, lw, c->t - a->t};
+    windows w = {d1, d2, unverified, false, NULL, lw, c->t - a->t};
     double dt = jump(s, g, now_s, &w, c, a);
     if (dt > 0) {
         /* the window cut by the change stays one: if the next disagrees
@@ -572,7 +616,7 @@ double steady__approx_step(steady *s, group *g, double now_s)
             rates_widen(g);
         return 0;
     }
-    windows w = {d1, d2, NULL, l1, l2, c->t - a->t};
+    windows w = {d1, d2, NULL, phases_move(g, b, c, d1, d2), l1, l2, c->t - a->t};
     double dt = jump(s, g, now_s, &w, c, a);
     if (dt > 0 && !agree)
         s->c.approx_wander++;

@@ -14,6 +14,7 @@ snap *steady__snap_new(void)
     s->off = g_array_new(FALSE, FALSE, sizeof(guint));
     s->ctr = g_array_new(FALSE, FALSE, sizeof(job_counters));
     s->lst = g_array_new(FALSE, FALSE, sizeof(net_link_stats));
+    s->since = g_array_new(FALSE, FALSE, sizeof(double));
     return s;
 }
 
@@ -25,6 +26,7 @@ void steady__snap_free(snap *s)
     g_array_free(s->off, TRUE);
     g_array_free(s->ctr, TRUE);
     g_array_free(s->lst, TRUE);
+    g_array_free(s->since, TRUE);
     g_free(s);
 }
 
@@ -86,6 +88,10 @@ void steady__capture_counters(const group *g, double now_s, snap *s)
     for (guint i = 0; i < g->members->len; i++)
         job_phase_counters(g_ptr_array_index(g->members, i), now_s,
                            &g_array_index(s->ctr, job_counters, i));
+    g_array_set_size(s->since, g->members->len);
+    for (guint i = 0; i < g->members->len; i++)
+        g_array_index(s->since, double, i) =
+            now_s - ((const job *)g_ptr_array_index(g->members, i))->iter_start_s;
 }
 
 void steady__capture_links(const steady *st, const group *g, snap *s)
