@@ -80,12 +80,15 @@ def exact(a, b):
 
 def load_run(d):
     """run.json, the summary.csv row and the jobs.csv rows of result folder d."""
-    with open(os.path.join(d, "run.json")) as fh:
-        run = json.load(fh)
-    with open(os.path.join(d, "summary.csv"), newline="") as fh:
-        summary = next(csv.DictReader(fh))
-    with open(os.path.join(d, "jobs.csv"), newline="") as fh:
-        jobs = list(csv.DictReader(fh))
+    try:
+        with open(os.path.join(d, "run.json")) as fh:
+            run = json.load(fh)
+        with open(os.path.join(d, "summary.csv"), newline="") as fh:
+            summary = next(csv.DictReader(fh))
+        with open(os.path.join(d, "jobs.csv"), newline="") as fh:
+            jobs = list(csv.DictReader(fh))
+    except (OSError, ValueError, StopIteration) as err:
+        sys.exit(f"compare-results.py: {d}: not a result folder ({err or 'empty summary.csv'})")
     return run, summary, jobs
 
 

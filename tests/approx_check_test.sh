@@ -5,7 +5,7 @@
 # run both ways must pass (one jump, every job within its bound); the same
 # approximate run with one job's iterations moved past the bound must
 # fail and name the job; misuse (the runs swapped, two different
-# scenarios) is an error.
+# scenarios, a folder that holds no run) is an error.
 # Usage: approx_check_test.sh CCSIM SOURCE_ROOT
 ccsim=${1:?usage: approx_check_test.sh CCSIM SOURCE_ROOT}
 root=${2:?usage: approx_check_test.sh CCSIM SOURCE_ROOT}
@@ -40,6 +40,8 @@ $check "$tmp/e" "$tmp/a" >/dev/null 2>"$tmp/err" && fail "the runs swapped passe
 grep -q 'not a --steady approx run' "$tmp/err" || fail "swapped: $(cat "$tmp/err")"
 $check "$tmp/a" "$tmp/other" >/dev/null 2>"$tmp/err" && fail "two scenarios passed"
 grep -q 'not the same run' "$tmp/err" || fail "two scenarios: $(cat "$tmp/err")"
+$check "$tmp/a" "$tmp/none" >/dev/null 2>"$tmp/err" && fail "a missing folder passed"
+grep -q "^compare-results.py: $tmp/none: not a result folder" "$tmp/err" || fail "missing: $(cat "$tmp/err")"
 
 [ "$fails" -eq 0 ] && echo "approx_check: OK"
 exit "$fails"
