@@ -92,7 +92,10 @@ def load_run(d):
     return run, summary, jobs
 
 
-SAME_RUN = ["scenario", "topology", "trace", "scheduler", "seed", "sim_start_s", "sim_end_s"]
+# What two folders of the same run share (the scenario's and the trace's
+# names may differ: a copy of a scenario file that sets sim.steady).
+SAME_RUN = ["topology", "scheduler", "seed", "sim_start_s", "sim_end_s"]
+SAME_JOB = ["job_id", "gpus", "start_s", "end_s"]
 
 
 def approx(a, e):
@@ -103,7 +106,8 @@ def approx(a, e):
     if se["steady"] == "approx":
         sys.exit(f"compare-results.py: {e}: a --steady approx run; the reference must be the event path")
     differ = [k for k in SAME_RUN if sa[k] != se[k]]
-    if differ or [j["job_id"] for j in ja] != [j["job_id"] for j in je]:
+    jobs = lambda rows: [[j[k] for k in SAME_JOB] for j in rows]
+    if differ or jobs(ja) != jobs(je):
         sys.exit(f"compare-results.py: {a} and {e} are not the same run ({', '.join(differ) or 'jobs'} differ)")
     out = []
     ubound = ra["steady_approx_util_bound"]
