@@ -37,12 +37,13 @@ typedef struct steady_job {
     /* --steady approx: it brought a carried window into a group formed at
      * the change at post_from_s (post_wait), with its iteration then in
      * progress begun pre_s before it, and post_ctr holds its counters at
-     * its first iteration boundary after the change (post_valid;
+     * its first iteration boundary after the change, at post_t (post_valid;
      * steady__post_boundary): where that iteration's part before the change
      * is more than APPROX_EPS of the iterations the window from the change
-     * holds, the window starts at that boundary (§5d) */
+     * holds, the window starts at that boundary (§5d).  The times and
+     * counters move with the group's jumps, as its records do. */
     bool post_wait, post_valid;
-    double post_from_s, pre_s;
+    double post_from_s, post_t, pre_s;
     job_counters post_ctr;
 } steady_job;
 

@@ -90,7 +90,22 @@ void steady__post_boundary(steady *s, const job *j, double now_s)
     if (!rj->post_wait || rj->post_valid || now_s < rj->post_from_s)
         return;
     rj->post_valid = true;
+    rj->post_t = now_s;
     job_phase_counters(j, now_s, &rj->post_ctr);
+}
+
+/* A jump of dt moved member m by add (its increments): what it recorded
+ * after the change moves with it. */
+static void post_shift(steady *s, const job *m, double dt, const job_counters *add)
+{
+    steady_job *rm = steady__rec(s, m);
+    if (!rm->post_wait)
+        return;
+    rm->post_from_s += dt;
+    if (rm->post_valid) {
+        rm->post_t += dt;
+        steady__ctr_add(&rm->post_ctr, add, 1.0);
+    }
 }
 
 /* Approximate jumps (--steady approx, docs/engine.md §5d): the relative
@@ -419,6 +434,8 @@ static double jump(steady *s, group *g, double now_s, const windows *w, const sn
     /* the windows stay measured ones: every snapshot moves with the group;
      * the phase snapshots describe a past the group no longer has */
     steady__ring_shift(&g->rates, 0, dt, 1.0, tc, tl);
+    for (guint i = 0; i < g->members->len; i++)
+        post_shift(s, g_ptr_array_index(g->members, i), dt, &g_array_index(tc, job_counters, i));
     steady__ring_clear(&g->slow);
     steady__ring_clear(&g->quick);
     s->c.approx_jumps++;
@@ -446,20 +463,21 @@ static bool new_member_windows(const ring *rg, guint n, const job_counters *dc, 
     return true;
 }
 
-/* Member i's window after the change a, up to c (*out: its increments
- * from a).  The first iteration it ends there began pre_s before the
- * change, and that part of it ran at the old rates: it would agree with
- * the carried window whatever the group does to the member.  Where that
- * part is at most APPROX_EPS of the iterations in *out (one of many, or
- * begun at the change, as the anchor's after a jump), *out stands;
- * otherwise the window starts at the member's first boundary after the
- * change.  False while that window holds no iteration: the window from
- * the change goes on. */
+/* Member i's window after the change, from record a (the change, or a
+ * later record the carried window is checked from) up to c (*out: its
+ * increments from a).  Unless its first boundary after the change came
+ * by a, the first iteration it ends there began pre_s before the change,
+ * and that part of it ran at the old rates: it would agree with the
+ * carried window whatever the group does to the member.  Where that part
+ * is at most APPROX_EPS of the iterations in *out (one of many, or begun
+ * at the change, as the anchor's after a jump), *out stands; otherwise
+ * the window starts at the member's first boundary after the change.
+ * False while that window holds no iteration: the window goes on. */
 static bool window_after(steady *s, const group *g, guint i, const snap *a, const snap *c,
                          job_counters *out)
 {
     const steady_job *rm = steady__rec(s, g_ptr_array_index(g->members, i));
-    if (!rm->post_wait || rm->post_from_s != a->t ||
+    if (!rm->post_wait || (rm->post_valid && rm->post_t <= a->t) ||
         rm->pre_s <= APPROX_EPS * (out->iter_time_sum_s + out->shift_s))
         return true;
     if (!rm->post_valid)
