@@ -188,13 +188,10 @@ static bool converged(const job_counters *d1, const job_counters *d2)
 }
 
 /* What m would gain over dt were it to run at its iteration alone instead
- * of the windows' mean (d1, d2): dt / (c - s) - dt / c, c its mean cycle,
- * s how much longer its mean iteration is than its iteration alone. */
-static double recovery(const job *m, const job_counters *d1, const job_counters *d2, double dt)
+ * of the windows' mean cycle c and mean iteration it: dt / (c - s) - dt /
+ * c, s how much longer it is than its iteration alone. */
+static double recovery(const job *m, double c, double it, double dt)
 {
-    double c = cycle2_s(d1, d2);
-    double it =
-        (d1->iter_time_sum_s + d2->iter_time_sum_s) / (double)(d1->iterations + d2->iterations);
     double slow = fmax(0.0, it - m->isolated_iter_s);
     return dt * slow / (c * (c - slow));
 }
@@ -228,13 +225,13 @@ static double approx_add(const job *m, steady_job *rm, const job_counters *d1,
         add->iterations = (int64_t)floor(n);
         rm->approx_frac = n - (double)add->iterations;
     }
-    add->iter_time_sum_s =
-        (double)add->iterations * ((d1->iter_time_sum_s + d2->iter_time_sum_s) / n_both);
+    double it = (d1->iter_time_sum_s + d2->iter_time_sum_s) / n_both;
+    add->iter_time_sum_s = (double)add->iterations * it;
     add->busy_gpu_s = (double)add->iterations * busy_iter;
     double shift = (d1->shift_s + d2->shift_s) / n_both;
     add->shift_s = (double)add->iterations * shift;
     double bound = dt / mean * fabs(m2 - m1) / mean + dt / mean * unverified +
-                   dt / mean * shift / mean + (moving ? recovery(m, d1, d2, dt) : 0.0) + 2.0;
+                   dt / mean * shift / mean + (moving ? recovery(m, mean, it, dt) : 0.0) + 2.0;
     *busy_bound += bound * busy_iter;
     return bound;
 }
